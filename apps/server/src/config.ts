@@ -1,0 +1,59 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** Every setting the server reads, parsed once at start. See the README's settings table. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  SMTP_URL: z.string().url().optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  ETH_RPC_URL: z.string().url().optional(),
+  BTC_RPC_URL: z.string().url().optional(),
+  SOL_RPC_URL: z.string().url().optional(),
+  WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  publicUrl: string;
+  webhookAllowPrivate: boolean;
+  logLevel: Env['LOG_LEVEL'];
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  const env = parsed.data;
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    smtpUrl: env.SMTP_URL,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+    logLevel: env.LOG_LEVEL,
+  };
+}

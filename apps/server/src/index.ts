@@ -1,0 +1,2 @@
+export { buildApp } from './app.js';
+export { loadConfig } from './config.js';

@@ -1,0 +1,14 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  server: {
+    port: 5173,
+    proxy: { '/auth': 'http://localhost:3000', '/api': 'http://localhost:3000', '/dev': 'http://localhost:3000' },
+  },
+  build: { outDir: 'dist', sourcemap: true },
+});

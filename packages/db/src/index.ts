@@ -1,0 +1,2 @@
+export * from './database.js';
+export * as schema from './schema/index.js';
