@@ -20,6 +20,14 @@ const envSchema = z.object({
   SOL_RPC_URL: z.string().url().optional(),
   WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Auth
+  AUTH_JWT_EXPIRY_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3600),
+  AUTH_REFRESH_REUSE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+  AUTH_REQUIRE_EMAIL_CONFIRMATION: booleanFromEnv.default(true),
+  /** Production: the ES256 signing key as a JWK (JSON); unset → generated into DATA_DIR/keys on first start. */
+  AUTH_JWT_PRIVATE_JWK: z.string().optional(),
+  /** Seed the demo accounts into an empty database given by DATABASE_URL (always seeded into an empty PGlite). */
+  SEED_DEMO_DATA: booleanFromEnv.default(false),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -35,6 +43,13 @@ export interface Config {
   publicUrl: string;
   webhookAllowPrivate: boolean;
   logLevel: Env['LOG_LEVEL'];
+  auth: {
+    jwtExpirySeconds: number;
+    refreshReuseIntervalSeconds: number;
+    requireEmailConfirmation: boolean;
+    jwtPrivateJwk: string | undefined;
+  };
+  seedDemoData: boolean;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -55,5 +70,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
     logLevel: env.LOG_LEVEL,
+    auth: {
+      jwtExpirySeconds: env.AUTH_JWT_EXPIRY_SECONDS,
+      refreshReuseIntervalSeconds: env.AUTH_REFRESH_REUSE_INTERVAL_SECONDS,
+      requireEmailConfirmation: env.AUTH_REQUIRE_EMAIL_CONFIRMATION,
+      jwtPrivateJwk: env.AUTH_JWT_PRIVATE_JWK,
+    },
+    seedDemoData: env.SEED_DEMO_DATA,
   };
 }
