@@ -1,0 +1,43 @@
+/**
+ * Business error codes of the public API (spec §8) and the HTTP status each maps to. One error type
+ * carries a code; the HTTP layer turns it into `{"error": {code, message, details, timestamp}}`.
+ */
+export const errorStatus = {
+  VALIDATION_FAILED: 400,
+  UNAUTHORIZED: 401,
+  INVALID_CREDENTIALS: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  NOT_IMPLEMENTED: 501,
+  INSUFFICIENT_BALANCE: 422,
+  DEAL_NOT_ACTIVE: 409,
+  INVALID_SIGNATURE: 400,
+  ESCROW_ALREADY_FUNDED: 409,
+  INVALID_STATE_TRANSITION: 409,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
