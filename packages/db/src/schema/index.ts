@@ -1,3 +1,3 @@
 // Every table of the product. Each area keeps its tables in its own file and is re-exported here,
 // so drizzle-kit and the typed database handle see one schema.
-export {};
+export * from './rate-limits.js';
