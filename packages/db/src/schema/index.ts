@@ -1,3 +1,4 @@
 // Every table of the product. Each area keeps its tables in its own file and is re-exported here,
 // so drizzle-kit and the typed database handle see one schema.
+export * from './auth.js';
 export * from './rate-limits.js';

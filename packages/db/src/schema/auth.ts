@@ -1,0 +1,202 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+/** An authentication method and when it was used, as GoTrue puts it into the `amr` claim. */
+export interface AuthMethodReference {
+  method: string;
+  timestamp: number;
+}
+
+/**
+ * Accounts of the GoTrue-compatible auth service. E-mail addresses are unique regardless of case;
+ * `new_email` holds an address change that waits for its confirmation link.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    /** argon2id hash; null for accounts created by an e-mail one-time code that never set a password. */
+    passwordHash: text('password_hash'),
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
+    confirmationSentAt: timestamp('confirmation_sent_at', { withTimezone: true }),
+    recoverySentAt: timestamp('recovery_sent_at', { withTimezone: true }),
+    newEmail: text('new_email'),
+    emailChangeSentAt: timestamp('email_change_sent_at', { withTimezone: true }),
+    reauthenticationSentAt: timestamp('reauthentication_sent_at', { withTimezone: true }),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    userMetadata: jsonb('user_metadata').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${table.email})`)],
+);
+
+/** A signed-in device. Deleting the row signs it out: its refresh tokens go with it. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Authenticator assurance level: 'aal1' after a first factor, 'aal2' after a verified TOTP code. */
+    aal: text('aal').$type<'aal1' | 'aal2'>().notNull().default('aal1'),
+    amr: jsonb('amr').$type<AuthMethodReference[]>().notNull().default([]),
+    factorId: uuid('factor_id'),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+    refreshedAt: timestamp('refreshed_at', { withTimezone: true }),
+  },
+  (table) => [index('sessions_user_id_idx').on(table.userId)],
+);
+
+/**
+ * Opaque refresh tokens, stored only as SHA-256 hashes. Each use rotates a token into a child
+ * derived from it (HMAC of the parent with the child's random salt), so a client that lost the
+ * answer to its refresh can be handed the current child again within the reuse interval.
+ */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    parentId: uuid('parent_id'),
+    /** Random input that, with the parent token, derives this token; null for the first token of a session. */
+    salt: text('salt'),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('refresh_tokens_token_hash_idx').on(table.tokenHash),
+    index('refresh_tokens_session_id_idx').on(table.sessionId),
+    index('refresh_tokens_parent_id_idx').on(table.parentId),
+  ],
+);
+
+export type OneTimeTokenType = 'signup' | 'recovery' | 'email_change' | 'email' | 'reauthentication';
+
+/**
+ * Single-use e-mail tokens: a long random link token and a 6-digit code, both stored hashed.
+ * `email` is the address the message went to (the new address for an e-mail change).
+ */
+export const oneTimeTokens = pgTable(
+  'one_time_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').$type<OneTimeTokenType>().notNull(),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    codeHash: text('code_hash').notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    redirectTo: text('redirect_to'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('one_time_tokens_token_hash_idx').on(table.tokenHash),
+    uniqueIndex('one_time_tokens_user_type_idx').on(table.userId, table.type),
+    index('one_time_tokens_email_idx').on(sql`lower(${table.email})`),
+  ],
+);
+
+/** TOTP second factors. The secret stays on the server: only the user's authenticator app shares it. */
+export const mfaFactors = pgTable(
+  'mfa_factors',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    friendlyName: text('friendly_name'),
+    factorType: text('factor_type').$type<'totp'>().notNull(),
+    status: text('status').$type<'unverified' | 'verified'>().notNull().default('unverified'),
+    secret: text('secret').notNull(),
+    /** The TOTP time step of the last accepted code: a code is never accepted twice. */
+    lastTimeStep: bigint('last_time_step', { mode: 'number' }),
+    lastChallengedAt: timestamp('last_challenged_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('mfa_factors_user_id_idx').on(table.userId),
+    uniqueIndex('mfa_factors_user_friendly_name_idx')
+      .on(table.userId, table.friendlyName)
+      .where(sql`${table.friendlyName} is not null`),
+  ],
+);
+
+export const mfaChallenges = pgTable(
+  'mfa_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    factorId: uuid('factor_id')
+      .notNull()
+      .references(() => mfaFactors.id, { onDelete: 'cascade' }),
+    ip: text('ip'),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('mfa_challenges_factor_id_idx').on(table.factorId)],
+);
+
+export type VerificationStatus = 'unverified' | 'pending' | 'verified' | 'rejected';
+export type TradingTier = 'basic' | 'enhanced' | 'institutional';
+
+/** The trader's public face (spec: profiles): one per user, same id. Usernames are unique regardless of case. */
+export const profiles = pgTable(
+  'profiles',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    username: text('username'),
+    verificationStatus: text('verification_status')
+      .$type<VerificationStatus>()
+      .notNull()
+      .default('unverified'),
+    tradingTier: text('trading_tier').$type<TradingTier>().notNull().default('basic'),
+    kycCompleted: boolean('kyc_completed').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex('profiles_username_lower_idx').on(sql`lower(${table.username})`)],
+);
+
+export type UserRole = 'mediator' | 'admin' | 'compliance';
+
+/** Staff roles; they travel in the access token's `app_metadata.roles`. */
+export const userRoles = pgTable(
+  'user_roles',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<UserRole>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.role] })],
+);
