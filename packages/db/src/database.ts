@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.js';
 
@@ -23,41 +22,89 @@ export type DatabaseOptions =
 export interface Database {
   db: Db;
   engine: 'postgres' | 'pglite';
-  /** The PGlite instance when embedded (pg-boss reaches it through a socket server). */
-  pglite?: PGlite;
-  /** The pg pool when on PostgreSQL. */
-  pool?: pg.Pool;
+  /**
+   * A PostgreSQL connection string that reaches this database: the server's URL, or for PGlite its
+   * loopback socket server. Other clients (pg-boss) connect with it.
+   */
+  connectionString: string;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
+/** Any number works as long as nothing else in the database uses it for an advisory lock. */
+const migrationLockId = 4_172_601;
+/**
+ * The embedded database serves every client (the app's pool, pg-boss) through one socket server;
+ * this leaves room for both pools and a few ad-hoc connections.
+ */
+const embeddedMaxConnections = 32;
+
+/**
+ * Opens the database. Both engines are reached through the same `pg` driver: PostgreSQL directly,
+ * PGlite through a socket server on a random loopback port. PGlite runs one session for everyone,
+ * and only its socket server knows which connection holds an open transaction (it then runs that
+ * connection's queries alone), so the app's own queries go through the socket too — a direct
+ * PGlite query would land inside a pg-boss transaction, or pg-boss's inside ours.
+ * The price: while a transaction is open on PGlite, queries on any other connection wait, so code
+ * must never await another connection from inside a transaction (it would wait forever).
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.engine === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
-    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    return {
-      db,
-      engine: 'postgres',
-      pool,
-      migrate: () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }),
-      ping: async () => {
-        await pool.query('select 1');
-      },
-      close: () => pool.end(),
-    };
+    return connect('postgres', options.url, 10, async () => {});
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create(options.dataDir);
-  const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+  const server = new PGLiteSocketServer({
+    db: pglite,
+    host: '127.0.0.1',
+    port: 0,
+    maxConnections: embeddedMaxConnections,
+  });
+  await server.start();
+  return connect('pglite', `postgres://postgres@${server.getServerConn()}/postgres`, 8, async () => {
+    await server.stop();
+    await pglite.close();
+  });
+}
+
+async function connect(
+  engine: Database['engine'],
+  connectionString: string,
+  maxConnections: number,
+  closeEngine: () => Promise<void>,
+): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: maxConnections });
+  // An idle client that breaks (server restart) is dropped by the pool and replaced on next use;
+  // queries report their own errors. Without a listener the process would crash instead.
+  pool.on('error', () => {});
+  const db = drizzle({ client: pool, schema }) as unknown as Db;
   return {
     db,
-    engine: 'pglite',
-    pglite,
-    migrate: () => migratePglite(drizzlePglite({ client: pglite, schema }), { migrationsFolder }),
+    engine,
+    connectionString,
+    migrate: () => migrateExclusively(pool),
     ping: async () => {
-      await pglite.query('select 1');
+      await pool.query('select 1');
     },
-    close: () => pglite.close(),
+    close: async () => {
+      await pool.end();
+      await closeEngine();
+    },
   };
+}
+
+/** Server replicas starting together must not apply the same migration twice. */
+async function migrateExclusively(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [migrationLockId]);
+    try {
+      await migrate(drizzle({ client, schema }), { migrationsFolder });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [migrationLockId]);
+    }
+  } finally {
+    client.release();
+  }
 }
