@@ -2,15 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle } from 'drizzle-orm/node-postgres';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
-/** The typed database handle, the same type on both engines. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** The typed database handle; both engines speak through node-postgres, so it is one type. */
+export type Db = NodePgDatabase<Schema>;
 
 export const migrationsFolder = fileURLToPath(new URL('../migrations', import.meta.url));
 
@@ -78,7 +77,7 @@ async function connect(
   // An idle client that breaks (server restart) is dropped by the pool and replaced on next use;
   // queries report their own errors. Without a listener the process would crash instead.
   pool.on('error', () => {});
-  const db = drizzle({ client: pool, schema }) as unknown as Db;
+  const db = drizzle({ client: pool, schema });
   return {
     db,
     engine,

@@ -1,0 +1,11 @@
+import type { z } from 'zod';
+
+/** A kind of background job: its queue name, the shape of its payload and what working it does. */
+export interface JobDefinition<Data extends object = object> {
+  name: string;
+  payload: z.ZodType<Data>;
+  /** A cron expression (UTC) when the job also runs on a schedule. */
+  cron?: string;
+  /** Must be idempotent: a job whose handler throws is retried, and a crash may run it twice. */
+  handle(data: Data): Promise<void>;
+}

@@ -1,0 +1,47 @@
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import type { JobDefinition } from './job-definition.js';
+
+export interface JobQueue {
+  send<Data extends object>(job: JobDefinition<Data>, data: Data): Promise<void>;
+  /** Stops taking jobs, lets running ones finish (up to a timeout) and closes the connections. */
+  stop(): Promise<void>;
+}
+
+export interface StartJobsOptions {
+  connectionString: string;
+  logger: FastifyBaseLogger;
+  jobs: JobDefinition[];
+  pollingIntervalSeconds?: number;
+}
+
+/** Starts the pg-boss job queue on the application database and a worker for every job definition. */
+export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
+  const boss = new PgBoss({
+    connectionString: options.connectionString,
+    application_name: 'covenant-jobs',
+    max: 4,
+  });
+  boss.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
+  await boss.start();
+  for (const job of options.jobs) {
+    await boss.createQueue(job.name);
+    if (job.cron) await boss.schedule(job.name, job.cron);
+    await boss.work(
+      job.name,
+      { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+      async ([received]) => {
+        if (!received) return;
+        const data = job.payload.parse(received.data);
+        options.logger.debug({ job: job.name, id: received.id }, 'working job');
+        await job.handle(data);
+      },
+    );
+  }
+  return {
+    send: async (job, data) => {
+      await boss.send(job.name, job.payload.parse(data));
+    },
+    stop: () => boss.stop({ graceful: true, timeout: 10_000 }),
+  };
+}
