@@ -1,0 +1,19 @@
+import type { GoTrueClient } from '@supabase/auth-js';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { Toaster } from 'sonner';
+import { AuthProvider } from '@/lib/auth.js';
+
+export function AppProvider({ authClient, children }: { authClient: GoTrueClient; children: ReactNode }) {
+  const [queryClient] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { staleTime: 60_000, retry: 1 } } }),
+  );
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AuthProvider client={authClient}>
+        {children}
+        <Toaster theme="dark" position="top-right" duration={4000} visibleToasts={3} richColors closeButton />
+      </AuthProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,136 @@
+import type { RouteObject } from 'react-router';
+import { RequireAuth } from '@/app/require-auth.js';
+import { RouteError } from '@/app/routes/route-error.js';
+import { SiteLayout } from '@/components/layouts/site-layout.js';
+import { PageSpinner } from '@/components/page-spinner.js';
+import { paths } from '@/config/paths.js';
+
+// Every page is its own chunk, loaded when first visited; the layout (header, footer) is not.
+export const routes: RouteObject[] = [
+  {
+    Component: SiteLayout,
+    HydrateFallback: () => <PageSpinner label="Loading page" />,
+    children: [
+      {
+        ErrorBoundary: RouteError,
+        children: [
+          {
+            index: true,
+            lazy: async () => ({
+              Component: (await import('@/features/landing/routes/landing.js')).LandingRoute,
+            }),
+          },
+          {
+            path: paths.auth,
+            lazy: async () => ({ Component: (await import('@/features/auth/routes/auth.js')).AuthRoute }),
+          },
+          {
+            path: paths.signIn,
+            lazy: async () => ({
+              Component: (await import('@/features/auth/routes/sign-in.js')).SignInRoute,
+            }),
+          },
+          {
+            path: paths.signUp,
+            lazy: async () => ({
+              Component: (await import('@/features/auth/routes/sign-up.js')).SignUpRoute,
+            }),
+          },
+          {
+            path: paths.resetPassword,
+            lazy: async () => ({
+              Component: (await import('@/features/auth/routes/reset-password.js')).ResetPasswordRoute,
+            }),
+          },
+          {
+            Component: RequireAuth,
+            children: [
+              {
+                path: paths.trading,
+                lazy: async () => ({
+                  Component: (await import('@/features/trading/routes/trading.js')).TradingRoute,
+                }),
+              },
+            ],
+          },
+          {
+            path: paths.features,
+            lazy: async () => ({
+              Component: (await import('@/features/marketing/routes/features.js')).FeaturesRoute,
+            }),
+          },
+          {
+            path: paths.security,
+            lazy: async () => ({
+              Component: (await import('@/features/marketing/routes/security.js')).SecurityRoute,
+            }),
+          },
+          {
+            path: paths.howItWorks,
+            lazy: async () => ({
+              Component: (await import('@/features/marketing/routes/how-it-works.js')).HowItWorksRoute,
+            }),
+          },
+          {
+            path: paths.meet,
+            lazy: async () => ({
+              Component: (await import('@/features/marketing/routes/meet.js')).MeetRoute,
+            }),
+          },
+          {
+            path: paths.documentation,
+            lazy: async () => ({
+              Component: (await import('@/features/developers/routes/documentation.js')).DocumentationRoute,
+            }),
+          },
+          {
+            path: paths.apiReference,
+            lazy: async () => ({
+              Component: (await import('@/features/developers/routes/api-reference.js')).ApiReferenceRoute,
+            }),
+          },
+          {
+            path: paths.helpCenter,
+            lazy: async () => ({
+              Component: (await import('@/features/support/routes/help-center.js')).HelpCenterRoute,
+            }),
+          },
+          {
+            path: paths.contact,
+            lazy: async () => ({
+              Component: (await import('@/features/support/routes/contact.js')).ContactRoute,
+            }),
+          },
+          {
+            path: paths.privacyPolicy,
+            lazy: async () => ({
+              Component: (await import('@/features/legal/routes/privacy-policy.js')).PrivacyPolicyRoute,
+            }),
+          },
+          {
+            path: paths.termsOfService,
+            lazy: async () => ({
+              Component: (await import('@/features/legal/routes/terms-of-service.js')).TermsOfServiceRoute,
+            }),
+          },
+          {
+            path: paths.compliance,
+            lazy: async () => ({
+              Component: (await import('@/features/legal/routes/compliance.js')).ComplianceRoute,
+            }),
+          },
+          {
+            path: paths.riskDisclosure,
+            lazy: async () => ({
+              Component: (await import('@/features/legal/routes/risk-disclosure.js')).RiskDisclosureRoute,
+            }),
+          },
+          {
+            path: '*',
+            lazy: async () => ({ Component: (await import('@/app/routes/not-found.js')).NotFoundRoute }),
+          },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,18 @@
+import { screen } from '@testing-library/react';
+import { expect, it, vi } from 'vitest';
+import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
+import { renderApp } from '@/testing/render-app.js';
+
+it('shows the not-found page for an unknown path and logs the path', async () => {
+  const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+  renderApp('/no/such/page', createFakeAuthServer());
+
+  expect(await screen.findByRole('heading', { name: '404' })).toBeInTheDocument();
+  expect(screen.getByText('Oops! Page not found')).toBeInTheDocument();
+  expect(screen.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
+  expect(consoleError).toHaveBeenCalledWith(
+    '404 Error: User attempted to access non-existent route:',
+    '/no/such/page',
+  );
+  expect(document.title).toBe('Page not found | Covenant');
+});

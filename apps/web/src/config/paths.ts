@@ -1,0 +1,21 @@
+// Every route of the app in one place, so links and the router cannot drift apart.
+export const paths = {
+  home: '/',
+  auth: '/auth',
+  trading: '/trading',
+  features: '/features',
+  security: '/security',
+  signIn: '/signin',
+  signUp: '/signup',
+  howItWorks: '/how-it-works',
+  meet: '/covenant-meet',
+  documentation: '/documentation',
+  apiReference: '/api-reference',
+  helpCenter: '/help-center',
+  contact: '/contact',
+  privacyPolicy: '/privacy-policy',
+  termsOfService: '/terms-of-service',
+  compliance: '/compliance',
+  riskDisclosure: '/risk-disclosure',
+  resetPassword: '/reset-password',
+} as const;

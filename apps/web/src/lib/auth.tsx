@@ -1,0 +1,133 @@
+import {
+  type AuthError,
+  type GoTrueClient,
+  isAuthImplicitGrantRedirectError,
+  type Session,
+  type User,
+} from '@supabase/auth-js';
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import { paths } from '@/config/paths.js';
+
+export type SignUpInput = {
+  email: string;
+  password: string;
+  firstName?: string;
+  lastName?: string;
+  username?: string;
+};
+
+// A confirmation or recovery link that failed lands on the site as `#error=…&error_description=…`.
+export type LinkError = { code: string; message: string };
+
+type AuthResult = { error: AuthError | null };
+
+export type AuthContextValue = {
+  user: User | null;
+  session: Session | null;
+  // True until the client has reported the first session (INITIAL_SESSION), whatever it is.
+  loading: boolean;
+  linkError: LinkError | null;
+  dismissLinkError: () => void;
+  signIn: (email: string, password: string) => Promise<AuthResult>;
+  signUp: (input: SignUpInput) => Promise<AuthResult & { session: Session | null }>;
+  signOut: () => Promise<AuthResult>;
+  requestPasswordReset: (email: string) => Promise<AuthResult>;
+  updatePassword: (password: string) => Promise<AuthResult>;
+  signInWithGoogle: () => Promise<AuthResult>;
+};
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function AuthProvider({ client, children }: { client: GoTrueClient; children: ReactNode }) {
+  const [state, setState] = useState<{ session: Session | null; loading: boolean }>({
+    session: null,
+    loading: true,
+  });
+  const [linkError, setLinkError] = useState<LinkError | null>(null);
+
+  useEffect(() => {
+    // Every event carries the session as the client now holds it, so following them all keeps the UI
+    // in step with refreshes, sign-outs in other tabs and sessions the client dropped as unrefreshable.
+    const { data } = client.onAuthStateChange((_event, session) => {
+      setState({ session, loading: false });
+    });
+    return () => data.subscription.unsubscribe();
+  }, [client]);
+
+  useEffect(() => {
+    let active = true;
+    // The client parses the URL fragment while it initializes; it reports a failed link but leaves the
+    // fragment in place, so it is removed here to keep a reload from showing the error again.
+    client.initialize().then(({ error }) => {
+      if (!active || !isAuthImplicitGrantRedirectError(error)) return;
+      setLinkError({ code: error.details?.code ?? 'unknown', message: error.message });
+      const { pathname, search } = window.location;
+      window.history.replaceState(window.history.state, '', `${pathname}${search}`);
+    });
+    return () => {
+      active = false;
+    };
+  }, [client]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      user: state.session?.user ?? null,
+      session: state.session,
+      loading: state.loading,
+      linkError,
+      dismissLinkError: () => setLinkError(null),
+      signIn: async (email, password) => {
+        const { error } = await client.signInWithPassword({ email, password });
+        return { error };
+      },
+      signUp: async ({ email, password, firstName, lastName, username }) => {
+        const { data, error } = await client.signUp({
+          email,
+          password,
+          options: {
+            emailRedirectTo: window.location.origin,
+            data: withoutBlanks({ first_name: firstName, last_name: lastName, username }),
+          },
+        });
+        return { error, session: data.session };
+      },
+      signOut: async () => {
+        const { error } = await client.signOut();
+        return { error };
+      },
+      requestPasswordReset: async (email) => {
+        const { error } = await client.resetPasswordForEmail(email, {
+          redirectTo: `${window.location.origin}${paths.resetPassword}`,
+        });
+        return { error };
+      },
+      updatePassword: async (password) => {
+        const { error } = await client.updateUser({ password });
+        return { error };
+      },
+      signInWithGoogle: async () => {
+        const { error } = await client.signInWithOAuth({
+          provider: 'google',
+          options: { redirectTo: `${window.location.origin}${paths.trading}` },
+        });
+        return { error };
+      },
+    }),
+    [client, state, linkError],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth must be used within an AuthProvider');
+  return context;
+}
+
+// Optional profile fields left empty are not sent, so the server never stores "" as a username.
+function withoutBlanks(fields: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(fields).flatMap(([key, value]) => (value?.trim() ? [[key, value.trim()]] : [])),
+  );
+}
