@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 const booleanFromEnv = z
@@ -14,12 +15,24 @@ const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
   SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().min(3).default('Covenant <no-reply@covenant.local>'),
   PUBLIC_URL: z.string().url().optional(),
   ETH_RPC_URL: z.string().url().optional(),
   BTC_RPC_URL: z.string().url().optional(),
   SOL_RPC_URL: z.string().url().optional(),
   WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Behind a load balancer: `true`, the number of proxy hops, or their addresses/CIDRs (comma-separated),
+   * so client IPs (rate limits, logs) come from X-Forwarded-For. Unset: the socket's address.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value) => {
+      if (value === 'true' || value === 'false') return value === 'true';
+      return /^\d+$/.test(value) ? Number(value) : value;
+    }),
   // Auth
   AUTH_JWT_EXPIRY_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3600),
   AUTH_REFRESH_REUSE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
@@ -40,9 +53,13 @@ export interface Config {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
+  mailFrom: string;
   publicUrl: string;
   webhookAllowPrivate: boolean;
   logLevel: Env['LOG_LEVEL'];
+  trustProxy: boolean | number | string;
+  /** The built web app the server serves (not a setting: `npm run build` writes it there). */
+  webDistDir: string;
   auth: {
     jwtExpirySeconds: number;
     refreshReuseIntervalSeconds: number;
@@ -67,9 +84,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
     smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
     logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    webDistDir: fileURLToPath(new URL('../../web/dist', import.meta.url)),
     auth: {
       jwtExpirySeconds: env.AUTH_JWT_EXPIRY_SECONDS,
       refreshReuseIntervalSeconds: env.AUTH_REFRESH_REUSE_INTERVAL_SECONDS,
