@@ -1,8 +1,21 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { toast } from 'sonner';
+import { afterEach, beforeEach, vi } from 'vitest';
+
+beforeEach(() => {
+  // Each test builds its own auth client on the one jsdom page, which the client warns about; in the
+  // browser the app builds exactly one. Every other warning still reaches the output.
+  const warn = console.warn.bind(console);
+  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    if (String(args[0]).includes('Multiple GoTrueClient instances')) return;
+    warn(...args);
+  });
+});
 
 afterEach(() => {
+  // Sonner keeps its toasts in a module-level store that would hand them to the next test's Toaster.
+  toast.dismiss();
   cleanup();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

@@ -1,0 +1,107 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
+import { renderApp } from '@/testing/render-app.js';
+import { useAuth } from './auth.js';
+
+// Where @supabase/auth-js keeps the session in localStorage.
+const storageKey = 'supabase.auth.token';
+
+// The header appears once the first page's code has loaded.
+async function header() {
+  return within(await screen.findByRole('banner'));
+}
+
+function UseAuthProbe() {
+  useAuth();
+  return null;
+}
+
+describe('useAuth', () => {
+  it('throws outside an AuthProvider', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(() => render(<UseAuthProbe />)).toThrow(new Error('useAuth must be used within an AuthProvider'));
+  });
+});
+
+describe('AuthProvider', () => {
+  it('shows the session restored from localStorage', async () => {
+    const server = createFakeAuthServer();
+    server.addUser('ada@example.com', 'correct horse');
+    window.localStorage.setItem(storageKey, JSON.stringify(server.issueSession('ada@example.com')));
+
+    renderApp('/', server);
+
+    expect(await (await header()).findByText('ada@example.com')).toBeInTheDocument();
+    expect((await header()).getByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
+    expect((await header()).queryByRole('link', { name: 'Sign In' })).not.toBeInTheDocument();
+  });
+
+  it('shows a loading state until the first session is known', async () => {
+    const server = createFakeAuthServer();
+    server.addUser('ada@example.com', 'correct horse');
+    // An expired access token makes the client refresh before it can report the session.
+    window.localStorage.setItem(storageKey, JSON.stringify(server.issueSession('ada@example.com', -60)));
+    const release = server.pause();
+
+    renderApp('/', server);
+
+    expect((await header()).getByRole('status')).toHaveTextContent('Checking your session');
+    expect((await header()).queryByRole('link', { name: 'Sign In' })).not.toBeInTheDocument();
+    release();
+    expect(await (await header()).findByText('ada@example.com')).toBeInTheDocument();
+  });
+
+  it('shows Sign In and Get Started, both to /auth, when nobody is signed in', async () => {
+    renderApp('/', createFakeAuthServer());
+
+    expect(await (await header()).findByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/auth');
+    expect((await header()).getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/auth');
+  });
+
+  it('follows the client when it drops a stored session it cannot refresh', async () => {
+    const server = createFakeAuthServer();
+    server.addUser('ada@example.com', 'correct horse');
+    const expired = server.issueSession('ada@example.com', -60);
+    window.localStorage.setItem(storageKey, JSON.stringify({ ...expired, refresh_token: 'revoked' }));
+
+    renderApp('/', server);
+
+    expect(await (await header()).findByRole('link', { name: 'Sign In' })).toBeInTheDocument();
+    expect(server.requestsTo('POST /token')[0]?.query.get('grant_type')).toBe('refresh_token');
+    expect((await header()).queryByText('ada@example.com')).not.toBeInTheDocument();
+    expect(window.localStorage.getItem(storageKey)).toBeNull();
+  });
+
+  it('signs out globally from the header', async () => {
+    const server = createFakeAuthServer();
+    server.addUser('ada@example.com', 'correct horse');
+    window.localStorage.setItem(storageKey, JSON.stringify(server.issueSession('ada@example.com')));
+    renderApp('/', server);
+
+    await userEvent.click(await (await header()).findByRole('button', { name: 'Sign Out' }));
+
+    expect(await (await header()).findByRole('link', { name: 'Sign In' })).toBeInTheDocument();
+    expect(server.requestsTo('POST /logout')[0]?.query.get('scope')).toBe('global');
+    expect(window.localStorage.getItem(storageKey)).toBeNull();
+  });
+
+  it('explains a confirmation link the server refused, and clears it from the URL', async () => {
+    window.history.replaceState(
+      null,
+      '',
+      '/#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired',
+    );
+
+    renderApp('/', createFakeAuthServer());
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('That link could not be used.');
+    expect(alert).toHaveTextContent('Email link is invalid or has expired');
+    expect(window.location.hash).toBe('');
+
+    await userEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+  });
+});
