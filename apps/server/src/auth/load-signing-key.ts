@@ -1,0 +1,86 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  type CryptoKey,
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+} from 'jose';
+
+/** The ES256 key that signs access tokens; `publicJwk` is what /.well-known/jwks.json serves. */
+export interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey;
+  publicKey: CryptoKey;
+  publicJwk: JWK;
+}
+
+const keyFileName = 'jwt-signing-key.json';
+
+/**
+ * The configured key (AUTH_JWT_PRIVATE_JWK) when there is one; otherwise the key kept in
+ * `DATA_DIR/keys`, generated on first start and readable by the owner only.
+ */
+export async function loadSigningKey(options: {
+  jwtPrivateJwk: string | undefined;
+  dataDir: string;
+}): Promise<SigningKey> {
+  if (options.jwtPrivateJwk)
+    return signingKeyFromJwk(parseJwk(options.jwtPrivateJwk, 'AUTH_JWT_PRIVATE_JWK'));
+  const directory = join(options.dataDir, 'keys');
+  const path = join(directory, keyFileName);
+  await mkdir(directory, { recursive: true, mode: 0o700 });
+  try {
+    return signingKeyFromJwk(parseJwk(await readFile(path, 'utf8'), path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const generated = await generatePrivateJwk();
+  try {
+    // 'wx' fails if another process created the file meanwhile; then that key wins.
+    await writeFile(path, `${JSON.stringify(generated)}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return signingKeyFromJwk(parseJwk(await readFile(path, 'utf8'), path));
+  }
+  return signingKeyFromJwk(generated);
+}
+
+/** A fresh key that lives only in memory (tests). */
+export async function generateSigningKey(): Promise<SigningKey> {
+  return signingKeyFromJwk(await generatePrivateJwk());
+}
+
+async function generatePrivateJwk(): Promise<JWK> {
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  return { ...jwk, alg: 'ES256', kid: await calculateJwkThumbprint(jwk) };
+}
+
+function parseJwk(text: string, source: string): JWK {
+  let jwk: JWK;
+  try {
+    jwk = JSON.parse(text) as JWK;
+  } catch {
+    throw new Error(`${source} is not a JSON Web Key`);
+  }
+  if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || !jwk.d || !jwk.x || !jwk.y) {
+    throw new Error(`${source} must be a private EC P-256 JSON Web Key (ES256)`);
+  }
+  return jwk;
+}
+
+async function signingKeyFromJwk(jwk: JWK): Promise<SigningKey> {
+  const publicBase = { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y };
+  const kid = jwk.kid ?? (await calculateJwkThumbprint(publicBase));
+  const privateKey = (await importJWK({ ...jwk, alg: 'ES256' }, 'ES256')) as CryptoKey;
+  const publicKey = (await importJWK({ ...publicBase, alg: 'ES256' }, 'ES256')) as CryptoKey;
+  return {
+    kid,
+    privateKey,
+    publicKey,
+    publicJwk: { ...publicBase, kid, alg: 'ES256', use: 'sig', key_ops: ['verify'] },
+  };
+}
