@@ -1,0 +1,85 @@
+import { schema } from '@covenant/db';
+import { eq } from 'drizzle-orm';
+import { renderConfirmEmailChangeEmail } from '../email/templates/confirm-email-change.js';
+import { renderConfirmSignupEmail } from '../email/templates/confirm-signup.js';
+import { renderOneTimeCodeEmail } from '../email/templates/one-time-code.js';
+import { renderResetPasswordEmail } from '../email/templates/reset-password.js';
+import type { AuthDeps } from './auth-deps.js';
+import type { UserRow } from './load-user-account.js';
+import { generateNumericCode, generateOpaqueToken, hashOpaqueToken } from './opaque-tokens.js';
+
+type OneTimeTokenType = schema.OneTimeTokenType;
+
+const lifetimeSeconds: Record<OneTimeTokenType, number> = {
+  signup: 24 * 3600,
+  email_change: 24 * 3600,
+  recovery: 3600,
+  email: 3600,
+  reauthentication: 600,
+};
+
+/** Hashing the code together with its token's hash keeps equal codes of different tokens apart. */
+export function hashCode(tokenHash: string, code: string): string {
+  return hashOpaqueToken(`${tokenHash}:${code}`);
+}
+
+/**
+ * Issues a single-use token of `type` for `user` (replacing any earlier one of that type) and
+ * e-mails it to `to`: a verification link and a 6-digit code, or just the code.
+ */
+export async function sendOneTimeToken(
+  deps: AuthDeps,
+  input: { user: UserRow; type: OneTimeTokenType; to: string; redirectTo: string },
+): Promise<void> {
+  const now = deps.now();
+  const token = generateOpaqueToken();
+  const code = generateNumericCode();
+  const tokenHash = hashOpaqueToken(token);
+  const values = {
+    email: input.to,
+    tokenHash,
+    codeHash: hashCode(tokenHash, code),
+    failedAttempts: 0,
+    redirectTo: input.redirectTo,
+    expiresAt: new Date(now.getTime() + lifetimeSeconds[input.type] * 1000),
+    createdAt: now,
+  };
+  await deps.db
+    .insert(schema.oneTimeTokens)
+    .values({ userId: input.user.id, type: input.type, ...values })
+    .onConflictDoUpdate({ target: [schema.oneTimeTokens.userId, schema.oneTimeTokens.type], set: values });
+  await deps.db
+    .update(schema.users)
+    .set(sentAtColumn(input.type, now))
+    .where(eq(schema.users.id, input.user.id));
+
+  const link = new URL(`${deps.config.publicUrl}/auth/v1/verify`);
+  link.searchParams.set('token', token);
+  link.searchParams.set('type', input.type);
+  link.searchParams.set('redirect_to', input.redirectTo);
+  const url = link.toString();
+  const message = {
+    signup: () => renderConfirmSignupEmail({ to: input.to, link: url, code }),
+    recovery: () => renderResetPasswordEmail({ to: input.to, link: url, code }),
+    email_change: () =>
+      renderConfirmEmailChangeEmail({ to: input.to, currentEmail: input.user.email, link: url, code }),
+    email: () => renderOneTimeCodeEmail({ to: input.to, code, purpose: 'sign-in' }),
+    reauthentication: () => renderOneTimeCodeEmail({ to: input.to, code, purpose: 'reauthentication' }),
+  }[input.type]();
+  await deps.mailer.send(message);
+}
+
+function sentAtColumn(type: OneTimeTokenType, now: Date): Partial<UserRow> {
+  switch (type) {
+    case 'signup':
+      return { confirmationSentAt: now };
+    case 'recovery':
+      return { recoverySentAt: now };
+    case 'email_change':
+      return { emailChangeSentAt: now };
+    case 'reauthentication':
+      return { reauthenticationSentAt: now };
+    case 'email':
+      return { updatedAt: now };
+  }
+}

@@ -1,0 +1,145 @@
+import { schema } from '@covenant/db';
+import { and, eq, ne } from 'drizzle-orm';
+import type { AuthDeps } from './auth-deps.js';
+import { AuthError, sessionNotFound, usernameTaken } from './auth-error.js';
+import type { AuthenticatedRequest } from './authenticate-request.js';
+import { codeMatches, recordFailedCodeAttempt } from './check-one-time-code.js';
+import { findUserByEmail } from './find-user-by-email.js';
+import { hashPassword, verifyPassword } from './hash-password.js';
+import { loadUserAccountById, type UserRow } from './load-user-account.js';
+import { assertStrongPassword } from './password-policy.js';
+import { type GoTrueUser, presentUser } from './present-user.js';
+import { enforceRateLimit } from './rate-limits.js';
+import { resolveRedirect } from './resolve-redirect.js';
+import { sendOneTimeToken } from './send-one-time-token.js';
+import { assertUsernameAvailable } from './sign-up-user.js';
+import { isUniqueViolation } from './unique-violation.js';
+import { compactMetadata, type UserMetadata } from './user-metadata.js';
+
+export interface UserChanges {
+  email?: string;
+  password?: string;
+  /** The code from `GET /reauthenticate`, needed to change the password of an older session. */
+  nonce?: string;
+  /** Alternatively to `nonce`: the password in use. */
+  currentPassword?: string;
+  metadata?: UserMetadata;
+}
+
+/**
+ * A password change from a session that proved the user's identity longer ago than this needs a
+ * fresh proof (nonce or current password): a stolen long-lived session cannot lock the owner out.
+ */
+export const recentAuthenticationSeconds = 10 * 60;
+
+/**
+ * `PUT /user`: updates metadata (and the profile's username), the password (other sessions are
+ * signed out), or starts an e-mail change confirmed by a link sent to the new address.
+ */
+export async function updateUser(
+  deps: AuthDeps,
+  caller: AuthenticatedRequest,
+  changes: UserChanges,
+  options: { redirectTo: string | undefined },
+): Promise<GoTrueUser> {
+  const [user] = await deps.db.select().from(schema.users).where(eq(schema.users.id, caller.userId));
+  if (!user) throw sessionNotFound();
+  const now = deps.now();
+  const email = changes.email && changes.email !== user.email.toLowerCase() ? changes.email : undefined;
+
+  // Every check runs before the first write, so a refused request changes nothing.
+  if (changes.password !== undefined) await checkPasswordChange(deps, caller, user, changes);
+  if (changes.metadata?.username) await assertUsernameAvailable(deps, changes.metadata.username, user.id);
+  if (email) {
+    await enforceRateLimit(deps, deps.rateLimits.emailPerAccount, `email:user:${user.id}`);
+    const owner = await findUserByEmail(deps.db, email);
+    if (owner && owner.id !== user.id) {
+      throw new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
+    }
+  }
+
+  const passwordHash = changes.password === undefined ? undefined : await hashPassword(changes.password);
+  await deps.db
+    .transaction(async (tx) => {
+      if (changes.metadata) {
+        const metadata = { ...user.userMetadata, ...compactMetadata(changes.metadata) };
+        await tx
+          .update(schema.users)
+          .set({ userMetadata: metadata, updatedAt: now })
+          .where(eq(schema.users.id, user.id));
+        if (changes.metadata.username) {
+          await tx
+            .update(schema.profiles)
+            .set({ username: changes.metadata.username, updatedAt: now })
+            .where(eq(schema.profiles.id, user.id));
+        }
+      }
+      if (passwordHash) {
+        await tx
+          .update(schema.users)
+          .set({ passwordHash, updatedAt: now })
+          .where(eq(schema.users.id, user.id));
+        await tx
+          .delete(schema.sessions)
+          .where(and(eq(schema.sessions.userId, user.id), ne(schema.sessions.id, caller.sessionId)));
+      }
+      if (email) {
+        await tx
+          .update(schema.users)
+          .set({ newEmail: email, updatedAt: now })
+          .where(eq(schema.users.id, user.id));
+      }
+    })
+    .catch((error: unknown) => {
+      if (isUniqueViolation(error, 'profiles_username_lower_idx')) throw usernameTaken();
+      throw error;
+    });
+  if (email) {
+    const redirectTo = resolveRedirect(deps.config.publicUrl, options.redirectTo);
+    await sendOneTimeToken(deps, { user, type: 'email_change', to: email, redirectTo });
+  }
+  const account = await loadUserAccountById(deps.db, user.id);
+  if (!account) throw sessionNotFound();
+  return presentUser(account);
+}
+
+async function checkPasswordChange(
+  deps: AuthDeps,
+  caller: AuthenticatedRequest,
+  user: UserRow,
+  changes: UserChanges,
+): Promise<void> {
+  const password = changes.password!;
+  assertStrongPassword(password);
+  if (user.passwordHash && (await verifyPassword(user.passwordHash, password))) {
+    throw new AuthError(422, 'same_password', 'New password should be different from the old password.');
+  }
+  if (changes.currentPassword !== undefined) {
+    if (!user.passwordHash || !(await verifyPassword(user.passwordHash, changes.currentPassword))) {
+      throw new AuthError(400, 'invalid_credentials', 'Current password is incorrect');
+    }
+    return;
+  }
+  if (changes.nonce !== undefined) {
+    await consumeReauthenticationNonce(deps, user.id, changes.nonce);
+    return;
+  }
+  const lastProof = Math.max(0, ...caller.amr.map((entry) => entry.timestamp));
+  if (deps.now().getTime() / 1000 - lastProof > recentAuthenticationSeconds) {
+    throw new AuthError(401, 'reauthentication_needed', 'Password update requires reauthentication');
+  }
+}
+
+async function consumeReauthenticationNonce(deps: AuthDeps, userId: string, nonce: string): Promise<void> {
+  const tokens = schema.oneTimeTokens;
+  const [token] = await deps.db
+    .select()
+    .from(tokens)
+    .where(and(eq(tokens.userId, userId), eq(tokens.type, 'reauthentication')));
+  const valid = token && codeMatches(token, nonce) && token.expiresAt.getTime() >= deps.now().getTime();
+  if (!valid) {
+    if (token) await recordFailedCodeAttempt(deps.db, token);
+    throw new AuthError(422, 'reauthentication_not_valid', 'Verification code is invalid or has expired');
+  }
+  await deps.db.delete(tokens).where(eq(tokens.id, token.id));
+}
