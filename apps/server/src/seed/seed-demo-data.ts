@@ -1,0 +1,112 @@
+import { type Db, schema } from '@covenant/db';
+import { hashPassword } from '../auth/hash-password.js';
+
+export const demoPassword = 'covenant-demo';
+
+export interface DemoAccount {
+  email: string;
+  password: string;
+  description: string;
+}
+
+interface DemoAccountSpec extends Omit<DemoAccount, 'password'> {
+  username: string;
+  firstName: string;
+  lastName: string;
+  profile: Pick<typeof schema.profiles.$inferInsert, 'verificationStatus' | 'tradingTier' | 'kycCompleted'>;
+  roles: schema.UserRole[];
+}
+
+const traderProfile = {
+  verificationStatus: 'verified',
+  tradingTier: 'enhanced',
+  kycCompleted: true,
+} as const;
+// Staff accounts do not trade: unverified profiles keep them off the partner list.
+const staffProfile = { verificationStatus: 'unverified', tradingTier: 'basic', kycCompleted: false } as const;
+
+const demoAccounts: DemoAccountSpec[] = [
+  {
+    email: 'buyer@demo.covenant.test',
+    description: 'trader: verified, KYC complete, Enhanced tier',
+    username: 'demo_buyer',
+    firstName: 'Bea',
+    lastName: 'Buyer',
+    profile: traderProfile,
+    roles: [],
+  },
+  {
+    email: 'seller@demo.covenant.test',
+    description: 'trader: verified, KYC complete, Enhanced tier',
+    username: 'demo_seller',
+    firstName: 'Sol',
+    lastName: 'Seller',
+    profile: traderProfile,
+    roles: [],
+  },
+  {
+    email: 'unverified@demo.covenant.test',
+    description: 'trader: verification pending, no KYC, Basic tier',
+    username: 'demo_unverified',
+    firstName: 'Uma',
+    lastName: 'Unverified',
+    profile: staffProfile,
+    roles: [],
+  },
+  {
+    email: 'mediator@demo.covenant.test',
+    description: 'mediator: decides disputes',
+    username: 'demo_mediator',
+    firstName: 'Max',
+    lastName: 'Mediator',
+    profile: staffProfile,
+    roles: ['mediator'],
+  },
+  {
+    email: 'admin@demo.covenant.test',
+    description: 'admin and compliance officer',
+    username: 'demo_admin',
+    firstName: 'Ada',
+    lastName: 'Admin',
+    profile: staffProfile,
+    roles: ['admin', 'compliance'],
+  },
+];
+
+/**
+ * Creates the demo accounts (confirmed, with profiles and roles), all with the password
+ * `covenant-demo`. Accounts that exist already are left as they are, so it can run on every start.
+ * Returns every demo account, for printing.
+ */
+export async function seedDemoData(db: Db, clock: () => Date = () => new Date()): Promise<DemoAccount[]> {
+  for (const account of demoAccounts) {
+    const now = clock();
+    const passwordHash = await hashPassword(demoPassword);
+    await db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(schema.users)
+        .values({
+          email: account.email,
+          passwordHash,
+          emailConfirmedAt: now,
+          userMetadata: {
+            first_name: account.firstName,
+            last_name: account.lastName,
+            username: account.username,
+          },
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing()
+        .returning({ id: schema.users.id });
+      if (!user) return;
+      await tx
+        .insert(schema.profiles)
+        .values({ id: user.id, username: account.username, ...account.profile });
+      if (account.roles.length > 0) {
+        await tx.insert(schema.userRoles).values(account.roles.map((role) => ({ userId: user.id, role })));
+      }
+    });
+  }
+  return demoAccounts.map(({ email, description }) => ({ email, password: demoPassword, description }));
+}
