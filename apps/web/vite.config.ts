@@ -9,13 +9,29 @@ export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     port: 5173,
+    // Only the server's own prefixes: a bare '/auth' or '/api' would also capture the /auth and
+    // /api-reference pages.
     proxy: {
-      '/auth': 'http://localhost:3000',
-      '/api': 'http://localhost:3000',
-      '/dev': 'http://localhost:3000',
+      '/auth/v1/': 'http://localhost:3000',
+      '/api/': 'http://localhost:3000',
+      '/dev/': 'http://localhost:3000',
     },
   },
-  build: { outDir: 'dist', sourcemap: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // Libraries change less often than the app: separate chunks stay cached across releases.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+            { name: 'auth-client', test: /node_modules[\\/]@supabase[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
   // Used by the root vitest config's `web` project, which extends this file.
   test: { setupFiles: ['./src/testing/setup.ts'] },
 });

@@ -12,7 +12,17 @@ export function AppProvider({ authClient, children }: { authClient: GoTrueClient
     <QueryClientProvider client={queryClient}>
       <AuthProvider client={authClient}>
         {children}
-        <Toaster theme="dark" position="top-right" duration={4000} visibleToasts={3} richColors closeButton />
+        {/* Offset below the sticky header (4rem) so toasts never cover its buttons. */}
+        <Toaster
+          theme="dark"
+          position="top-right"
+          offset={{ top: 76, right: 24 }}
+          mobileOffset={{ top: 72, right: 16, left: 16 }}
+          duration={4000}
+          visibleToasts={3}
+          richColors
+          closeButton
+        />
       </AuthProvider>
     </QueryClientProvider>
   );

@@ -11,7 +11,7 @@ const buttonVariants = cva(
         primary: 'bg-primary text-primary-foreground hover:bg-primary-hover',
         outline: 'border border-border bg-surface text-foreground hover:bg-surface-raised',
         ghost: 'text-foreground hover:bg-surface-raised',
-        link: 'h-auto px-0 text-primary underline-offset-4 hover:underline',
+        link: 'text-primary underline-offset-4 hover:underline',
       },
       size: {
         default: 'h-10 px-4',
@@ -20,6 +20,8 @@ const buttonVariants = cva(
         icon: 'size-10',
       },
     },
+    // A link-styled button sits in running text, so it takes no button height or padding.
+    compoundVariants: [{ variant: 'link', className: 'h-auto px-0' }],
     defaultVariants: { variant: 'primary', size: 'default' },
   },
 );
