@@ -1,25 +1,97 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
 import type { Database } from '@covenant/db';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import { mailboxDir } from './email/create-mailbox-mailer.js';
+import { devMailboxRoutes } from './email/dev-mailbox-routes.js';
+import type { Mailer } from './email/mailer.js';
+import { acceptJsonBodies } from './plugins/accept-json-bodies.js';
+import { endKeepAliveOnClose } from './plugins/end-keep-alive-on-close.js';
+import { handleErrors, sendApiError } from './plugins/handle-errors.js';
+import type { RateLimiter } from './plugins/rate-limit/rate-limiter.js';
+import { registerSecureHeaders } from './plugins/secure-headers.js';
+import { serveWebApp, wantsWebApp } from './plugins/serve-web-app.js';
+import { healthRoutes } from './routes/health.js';
 
 export interface AppDeps {
   config: Config;
+  logger: FastifyBaseLogger;
   database: Database;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  clock: () => Date;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    mailer: Mailer;
+    rateLimiter: RateLimiter;
+    clock: () => Date;
+  }
+}
+
+/** Bodies above this are refused with 413 before they are read further. */
+const bodyLimitBytes = 1024 * 1024;
+/** A caller-supplied request id (from a proxy) is kept when it looks like one. */
+const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+/** Fastify understands a hop count but its types do not list it; a function says the same. */
+function trustProxy(
+  setting: Config['trustProxy'],
+): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }
 
 /** Builds the whole HTTP application from its dependencies; `main.ts` and tests both call this. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, clock } = deps;
   const app = Fastify({
-    logger: { level: deps.config.logLevel },
+    loggerInstance: deps.logger,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
+    },
+    trustProxy: trustProxy(config.trustProxy),
+    bodyLimit: bodyLimitBytes,
+    // A client that trickles its request cannot hold a connection forever.
+    requestTimeout: 30_000,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async () => {
-    await deps.database.ping();
-    return { status: 'ready' };
+  app.decorate('config', config);
+  app.decorate('database', deps.database);
+  app.decorate('mailer', deps.mailer);
+  app.decorate('rateLimiter', deps.rateLimiter);
+  app.decorate('clock', clock);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
   });
+
+  // External plugins.
+  await registerSecureHeaders(app, config.publicUrl);
+  const webAppServed = await serveWebApp(app, config.webDistDir);
+
+  // Application plugins.
+  acceptJsonBodies(app);
+  endKeepAliveOnClose(app);
+  handleErrors(app, clock);
+  app.setNotFoundHandler((request, reply) => {
+    if (webAppServed && wantsWebApp(request)) return reply.sendFile('index.html');
+    const path = request.url.split('?')[0];
+    return sendApiError(
+      reply,
+      { statusCode: 404, code: 'NOT_FOUND', message: `No route ${request.method} ${path}`, details: null },
+      clock(),
+    );
+  });
+
+  // Routes.
+  await app.register(healthRoutes, { database: deps.database });
+  if (!config.smtpUrl && config.env !== 'production') {
+    await app.register(devMailboxRoutes, { dir: mailboxDir(config.dataDir) });
+  }
   return app;
 }

@@ -1,13 +1,83 @@
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { openDatabase } from '@covenant/db';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
+import { createSmtpMailer } from './email/create-smtp-mailer.js';
+import { createPruneRateLimitsJob } from './jobs/prune-rate-limits.js';
+import { startJobs } from './jobs/start-jobs.js';
+import { createLogger } from './plugins/create-logger.js';
+import { createDatabaseRateLimiter } from './plugins/rate-limit/create-database-rate-limiter.js';
+import { createRedisRateLimiter } from './plugins/rate-limit/create-redis-rate-limiter.js';
 
-const config = loadConfig();
-const database = await openDatabase(
-  config.databaseUrl
-    ? { engine: 'postgres', url: config.databaseUrl }
-    : { engine: 'pglite', dataDir: join(config.dataDir, 'pglite') },
-);
-const app = await buildApp({ config, database });
-await app.listen({ port: config.port, host: config.host });
+/** After this long a shutdown stops waiting for requests and jobs to finish. */
+const shutdownTimeoutMs = 15_000;
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+const logger = createLogger(config.logLevel);
+const clock = () => new Date();
+
+try {
+  const database = await openDatabase(
+    config.databaseUrl
+      ? { engine: 'postgres', url: config.databaseUrl }
+      : { engine: 'pglite', dataDir: join(config.dataDir, 'pglite') },
+  );
+  await database.migrate();
+  const jobs = await startJobs({
+    connectionString: database.connectionString,
+    logger,
+    jobs: [createPruneRateLimitsJob(database.db, clock)],
+  });
+  const mailer = config.smtpUrl
+    ? createSmtpMailer(config.smtpUrl, config.mailFrom)
+    : createMailboxMailer(mailboxDir(config.dataDir), config.mailFrom);
+  const rateLimiter = config.redisUrl
+    ? createRedisRateLimiter(config.redisUrl, clock, logger)
+    : createDatabaseRateLimiter(database.db, clock);
+  const app = await buildApp({ config, logger, database, mailer, rateLimiter, clock });
+  await app.listen({ port: config.port, host: config.host });
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    // Ctrl-C reaches the server twice under `npm start` (from the terminal and from npm): one is enough.
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing open requests and jobs');
+    setTimeout(() => {
+      logger.error('shutdown took too long; exiting anyway');
+      process.exit(1);
+    }, shutdownTimeoutMs).unref();
+    await app.close();
+    await jobs.stop();
+    await mailer.close();
+    await rateLimiter.close();
+    await database.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      stop(signal).catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+    });
+  }
+
+  const { port } = app.server.address() as AddressInfo;
+  const url = `http://localhost:${port}`;
+  logger.info({ engine: database.engine }, `Covenant is running at ${url}`);
+  if (!config.smtpUrl && config.env !== 'production')
+    logger.info(`E-mail goes to the mailbox: ${url}/dev/mailbox`);
+} catch (error) {
+  logger.fatal({ err: error }, 'the server could not start');
+  process.exit(1);
+}

@@ -1,0 +1,65 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Database } from '@covenant/db';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { type Config, loadConfig } from './config.js';
+import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
+import type { Mailer } from './email/mailer.js';
+import { createLogger } from './plugins/create-logger.js';
+import { createDatabaseRateLimiter } from './plugins/rate-limit/create-database-rate-limiter.js';
+import type { RateLimiter } from './plugins/rate-limit/rate-limiter.js';
+
+export interface TestAppOptions {
+  /** The file's shared test database (createTestDatabase); the caller closes it. */
+  database: Database;
+  /** Settings as environment variables, on top of NODE_ENV=test, LOG_LEVEL=silent and a fresh DATA_DIR. */
+  env?: Record<string, string>;
+  /** Changes to the parsed configuration (e.g. webDistDir). */
+  config?: Partial<Config>;
+  clock?: () => Date;
+  logger?: FastifyBaseLogger;
+  /** Defaults to the mailbox mailer writing into DATA_DIR/mailbox. */
+  mailer?: Mailer;
+  /** Defaults to the database rate limiter. */
+  rateLimiter?: RateLimiter;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  /** The mailbox folder (the default mailer writes there; the dev mailbox reads it). */
+  mailboxDir: string;
+  /** Closes the app and its mailer and removes its DATA_DIR; the database stays open. */
+  close(): Promise<void>;
+}
+
+/** The whole app on a real database, in a throw-away DATA_DIR, ready for `app.inject` or `app.listen`. */
+export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'covenant-test-'));
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...options.env }),
+    ...options.config,
+  };
+  const clock = options.clock ?? (() => new Date());
+  const mailer = options.mailer ?? createMailboxMailer(mailboxDir(dataDir), config.mailFrom, clock);
+  const app = await buildApp({
+    config,
+    logger: options.logger ?? createLogger(config.logLevel),
+    database: options.database,
+    mailer,
+    rateLimiter: options.rateLimiter ?? createDatabaseRateLimiter(options.database.db, clock),
+    clock,
+  });
+  return {
+    app,
+    config,
+    mailboxDir: mailboxDir(dataDir),
+    close: async () => {
+      await app.close();
+      await mailer.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

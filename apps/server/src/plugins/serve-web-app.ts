@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/**
+ * Serves the built SPA. Vite names the files under assets/ by their content hash, so browsers may
+ * keep them forever; everything else (index.html) is revalidated on each load so a deploy shows.
+ * Returns false when there is no build, and the server then serves only its APIs.
+ */
+export async function serveWebApp(app: FastifyInstance, distDir: string): Promise<boolean> {
+  if (!existsSync(join(distDir, 'index.html'))) {
+    app.log.warn({ distDir }, 'the web app is not built (npm run build); serving the APIs only');
+    return false;
+  }
+  const hashedAssets = join(distDir, 'assets') + sep;
+  await app.register(fastifyStatic, {
+    root: distDir,
+    // One route per built file instead of a catch-all, so unknown paths reach the not-found
+    // handlers (the SPA fallback, or a prefix's own handler such as /auth/v1's).
+    wildcard: false,
+    cacheControl: false,
+    setHeaders: (reply, path) => {
+      reply.header(
+        'cache-control',
+        path.startsWith(hashedAssets) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+  return true;
+}
+
+/** A browser navigating to one of the SPA's own routes (anything outside the server's APIs). */
+export function wantsWebApp(request: FastifyRequest): boolean {
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !/^\/(auth|api|dev)\//.test(request.url) &&
+    (request.headers.accept ?? '').includes('text/html')
+  );
+}
