@@ -56,13 +56,17 @@ export function AuthProvider({ client, children }: { client: GoTrueClient; child
 
   useEffect(() => {
     let active = true;
-    // The client parses the URL fragment while it initializes; it reports a failed link but leaves the
-    // fragment in place, so it is removed here to keep a reload from showing the error again.
+    // The client reads the URL fragment while it initializes. It reports a failed link but leaves that
+    // fragment in place, and it leaves a bare '#' after reading a good one: both are removed here, so a
+    // reload or a bookmark does not replay the link.
     client.initialize().then(({ error }) => {
-      if (!active || !isAuthImplicitGrantRedirectError(error)) return;
-      setLinkError({ code: error.details?.code ?? 'unknown', message: error.message });
-      const { pathname, search } = window.location;
-      window.history.replaceState(window.history.state, '', `${pathname}${search}`);
+      if (!active) return;
+      const failedLink = isAuthImplicitGrantRedirectError(error);
+      if (failedLink) setLinkError({ code: error.details?.code ?? 'unknown', message: error.message });
+      if (failedLink || window.location.href.endsWith('#')) {
+        const { pathname, search } = window.location;
+        window.history.replaceState(window.history.state, '', `${pathname}${search}`);
+      }
     });
     return () => {
       active = false;

@@ -27,6 +27,7 @@ describe('/reset-password', () => {
     const { router } = renderApp('/reset-password', server);
 
     await userEvent.type(await screen.findByLabelText('New Password'), 'short');
+    expect(window.location.href).toBe(`${window.location.origin}/reset-password`);
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'short');
     await userEvent.click(screen.getByRole('button', { name: 'Update Password' }));
     expect(await screen.findByText('Password Too Short')).toBeInTheDocument();
