@@ -17,11 +17,11 @@ export type SignUpInput = {
 };
 
 // A confirmation or recovery link that failed lands on the site as `#error=…&error_description=…`.
-export type LinkError = { code: string; message: string };
+export type LinkError = { message: string };
 
 type AuthResult = { error: AuthError | null };
 
-export type AuthContextValue = {
+type AuthContextValue = {
   user: User | null;
   session: Session | null;
   // True until the client has reported the first session (INITIAL_SESSION), whatever it is.
@@ -62,7 +62,7 @@ export function AuthProvider({ client, children }: { client: GoTrueClient; child
     client.initialize().then(({ error }) => {
       if (!active) return;
       const failedLink = isAuthImplicitGrantRedirectError(error);
-      if (failedLink) setLinkError({ code: error.details?.code ?? 'unknown', message: error.message });
+      if (failedLink) setLinkError({ message: error.message });
       if (failedLink || window.location.href.endsWith('#')) {
         const { pathname, search } = window.location;
         window.history.replaceState(window.history.state, '', `${pathname}${search}`);
