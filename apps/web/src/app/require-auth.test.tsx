@@ -1,9 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { authStorageKey } from '@/lib/auth-client.js';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
 import { renderApp } from '@/testing/render-app.js';
-
-const storageKey = 'supabase.auth.token';
 
 describe('/trading guard', () => {
   it('sends a signed-out visitor to /auth', async () => {
@@ -17,7 +16,7 @@ describe('/trading guard', () => {
     const server = createFakeAuthServer();
     server.addUser('ada@example.com', 'correct horse');
     // An expired access token keeps the session loading until the refresh is answered.
-    window.localStorage.setItem(storageKey, JSON.stringify(server.issueSession('ada@example.com', -60)));
+    window.localStorage.setItem(authStorageKey, JSON.stringify(server.issueSession('ada@example.com', -60)));
     const release = server.pause();
     const { router } = renderApp('/trading', server);
 

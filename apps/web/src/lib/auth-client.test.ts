@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
-import { createAuthClient } from './auth-client.js';
-
-const storageKey = 'supabase.auth.token';
+import { authStorageKey, createAuthClient } from './auth-client.js';
 
 function startClient(server: ReturnType<typeof createFakeAuthServer>) {
   vi.stubGlobal('fetch', server.fetch);
@@ -12,7 +10,7 @@ function startClient(server: ReturnType<typeof createFakeAuthServer>) {
 }
 
 function storedRefreshToken(): string | undefined {
-  return JSON.parse(window.localStorage.getItem(storageKey) ?? '{}').refresh_token;
+  return JSON.parse(window.localStorage.getItem(authStorageKey) ?? '{}').refresh_token;
 }
 
 afterEach(() => {
@@ -25,7 +23,7 @@ describe('createAuthClient', () => {
     const server = createFakeAuthServer();
     server.addUser('ada@example.com', 'correct horse');
     const stored = server.issueSession('ada@example.com');
-    window.localStorage.setItem(storageKey, JSON.stringify(stored));
+    window.localStorage.setItem(authStorageKey, JSON.stringify(stored));
 
     const client = startClient(server);
 
@@ -51,7 +49,7 @@ describe('createAuthClient', () => {
     const server = createFakeAuthServer();
     server.addUser('ada@example.com', 'correct horse');
     const stored = server.issueSession('ada@example.com', 150);
-    window.localStorage.setItem(storageKey, JSON.stringify(stored));
+    window.localStorage.setItem(authStorageKey, JSON.stringify(stored));
     const client = startClient(server);
     await client.initialize();
 
@@ -71,7 +69,7 @@ describe('createAuthClient', () => {
     const server = createFakeAuthServer();
     server.addUser('ada@example.com', 'correct horse');
     const stored = server.issueSession('ada@example.com', -60);
-    window.localStorage.setItem(storageKey, JSON.stringify({ ...stored, refresh_token: 'revoked' }));
+    window.localStorage.setItem(authStorageKey, JSON.stringify({ ...stored, refresh_token: 'revoked' }));
     const client = startClient(server);
     const events: string[] = [];
     client.onAuthStateChange((event) => {
@@ -82,7 +80,7 @@ describe('createAuthClient', () => {
     const { data } = await client.getSession();
 
     expect(data.session).toBeNull();
-    expect(window.localStorage.getItem(storageKey)).toBeNull();
+    expect(window.localStorage.getItem(authStorageKey)).toBeNull();
     expect(events).toContain('SIGNED_OUT');
   });
 
@@ -94,7 +92,7 @@ describe('createAuthClient', () => {
     const server = createFakeAuthServer();
     server.addUser('ada@example.com', 'correct horse');
     const stored = server.issueSession('ada@example.com', 60);
-    window.localStorage.setItem(storageKey, JSON.stringify({ ...stored, refresh_token: 'revoked' }));
+    window.localStorage.setItem(authStorageKey, JSON.stringify({ ...stored, refresh_token: 'revoked' }));
     const client = startClient(server);
     const events: string[] = [];
     client.onAuthStateChange((event) => {
@@ -102,11 +100,11 @@ describe('createAuthClient', () => {
     });
     await client.initialize();
     expect(server.requestsTo('POST /token').length).toBeGreaterThan(0);
-    expect(window.localStorage.getItem(storageKey)).not.toBeNull();
+    expect(window.localStorage.getItem(authStorageKey)).not.toBeNull();
 
     await vi.advanceTimersByTimeAsync(120_000);
 
-    expect(window.localStorage.getItem(storageKey)).toBeNull();
+    expect(window.localStorage.getItem(authStorageKey)).toBeNull();
     expect(events).toContain('SIGNED_OUT');
   });
 });

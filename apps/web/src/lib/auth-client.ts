@@ -1,14 +1,18 @@
 import { GoTrueClient } from '@supabase/auth-js';
 
+// The localStorage key of the session, named like supabase-js's own keys (`sb-<project>-auth-token`).
+export const authStorageKey = 'covenant-auth-token';
+
 // The browser's single auth client, talking to the server's GoTrue-compatible API on the same origin.
-// Its defaults already match the product's session rules: the session lives in localStorage, a timer
-// checks it every 30 s and refreshes it when 90 s or less remain, and a session that is invalid or whose
-// refresh fails for good is removed (the client then emits SIGNED_OUT).
+// Its own rules are the product's session rules: the session lives in localStorage, a timer checks it
+// every 30 s and refreshes it when 90 s or less remain, and a session that is invalid, or whose refresh
+// is refused once its access token has expired, is removed (the client then emits SIGNED_OUT).
 export function createAuthClient(origin: string): GoTrueClient {
   return new GoTrueClient({
     url: `${origin}/auth/v1`,
     persistSession: true,
     storage: window.localStorage,
+    storageKey: authStorageKey,
     autoRefreshToken: true,
     detectSessionInUrl: true,
     flowType: 'implicit',

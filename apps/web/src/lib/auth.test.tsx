@@ -4,9 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
 import { renderApp } from '@/testing/render-app.js';
 import { useAuth } from './auth.js';
-
-// Where @supabase/auth-js keeps the session in localStorage.
-const storageKey = 'supabase.auth.token';
+import { authStorageKey } from './auth-client.js';
 
 // The header appears once the first page's code has loaded.
 async function header() {
@@ -29,7 +27,7 @@ describe('AuthProvider', () => {
   it('shows the session restored from localStorage', async () => {
     const server = createFakeAuthServer();
     server.addUser('ada@example.com', 'correct horse');
-    window.localStorage.setItem(storageKey, JSON.stringify(server.issueSession('ada@example.com')));
+    window.localStorage.setItem(authStorageKey, JSON.stringify(server.issueSession('ada@example.com')));
 
     renderApp('/', server);
 
@@ -42,7 +40,7 @@ describe('AuthProvider', () => {
     const server = createFakeAuthServer();
     server.addUser('ada@example.com', 'correct horse');
     // An expired access token makes the client refresh before it can report the session.
-    window.localStorage.setItem(storageKey, JSON.stringify(server.issueSession('ada@example.com', -60)));
+    window.localStorage.setItem(authStorageKey, JSON.stringify(server.issueSession('ada@example.com', -60)));
     const release = server.pause();
 
     renderApp('/', server);
@@ -64,27 +62,27 @@ describe('AuthProvider', () => {
     const server = createFakeAuthServer();
     server.addUser('ada@example.com', 'correct horse');
     const expired = server.issueSession('ada@example.com', -60);
-    window.localStorage.setItem(storageKey, JSON.stringify({ ...expired, refresh_token: 'revoked' }));
+    window.localStorage.setItem(authStorageKey, JSON.stringify({ ...expired, refresh_token: 'revoked' }));
 
     renderApp('/', server);
 
     expect(await (await header()).findByRole('link', { name: 'Sign In' })).toBeInTheDocument();
     expect(server.requestsTo('POST /token')[0]?.query.get('grant_type')).toBe('refresh_token');
     expect((await header()).queryByText('ada@example.com')).not.toBeInTheDocument();
-    expect(window.localStorage.getItem(storageKey)).toBeNull();
+    expect(window.localStorage.getItem(authStorageKey)).toBeNull();
   });
 
   it('signs out globally from the header', async () => {
     const server = createFakeAuthServer();
     server.addUser('ada@example.com', 'correct horse');
-    window.localStorage.setItem(storageKey, JSON.stringify(server.issueSession('ada@example.com')));
+    window.localStorage.setItem(authStorageKey, JSON.stringify(server.issueSession('ada@example.com')));
     renderApp('/', server);
 
     await userEvent.click(await (await header()).findByRole('button', { name: 'Sign Out' }));
 
     expect(await (await header()).findByRole('link', { name: 'Sign In' })).toBeInTheDocument();
     expect(server.requestsTo('POST /logout')[0]?.query.get('scope')).toBe('global');
-    expect(window.localStorage.getItem(storageKey)).toBeNull();
+    expect(window.localStorage.getItem(authStorageKey)).toBeNull();
   });
 
   it('explains a confirmation link the server refused, and clears it from the URL', async () => {
