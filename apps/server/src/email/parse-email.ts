@@ -20,7 +20,8 @@ interface MimePart {
  * Attachments are skipped. Not a general MIME parser: only messages this server sends pass through.
  */
 export function parseEmail(raw: Buffer): ParsedEmail {
-  const message = splitPart(raw.toString('latin1'));
+  // The line break ending the message belongs to the transport, not to a 7bit body.
+  const message = splitPart(raw.toString('latin1').replace(/\r?\n$/, ''));
   const bodies = { text: '', html: '' };
   collectBodies(message, bodies);
   const header = (name: string) => decodeHeader(message.headers.get(name) ?? '');
