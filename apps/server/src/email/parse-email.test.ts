@@ -1,10 +1,10 @@
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { describe, expect, it } from 'vitest';
 import { parseEmail } from './parse-email.js';
 
 const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
 
-async function build(options: nodemailer.SendMailOptions): Promise<Buffer> {
+async function build(options: SendMailOptions): Promise<Buffer> {
   const built = await transport.sendMail({ from: 'Covenant <no-reply@covenant.local>', ...options });
   return built.message as Buffer;
 }
