@@ -1,0 +1,34 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { type AuthRoutesOptions, createAuthDeps } from '../../auth/create-auth-deps.js';
+import { emailRoutes } from './email-routes.js';
+import { factorRoutes } from './factor-routes.js';
+import { apiVersionHeader, handleGoTrueErrors } from './handle-gotrue-errors.js';
+import { serviceRoutes } from './service-routes.js';
+import { signupRoutes } from './signup-routes.js';
+import { tokenRoutes } from './token-routes.js';
+import { userRoutes } from './user-routes.js';
+import { verifyRoutes } from './verify-routes.js';
+
+/**
+ * The GoTrue-compatible auth API (mounted at /auth/v1), shaped so the official `@supabase/auth-js`
+ * client works against it unchanged.
+ */
+export const authV1Routes: FastifyPluginAsync<AuthRoutesOptions> = async (app, options) => {
+  const deps = await createAuthDeps(app, options);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header(apiVersionHeader.name, apiVersionHeader.value);
+    return payload;
+  });
+  handleGoTrueErrors(app);
+  for (const routes of [
+    serviceRoutes,
+    signupRoutes,
+    tokenRoutes,
+    userRoutes,
+    verifyRoutes,
+    emailRoutes,
+    factorRoutes,
+  ]) {
+    routes(app, deps);
+  }
+};

@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AuthDeps } from '../../auth/auth-deps.js';
+import { AuthError, sessionNotFound } from '../../auth/auth-error.js';
+import { authenticateRequest } from '../../auth/authenticate-request.js';
+import { parseEmailAddress } from '../../auth/email-address.js';
+import { loadUserAccountById } from '../../auth/load-user-account.js';
+import { maximumPasswordLength } from '../../auth/password-policy.js';
+import { presentUser } from '../../auth/present-user.js';
+import { sendReauthenticationCode } from '../../auth/send-reauthentication-code.js';
+import { signOut } from '../../auth/sign-out.js';
+import { updateUser } from '../../auth/update-user.js';
+import { userMetadataSchema } from '../../auth/user-metadata.js';
+import { refusePkce } from './refuse-pkce.js';
+import { emptySchema, redirectQuerySchema, userSchema } from './schemas.js';
+
+const updateUserBodySchema = z.object({
+  email: z.string().max(254).optional(),
+  phone: z.string().max(32).optional(),
+  password: z.string().max(maximumPasswordLength).optional(),
+  nonce: z.string().max(64).optional(),
+  current_password: z.string().max(maximumPasswordLength).optional(),
+  data: userMetadataSchema.optional(),
+  code_challenge: z.string().nullish(),
+});
+
+/** The signed-in user's own account: read, change, sign out, and the code for sensitive changes. */
+export function userRoutes(app: FastifyInstance, deps: AuthDeps): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get('/user', { schema: { response: { 200: userSchema } } }, async (request) => {
+    const caller = await authenticateRequest(deps, request.headers.authorization);
+    const account = await loadUserAccountById(deps.db, caller.userId);
+    if (!account) throw sessionNotFound();
+    return presentUser(account);
+  });
+
+  routes.put(
+    '/user',
+    {
+      schema: { querystring: redirectQuerySchema, body: updateUserBodySchema, response: { 200: userSchema } },
+    },
+    async (request) => {
+      const caller = await authenticateRequest(deps, request.headers.authorization);
+      const { body } = request;
+      if (body.phone) throw new AuthError(422, 'phone_provider_disabled', 'Phone sign-in is not enabled');
+      refusePkce(body);
+      return updateUser(
+        deps,
+        caller,
+        {
+          email: body.email === undefined ? undefined : parseEmailAddress(body.email),
+          password: body.password,
+          nonce: body.nonce,
+          currentPassword: body.current_password,
+          metadata: body.data,
+        },
+        { redirectTo: request.query.redirect_to },
+      );
+    },
+  );
+
+  routes.post(
+    '/logout',
+    { schema: { querystring: z.object({ scope: z.enum(['global', 'local', 'others']).default('global') }) } },
+    async (request, reply) => {
+      const caller = await authenticateRequest(deps, request.headers.authorization);
+      await signOut(deps, caller, request.query.scope);
+      return reply.status(204).send();
+    },
+  );
+
+  routes.get('/reauthenticate', { schema: { response: { 200: emptySchema } } }, async (request) => {
+    const caller = await authenticateRequest(deps, request.headers.authorization);
+    await sendReauthenticationCode(deps, caller);
+    return {};
+  });
+}
