@@ -1,0 +1,113 @@
+import type { AddressInfo } from 'node:net';
+import type { Database } from '@covenant/db';
+import { createTestDatabase } from '@covenant/db/testing';
+import { GoTrueClient } from '@supabase/auth-js';
+import type { FastifyInstance } from 'fastify';
+import { buildTestApp } from '../../build-test-app.js';
+import { createSmtpMailer } from '../../email/create-smtp-mailer.js';
+import type { ParsedEmail } from '../../email/parse-email.js';
+import { startTestSmtpServer, type TestSmtpServer } from '../../email/start-test-smtp-server.js';
+import { createDatabaseRateLimiter } from '../../plugins/rate-limit/create-database-rate-limiter.js';
+import type { RateLimiter } from '../../plugins/rate-limit/rate-limiter.js';
+import { apiV1AuthRoutes } from '../api-v1/auth.js';
+import { authV1Routes } from './index.js';
+
+/** The origin e-mail links are built on; tests send those requests to the real server instead. */
+export const testPublicUrl = 'http://covenant.test';
+
+export interface AuthTestServer {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  app: FastifyInstance;
+  database: Database;
+  smtp: TestSmtpServer;
+  /** The server's clock, which `advanceClock` moves forward (the test's own clock stays). */
+  now(): Date;
+  advanceClock(seconds: number): void;
+  /** A fresh `@supabase/auth-js` client with its own in-memory storage. */
+  createClient(): GoTrueClient;
+  /** The next e-mail to `to` whose subject contains `subject`, among those not yet taken. */
+  takeEmail(to: string, subject: string): Promise<ParsedEmail>;
+  /** The verification link in `email`, pointed at the test server. */
+  linkIn(email: ParsedEmail): URL;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole app on a loopback port with a fresh database and a real SMTP server catching its e-mail.
+ * `env` overrides settings; `limitRateLimiter` can wrap the real rate limiter (small limits in tests).
+ */
+export async function startAuthTestServer(
+  options: { env?: Record<string, string>; limitRateLimiter?: (limiter: RateLimiter) => RateLimiter } = {},
+): Promise<AuthTestServer> {
+  const smtp = await startTestSmtpServer();
+  const database = await createTestDatabase();
+  let offsetMs = 0;
+  const clock = () => new Date(Date.now() + offsetMs);
+  const mailer = createSmtpMailer(smtp.url, 'Covenant <no-reply@covenant.test>');
+  const databaseLimiter = createDatabaseRateLimiter(database.db, clock);
+  const rateLimiter = options.limitRateLimiter?.(databaseLimiter) ?? databaseLimiter;
+  const { app, close } = await buildTestApp({
+    database,
+    env: { PUBLIC_URL: testPublicUrl, ...options.env },
+    clock,
+    mailer,
+    rateLimiter,
+  });
+  if (!app.hasRoute({ method: 'POST', url: '/auth/v1/signup' })) {
+    await app.register(authV1Routes, { prefix: '/auth/v1' });
+    await app.register(apiV1AuthRoutes, { prefix: '/api/v1/auth' });
+  }
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const taken = new Set<ParsedEmail>();
+
+  return {
+    origin,
+    app,
+    database,
+    smtp,
+    now: clock,
+    advanceClock: (seconds) => {
+      offsetMs += seconds * 1000;
+    },
+    createClient: () => {
+      const store = new Map<string, string>();
+      return new GoTrueClient({
+        url: `${origin}/auth/v1`,
+        autoRefreshToken: false,
+        detectSessionInUrl: false,
+        persistSession: true,
+        storageKey: `covenant-test-${Math.random()}`,
+        storage: {
+          getItem: (key: string) => store.get(key) ?? null,
+          setItem: (key: string, value: string) => {
+            store.set(key, value);
+          },
+          removeItem: (key: string) => {
+            store.delete(key);
+          },
+        },
+      });
+    },
+    takeEmail: async (to, subject) => {
+      const email = await smtp.waitForMessage(
+        (message) => !taken.has(message) && message.to.includes(to) && message.subject.includes(subject),
+      );
+      taken.add(email);
+      return email;
+    },
+    linkIn: (email) => {
+      const match = /https?:\/\/\S+\/auth\/v1\/verify\?[^\s"<>]+/.exec(email.text);
+      if (!match) throw new Error(`no verification link in "${email.subject}"`);
+      const link = new URL(match[0]);
+      return new URL(`${link.pathname}${link.search}`, origin);
+    },
+    close: async () => {
+      await close();
+      await rateLimiter.close();
+      await database.close();
+      await smtp.close();
+    },
+  };
+}
