@@ -48,10 +48,8 @@ export async function sendOneTimeToken(
     .insert(schema.oneTimeTokens)
     .values({ userId: input.user.id, type: input.type, ...values })
     .onConflictDoUpdate({ target: [schema.oneTimeTokens.userId, schema.oneTimeTokens.type], set: values });
-  await deps.db
-    .update(schema.users)
-    .set(sentAtColumn(input.type, now))
-    .where(eq(schema.users.id, input.user.id));
+  const sentAt = sentAtColumn(input.type, now);
+  if (sentAt) await deps.db.update(schema.users).set(sentAt).where(eq(schema.users.id, input.user.id));
 
   const link = new URL(`${deps.config.publicUrl}/auth/v1/verify`);
   link.searchParams.set('token', token);
@@ -69,7 +67,8 @@ export async function sendOneTimeToken(
   await deps.mailer.send(message);
 }
 
-function sentAtColumn(type: OneTimeTokenType, now: Date): Partial<UserRow> {
+/** The user column GoTrue reports as `*_sent_at` for this kind of message, if any. */
+function sentAtColumn(type: OneTimeTokenType, now: Date): Partial<UserRow> | undefined {
   switch (type) {
     case 'signup':
       return { confirmationSentAt: now };
@@ -80,6 +79,6 @@ function sentAtColumn(type: OneTimeTokenType, now: Date): Partial<UserRow> {
     case 'reauthentication':
       return { reauthenticationSentAt: now };
     case 'email':
-      return { updatedAt: now };
+      return undefined;
   }
 }

@@ -14,7 +14,7 @@ import { resolveRedirect } from './resolve-redirect.js';
 import { sendOneTimeToken } from './send-one-time-token.js';
 import { assertUsernameAvailable } from './sign-up-user.js';
 import { isUniqueViolation } from './unique-violation.js';
-import { compactMetadata, type UserMetadata } from './user-metadata.js';
+import { mergeMetadata, type UserMetadata } from './user-metadata.js';
 
 export interface UserChanges {
   email?: string;
@@ -62,15 +62,15 @@ export async function updateUser(
   await deps.db
     .transaction(async (tx) => {
       if (changes.metadata) {
-        const metadata = { ...user.userMetadata, ...compactMetadata(changes.metadata) };
+        const metadata = mergeMetadata(user.userMetadata, changes.metadata);
         await tx
           .update(schema.users)
           .set({ userMetadata: metadata, updatedAt: now })
           .where(eq(schema.users.id, user.id));
-        if (changes.metadata.username) {
+        if ('username' in changes.metadata) {
           await tx
             .update(schema.profiles)
-            .set({ username: changes.metadata.username, updatedAt: now })
+            .set({ username: changes.metadata.username ?? null, updatedAt: now })
             .where(eq(schema.profiles.id, user.id));
         }
       }

@@ -31,6 +31,22 @@ export const userMetadataSchema = z.object({
 
 export type UserMetadata = z.infer<typeof userMetadataSchema>;
 
+/**
+ * `stored` with `changes` applied: a key sent with a value sets it, a key sent empty removes it,
+ * keys not sent stay as they are.
+ */
+export function mergeMetadata(
+  stored: Record<string, unknown>,
+  changes: UserMetadata,
+): Record<string, unknown> {
+  const merged = { ...stored };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
 /** The metadata object to store: only the keys that carry a value. */
 export function compactMetadata(metadata: UserMetadata): Record<string, string> {
   return Object.fromEntries(

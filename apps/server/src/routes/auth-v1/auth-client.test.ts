@@ -218,6 +218,14 @@ describe('account changes', () => {
       .from(schema.profiles)
       .where(eq(schema.profiles.id, data.user!.id));
     expect(profile?.username).toBe(username);
+
+    const cleared = await client.updateUser({ data: { username: '' } });
+    expect(cleared.data.user?.user_metadata).toEqual({ first_name: 'Grace' });
+    const [withoutUsername] = await server.database.db
+      .select()
+      .from(schema.profiles)
+      .where(eq(schema.profiles.id, data.user!.id));
+    expect(withoutUsername?.username).toBeNull();
   });
 
   it('changes the password and signs out the other sessions', async () => {
