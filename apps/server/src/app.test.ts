@@ -225,7 +225,6 @@ describe('the web app', () => {
 
   it.each([
     ['an API path', '/api/v1/nothing-here', 'text/html'],
-    ['an auth API path', '/auth/v1/nothing-here', 'text/html'],
     ['a dev path', '/dev/nothing-here', 'text/html'],
     ['a missing file fetched by a script', '/assets/missing.js', '*/*'],
   ])('answers 404 in JSON for %s', async (_case, url, accept) => {
@@ -239,6 +238,16 @@ describe('the web app', () => {
         timestamp: now.toISOString(),
       },
     });
+  });
+
+  it("leaves unknown /auth/v1 paths to the auth API's own not-found answer", async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/auth/v1/nothing-here',
+      headers: { accept: 'text/html' },
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 'not_found', error_code: 'not_found' });
   });
 
   it('serves only the APIs when the web app is not built', async () => {

@@ -12,6 +12,8 @@ import { handleErrors, sendApiError } from './plugins/handle-errors.js';
 import type { RateLimiter } from './plugins/rate-limit/rate-limiter.js';
 import { registerSecureHeaders } from './plugins/secure-headers.js';
 import { serveWebApp, wantsWebApp } from './plugins/serve-web-app.js';
+import { apiV1AuthRoutes } from './routes/api-v1/auth.js';
+import { authV1Routes } from './routes/auth-v1/index.js';
 import { healthRoutes } from './routes/health.js';
 
 export interface AppDeps {
@@ -90,6 +92,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Routes.
   await app.register(healthRoutes, { database: deps.database });
+  await app.register(authV1Routes, { prefix: '/auth/v1' });
+  await app.register(apiV1AuthRoutes, { prefix: '/api/v1/auth' });
   if (!config.smtpUrl && config.env !== 'production') {
     await app.register(devMailboxRoutes, { dir: mailboxDir(config.dataDir) });
   }

@@ -67,6 +67,20 @@ describe('the server process', () => {
     const { child, url, output } = await startServer();
     const health = await fetch(`${url}/readyz`);
     expect(health.status).toBe(200);
+    // Demo accounts are seeded into a fresh embedded database, never into one given by DATABASE_URL.
+    const login = await fetch(`${url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'buyer@demo.covenant.test', password: 'covenant-demo' }),
+    });
+    if (postgres) {
+      expect(login.status).toBe(401);
+      expect(output()).not.toContain('Demo account');
+    } else {
+      expect(login.status).toBe(200);
+      expect(await login.json()).toMatchObject({ token_type: 'bearer', access_token: expect.any(String) });
+      expect(output()).toContain('Demo account: buyer@demo.covenant.test / covenant-demo');
+    }
     const exited = exitOf(child);
     child.kill('SIGTERM');
     const { code, afterMs } = await exited;
@@ -75,8 +89,9 @@ describe('the server process', () => {
     expect(output()).toContain('"msg":"stopped"');
   });
 
-  it('stops once on a doubled Ctrl-C, as `npm start` delivers it', async () => {
-    const { child, url } = await startServer();
+  it('restarts on its data without seeding again, and stops once on a doubled Ctrl-C', async () => {
+    const { child, url, output } = await startServer();
+    expect(output()).not.toContain('Demo account');
     // A browser-like keep-alive connection that stays open must not hold the shutdown.
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const exited = exitOf(child);

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { openDatabase } from '@covenant/db';
+import { type Database, openDatabase, schema } from '@covenant/db';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
@@ -10,6 +11,7 @@ import { startJobs } from './jobs/start-jobs.js';
 import { createLogger } from './plugins/create-logger.js';
 import { createDatabaseRateLimiter } from './plugins/rate-limit/create-database-rate-limiter.js';
 import { createRedisRateLimiter } from './plugins/rate-limit/create-redis-rate-limiter.js';
+import { seedDemoData } from './seed/seed-demo-data.js';
 
 /** After this long a shutdown stops waiting for requests and jobs to finish. */
 const shutdownTimeoutMs = 15_000;
@@ -31,6 +33,8 @@ try {
       : { engine: 'pglite', dataDir: join(config.dataDir, 'pglite') },
   );
   await database.migrate();
+  // Demo accounts go only into a fresh database, and into one of DATABASE_URL only when asked.
+  if (!config.databaseUrl || config.seedDemoData) await seedIfEmpty(database, clock, logger);
   const jobs = await startJobs({
     connectionString: database.connectionString,
     logger,
@@ -80,4 +84,13 @@ try {
 } catch (error) {
   logger.fatal({ err: error }, 'the server could not start');
   process.exit(1);
+}
+
+async function seedIfEmpty(database: Database, clock: () => Date, logger: FastifyBaseLogger): Promise<void> {
+  const anyUser = await database.db.select({ id: schema.users.id }).from(schema.users).limit(1);
+  if (anyUser.length > 0) return;
+  const accounts = await seedDemoData(database.db, clock);
+  for (const account of accounts) {
+    logger.info(`Demo account: ${account.email} / ${account.password} (${account.description})`);
+  }
 }
