@@ -9,8 +9,6 @@ import type { ParsedEmail } from '../../email/parse-email.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../../email/start-test-smtp-server.js';
 import { createDatabaseRateLimiter } from '../../plugins/rate-limit/create-database-rate-limiter.js';
 import type { RateLimiter } from '../../plugins/rate-limit/rate-limiter.js';
-import { apiV1AuthRoutes } from '../api-v1/auth.js';
-import { authV1Routes } from './index.js';
 
 /** The origin e-mail links are built on; tests send those requests to the real server instead. */
 export const testPublicUrl = 'http://covenant.test';
@@ -54,10 +52,6 @@ export async function startAuthTestServer(
     mailer,
     rateLimiter,
   });
-  if (!app.hasRoute({ method: 'POST', url: '/auth/v1/signup' })) {
-    await app.register(authV1Routes, { prefix: '/auth/v1' });
-    await app.register(apiV1AuthRoutes, { prefix: '/api/v1/auth' });
-  }
   await app.listen({ host: '127.0.0.1', port: 0 });
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const taken = new Set<ParsedEmail>();
