@@ -5,7 +5,7 @@ import { FormField } from '@/components/ui/form-field.js';
 import { type NewPasswordValues, useUpdatePassword } from '../api/update-password.js';
 import { PasswordVisibilityToggle } from './password-visibility-toggle.js';
 
-export function NewPasswordForm() {
+export function NewPasswordForm({ email }: { email: string }) {
   const { register, handleSubmit } = useForm<NewPasswordValues>();
   const { submit, isPending } = useUpdatePassword();
   const [showPasswords, setShowPasswords] = useState(false);
@@ -13,6 +13,8 @@ export function NewPasswordForm() {
 
   return (
     <form onSubmit={handleSubmit((values) => submit(values))} className="space-y-4">
+      {/* Tells password managers which account the new password belongs to. */}
+      <input type="email" autoComplete="username" value={email} readOnly hidden />
       <FormField
         id="new-password"
         label="New Password"

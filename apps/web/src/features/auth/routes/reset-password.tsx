@@ -69,7 +69,7 @@ export function ResetPasswordRoute() {
       description={`For ${session.user.email ?? 'your account'}. At least 6 characters.`}
       footer={backToSignIn}
     >
-      <NewPasswordForm />
+      <NewPasswordForm email={session.user.email ?? ''} />
     </AuthLayout>
   );
 }
