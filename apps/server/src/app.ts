@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@covenant/db';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { SigningKey } from './auth/load-signing-key.js';
 import type { Config } from './config.js';
 import { mailboxDir } from './email/create-mailbox-mailer.js';
 import { devMailboxRoutes } from './email/dev-mailbox-routes.js';
@@ -23,6 +24,8 @@ export interface AppDeps {
   mailer: Mailer;
   rateLimiter: RateLimiter;
   clock: () => Date;
+  /** Signs access tokens; loaded once at start (config or DATA_DIR/keys). */
+  signingKey: SigningKey;
 }
 
 declare module 'fastify' {
@@ -32,6 +35,7 @@ declare module 'fastify' {
     mailer: Mailer;
     rateLimiter: RateLimiter;
     clock: () => Date;
+    signingKey: SigningKey;
   }
 }
 
@@ -68,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('mailer', deps.mailer);
   app.decorate('rateLimiter', deps.rateLimiter);
   app.decorate('clock', clock);
+  app.decorate('signingKey', deps.signingKey);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Database } from '@covenant/db';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { generateSigningKey, type SigningKey } from './auth/load-signing-key.js';
 import { type Config, loadConfig } from './config.js';
 import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
 import type { Mailer } from './email/mailer.js';
@@ -24,6 +25,8 @@ export interface TestAppOptions {
   mailer?: Mailer;
   /** Defaults to the database rate limiter. */
   rateLimiter?: RateLimiter;
+  /** Defaults to a fresh in-memory key. */
+  signingKey?: SigningKey;
 }
 
 export interface TestApp {
@@ -51,6 +54,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     mailer,
     rateLimiter: options.rateLimiter ?? createDatabaseRateLimiter(options.database.db, clock),
     clock,
+    signingKey: options.signingKey ?? (await generateSigningKey()),
   });
   return {
     app,

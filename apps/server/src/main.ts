@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type Database, openDatabase, schema } from '@covenant/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
+import { loadSigningKey } from './auth/load-signing-key.js';
 import { loadConfig } from './config.js';
 import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
 import { createSmtpMailer } from './email/create-smtp-mailer.js';
@@ -46,7 +47,11 @@ try {
   const rateLimiter = config.redisUrl
     ? createRedisRateLimiter(config.redisUrl, clock, logger)
     : createDatabaseRateLimiter(database.db, clock);
-  const app = await buildApp({ config, logger, database, mailer, rateLimiter, clock });
+  const signingKey = await loadSigningKey({
+    jwtPrivateJwk: config.auth.jwtPrivateJwk,
+    dataDir: config.dataDir,
+  });
+  const app = await buildApp({ config, logger, database, mailer, rateLimiter, clock, signingKey });
   await app.listen({ port: config.port, host: config.host });
 
   let stopping = false;

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isAuthError } from '../../auth/auth-error.js';
-import { type AuthRoutesOptions, createAuthDeps } from '../../auth/create-auth-deps.js';
+import { createAuthDeps } from '../../auth/create-auth-deps.js';
 import { emailAddressSchema } from '../../auth/email-address.js';
 import type { SessionResponse } from '../../auth/issue-session-response.js';
 import { maximumPasswordLength } from '../../auth/password-policy.js';
@@ -34,8 +34,8 @@ const apiCodes: Record<string, ErrorCode> = {
  * `POST /api/v1/auth/login` and `/refresh` (spec §7): the same sign-in and refresh as /auth/v1,
  * answered in the public API's token and error shapes.
  */
-export const apiV1AuthRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, options) => {
-  const deps = await createAuthDeps(app, options);
+export const apiV1AuthRoutes: FastifyPluginAsync = async (app) => {
+  const deps = createAuthDeps(app);
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.post(

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { type AuthRoutesOptions, createAuthDeps } from '../../auth/create-auth-deps.js';
+import { createAuthDeps } from '../../auth/create-auth-deps.js';
 import { emailRoutes } from './email-routes.js';
 import { factorRoutes } from './factor-routes.js';
 import { apiVersionHeader, handleGoTrueErrors } from './handle-gotrue-errors.js';
@@ -13,8 +13,8 @@ import { verifyRoutes } from './verify-routes.js';
  * The GoTrue-compatible auth API (mounted at /auth/v1), shaped so the official `@supabase/auth-js`
  * client works against it unchanged.
  */
-export const authV1Routes: FastifyPluginAsync<AuthRoutesOptions> = async (app, options) => {
-  const deps = await createAuthDeps(app, options);
+export const authV1Routes: FastifyPluginAsync = async (app) => {
+  const deps = createAuthDeps(app);
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header(apiVersionHeader.name, apiVersionHeader.value);
     return payload;
