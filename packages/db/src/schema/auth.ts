@@ -5,6 +5,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -180,6 +181,11 @@ export const profiles = pgTable(
       .default('unverified'),
     tradingTier: text('trading_tier').$type<TradingTier>().notNull().default('basic'),
     kycCompleted: boolean('kyc_completed').notNull().default(false),
+    /**
+     * The per-transaction limit in whole US dollars set by compliance for the institutional tier;
+     * null for basic and enhanced, whose limits are fixed rules.
+     */
+    tierLimitUsd: numeric('tier_limit_usd', { precision: 20, scale: 0 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,4 +1,6 @@
 // Every table of the product. Each area keeps its tables in its own file and is re-exported here,
 // so drizzle-kit and the typed database handle see one schema.
 export * from './auth.js';
+export * from './files.js';
+export * from './kyc.js';
 export * from './rate-limits.js';

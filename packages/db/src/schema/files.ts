@@ -1,0 +1,29 @@
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './auth.js';
+
+/**
+ * Files uploaded by users (KYC documents, later CIS files), encrypted at rest. The ciphertext lives
+ * in `DATA_DIR/files/<id>`; this row holds what is needed to decrypt and check it: the file's own
+ * data key wrapped by the master key, and the IV and GCM tag of the content.
+ */
+export const storedFiles = pgTable(
+  'stored_files',
+  {
+    id: uuid('id').primaryKey(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** What the file is for, e.g. 'kyc_document'; reading code checks it. */
+    purpose: text('purpose').notNull(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    /** base64 of IV (12 bytes) ‖ data key encrypted with AES-256-GCM under the master key ‖ tag (16). */
+    wrappedKey: text('wrapped_key').notNull(),
+    /** base64 IV and GCM tag of the content encrypted with the data key. */
+    iv: text('iv').notNull(),
+    authTag: text('auth_tag').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('stored_files_owner_id_idx').on(table.ownerId)],
+);
