@@ -39,6 +39,11 @@ const envSchema = z.object({
   AUTH_REQUIRE_EMAIL_CONFIRMATION: booleanFromEnv.default(true),
   /** Production: the ES256 signing key as a JWK (JSON); unset → generated into DATA_DIR/keys on first start. */
   AUTH_JWT_PRIVATE_JWK: z.string().optional(),
+  /** Production: the master key that wraps each uploaded file's key (base64, 32 bytes); unset → DATA_DIR/keys. */
+  FILE_ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => /^[A-Za-z0-9+/]{43}=$/.test(value), 'must be 32 bytes in base64')
+    .optional(),
   /** Seed the demo accounts into an empty database given by DATABASE_URL (always seeded into an empty PGlite). */
   SEED_DEMO_DATA: booleanFromEnv.default(false),
 });
@@ -66,6 +71,8 @@ export interface Config {
     requireEmailConfirmation: boolean;
     jwtPrivateJwk: string | undefined;
   };
+  /** The configured file master key (base64); unset → generated into DATA_DIR/keys on first start. */
+  fileEncryptionKey: string | undefined;
   seedDemoData: boolean;
 }
 
@@ -96,6 +103,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       requireEmailConfirmation: env.AUTH_REQUIRE_EMAIL_CONFIRMATION,
       jwtPrivateJwk: env.AUTH_JWT_PRIVATE_JWK,
     },
+    fileEncryptionKey: env.FILE_ENCRYPTION_KEY,
     seedDemoData: env.SEED_DEMO_DATA,
   };
 }
