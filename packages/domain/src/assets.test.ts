@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { assetSymbolsFor, stableSymbolsFor, symbolFitsChain, tokenDecimals } from './assets.js';
+
+describe('chains and symbols', () => {
+  it('offers only the tokens that live on a chain', () => {
+    expect(assetSymbolsFor('BTC')).toEqual(['BTC']);
+    expect(assetSymbolsFor('ETH')).toEqual(['ETH', 'WETH', 'WBTC', 'USDC', 'USDT']);
+    expect(assetSymbolsFor('SOL')).toEqual(['SOL', 'USDC']);
+    expect(stableSymbolsFor('ETH')).toEqual(['USDC', 'USDT']);
+    expect(stableSymbolsFor('SOL')).toEqual(['USDC']);
+  });
+
+  it.each([
+    ['BTC', 'BTC', true],
+    ['ETH', 'WBTC', true],
+    ['SOL', 'USDC', true],
+    ['BTC', 'ETH', false],
+    ['SOL', 'USDT', false],
+    ['ETH', 'SOL', false],
+    ['DOGE', 'DOGE', false],
+    ['ETH', 'eth', false],
+  ])('%s carries %s: %s', (chain, symbol, fits) => {
+    expect(symbolFitsChain(chain, symbol)).toBe(fits);
+  });
+
+  it('knows each token’s decimals', () => {
+    expect(tokenDecimals).toEqual({ BTC: 8, ETH: 18, WETH: 18, WBTC: 8, SOL: 9, USDC: 6, USDT: 6 });
+  });
+});
