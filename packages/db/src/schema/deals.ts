@@ -1,0 +1,72 @@
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './auth.js';
+
+export type DealStatus =
+  | 'draft'
+  | 'cis_submitted'
+  | 'terms_agreed'
+  | 'escrow_funded'
+  | 'completed'
+  | 'cancelled'
+  | 'disputed';
+
+/** Base-unit amounts: up to 78 digits covers any uint256, so wei amounts never overflow. */
+const baseUnits = (name: string) => numeric(name, { precision: 78, scale: 0 }).notNull();
+
+/** A trade between a buyer (who created it) and a seller (the chosen counterparty). */
+export const deals = pgTable(
+  'deals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    buyerId: uuid('buyer_id')
+      .notNull()
+      .references(() => users.id),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id),
+    assetChain: text('asset_chain').notNull(),
+    assetSymbol: text('asset_symbol').notNull(),
+    assetAmount: baseUnits('asset_amount'),
+    stableChain: text('stable_chain').notNull(),
+    stableSymbol: text('stable_symbol').notNull(),
+    stableAmount: baseUnits('stable_amount'),
+    meetingRequired: boolean('meeting_required').notNull().default(false),
+    travelLocation: text('travel_location'),
+    status: text('status').$type<DealStatus>().notNull().default('draft'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (table) => [
+    // Listing a party's deals newest first, with (created_at, id) as the pagination cursor.
+    index('deals_buyer_created_idx').on(table.buyerId, table.createdAt.desc(), table.id.desc()),
+    index('deals_seller_created_idx').on(table.sellerId, table.createdAt.desc(), table.id.desc()),
+  ],
+);
+
+/** What happened to a deal, by whom, in order; rows are only ever appended. */
+export const dealHistory = pgTable(
+  'deal_history',
+  {
+    dealId: uuid('deal_id')
+      .notNull()
+      .references(() => deals.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    action: text('action').notNull(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.dealId, table.seq] })],
+);
