@@ -60,7 +60,8 @@ export const contactMessageSchema = z.object({
     .trim()
     .min(20, 'Tell us a little more (at least 20 characters)')
     .max(5000, 'Use at most 5,000 characters'),
-  consent: z.literal(true, 'Please agree to the Privacy Policy so we can answer you'),
+  // A boolean rather than `literal(true)`, so the form can start unticked.
+  consent: z.boolean().refine((given) => given, 'Please agree to the Privacy Policy so we can answer you'),
 });
 
 /** What the visitor types (before trimming and defaults). */
