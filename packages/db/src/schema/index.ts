@@ -6,4 +6,5 @@ export * from './deals.js';
 export * from './files.js';
 export * from './kyc.js';
 export * from './rate-limits.js';
+export * from './support.js';
 export * from './webhooks.js';
