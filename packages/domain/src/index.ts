@@ -1,6 +1,7 @@
 export * from './assets.js';
 export * from './errors.js';
 export * from './format-amount.js';
+export * from './kyc/kyc-application.js';
 export * from './parse-amount.js';
 export * from './support/contact-message.js';
 export * from './support/support-priority.js';
