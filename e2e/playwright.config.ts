@@ -2,6 +2,32 @@ import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
+const longSessionPort = port + 1;
+/** The server whose access tokens live an hour (tests use it with `test.use({ baseURL: longSessionURL })`). */
+export const longSessionURL = `http://localhost:${longSessionPort}`;
+
+/** The real server on the built SPA, with a fresh embedded database and mailbox of its own. */
+function server(serverPort: number, env: Record<string, string>) {
+  const dataDir = `e2e/.data/${serverPort}`;
+  const url = `http://localhost:${serverPort}`;
+  return {
+    command: `rm -rf ${dataDir} && node --import tsx apps/server/src/main.ts`,
+    cwd: '..',
+    url: `${url}/readyz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'pipe' as const,
+    stderr: 'pipe' as const,
+    env: {
+      PORT: String(serverPort),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: url,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+  };
+}
 
 /**
  * Browser tests drive the built SPA served by the real server (PGlite in a fresh data directory,
@@ -16,7 +42,9 @@ export default defineConfig({
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  reporter: process.env.CI
+    ? [['list']]
+    : [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   outputDir: 'test-results',
   use: {
     baseURL,
@@ -43,22 +71,12 @@ export default defineConfig({
       grep: /@responsive/,
     },
   ],
-  webServer: {
-    command: 'rm -rf e2e/.data && node --import tsx apps/server/src/main.ts',
-    cwd: '..',
-    url: `${baseURL}/readyz`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      DATA_DIR: 'e2e/.data',
-      PUBLIC_URL: baseURL,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
+  webServer: [
+    server(port, {
       // Short access-token lifetime so the browser's automatic refresh is seen within the test.
       AUTH_JWT_EXPIRY_SECONDS: '60',
-    },
-  },
+    }),
+    // The default one-hour lifetime, for tests where a still-valid access token matters.
+    server(longSessionPort, {}),
+  ],
 });

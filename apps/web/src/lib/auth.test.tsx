@@ -72,6 +72,35 @@ describe('AuthProvider', () => {
     expect(window.localStorage.getItem(authStorageKey)).toBeNull();
   });
 
+  it('drops a stored session the server has revoked, though its access token has not expired', async () => {
+    const server = createFakeAuthServer();
+    server.addUser('ada@example.com', 'correct horse');
+    window.localStorage.setItem(authStorageKey, JSON.stringify(server.issueSession('ada@example.com')));
+    server.replyOnce('GET /user', 403, {
+      code: 'session_not_found',
+      error_code: 'session_not_found',
+      msg: 'Session from session_id claim in JWT does not exist',
+    });
+
+    renderApp('/', server);
+
+    expect(await (await header()).findByRole('link', { name: 'Sign In' })).toBeInTheDocument();
+    expect(server.requestsTo('GET /user')).toHaveLength(1);
+    expect(window.localStorage.getItem(authStorageKey)).toBeNull();
+  });
+
+  it('keeps a stored session the server still accepts after checking it once', async () => {
+    const server = createFakeAuthServer();
+    server.addUser('ada@example.com', 'correct horse');
+    window.localStorage.setItem(authStorageKey, JSON.stringify(server.issueSession('ada@example.com')));
+
+    renderApp('/', server);
+
+    await waitFor(() => expect(server.requestsTo('GET /user')).toHaveLength(1));
+    expect(await (await header()).findByText('ada@example.com')).toBeInTheDocument();
+    expect(window.localStorage.getItem(authStorageKey)).not.toBeNull();
+  });
+
   it('signs out globally from the header', async () => {
     const server = createFakeAuthServer();
     server.addUser('ada@example.com', 'correct horse');

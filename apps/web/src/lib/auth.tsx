@@ -73,6 +73,24 @@ export function AuthProvider({ client, children }: { client: GoTrueClient; child
     };
   }, [client]);
 
+  useEffect(() => {
+    // The client trusts a stored access token until it nears expiry. Asking the server once the session
+    // is known, and again whenever the tab becomes visible, drops a session revoked elsewhere (a sign-out
+    // everywhere, a password change) at once: the client removes it and emits SIGNED_OUT.
+    const confirmWithServer = () => {
+      if (document.visibilityState === 'visible') void client.getUser();
+    };
+    let active = true;
+    client.initialize().then(() => {
+      if (active) confirmWithServer();
+    });
+    document.addEventListener('visibilitychange', confirmWithServer);
+    return () => {
+      active = false;
+      document.removeEventListener('visibilitychange', confirmWithServer);
+    };
+  }, [client]);
+
   const value = useMemo<AuthContextValue>(
     () => ({
       user: state.session?.user ?? null,
