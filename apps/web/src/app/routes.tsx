@@ -51,6 +51,18 @@ export const routes: RouteObject[] = [
                   Component: (await import('@/features/trading/routes/trading.js')).TradingRoute,
                 }),
               },
+              {
+                path: paths.tradingDeal,
+                lazy: async () => ({
+                  Component: (await import('@/features/trading/routes/deal-details.js')).DealDetailsRoute,
+                }),
+              },
+              {
+                path: paths.apiKeys,
+                lazy: async () => ({
+                  Component: (await import('@/features/api-keys/routes/api-keys.js')).ApiKeysRoute,
+                }),
+              },
             ],
           },
           {

@@ -1,20 +1,80 @@
+import { useState } from 'react';
 import { PageTitle } from '@/components/page-title.js';
-import { useAuth } from '@/lib/auth.js';
+import { Card } from '@/components/ui/card.js';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.js';
+import { useDeals } from '../api/get-deals.js';
+import { usePartners } from '../api/get-partners.js';
+import { useProfile } from '../api/get-profile.js';
+import { CisDocuments } from '../components/cis-documents.js';
+import { CreateTradeForm } from '../components/create-trade-form.js';
+import { FindPartners } from '../components/find-partners.js';
+import { MyTrades } from '../components/my-trades.js';
+import { emptyTradeDraft, type TradeDraft } from '../components/trade-draft.js';
+import { TradingHero } from '../components/trading-hero.js';
+import { useConsoleError } from '../components/use-console-error.js';
+
+type Tab = 'create' | 'trades' | 'partners' | 'cis';
 
 // Only reached through the router's guard, so a user is always present here.
 export function TradingRoute() {
-  const { user } = useAuth();
+  const profile = useProfile();
+  const deals = useDeals();
+  const partners = usePartners();
+  const [tab, setTab] = useState<Tab>('create');
+  // Held here so the form keeps what was typed while the trader looks at other tabs.
+  const [draft, setDraft] = useState<TradeDraft>(emptyTradeDraft);
+  useConsoleError('Error fetching profile:', profile.error);
+  useConsoleError('Error fetching trades:', deals.error);
+
   return (
-    <div className="mx-auto w-full max-w-6xl px-4 py-12 sm:px-6">
+    <div className="mx-auto w-full max-w-5xl space-y-8 px-4 py-12 sm:px-6">
       <PageTitle title="Trading" />
-      <h1 className="font-semibold text-3xl tracking-tight">Trading</h1>
-      <p className="mt-3 text-muted">
-        Signed in as <span className="font-medium text-foreground">{user?.email}</span>.
-      </p>
-      <p className="mt-6 max-w-2xl text-muted">
-        The trading desk, where you will create trades, find verified partners and exchange CIS documents, is
-        not open yet.
-      </p>
+      <TradingHero profile={profile.data} failed={profile.isError} onRetry={() => void profile.refetch()} />
+      <Tabs value={tab} onValueChange={(value) => setTab(value as Tab)} className="space-y-6">
+        <TabsList>
+          <TabsTrigger value="create">Create Trade</TabsTrigger>
+          <TabsTrigger value="trades" className="inline-flex items-center justify-center gap-2">
+            My Trades
+            <span className="rounded-full bg-primary/15 px-2 text-primary text-xs" data-testid="trade-count">
+              {deals.data?.length ?? 0}
+            </span>
+          </TabsTrigger>
+          <TabsTrigger value="partners">Find Partners</TabsTrigger>
+          <TabsTrigger value="cis">CIS Documents</TabsTrigger>
+        </TabsList>
+        <Card>
+          <TabsContent value="create">
+            <CreateTradeForm
+              draft={draft}
+              onDraftChange={setDraft}
+              profile={profile.data}
+              partners={partners.data ?? []}
+            />
+          </TabsContent>
+          <TabsContent value="trades">
+            <MyTrades
+              deals={deals.data}
+              failed={deals.isError}
+              onRetry={() => void deals.refetch()}
+              onCreateTrade={() => setTab('create')}
+            />
+          </TabsContent>
+          <TabsContent value="partners">
+            <FindPartners
+              partners={partners.data}
+              failed={partners.isError}
+              onRetry={() => void partners.refetch()}
+              onSelect={(partner) => {
+                setDraft({ ...draft, partnerId: partner.id });
+                setTab('create');
+              }}
+            />
+          </TabsContent>
+          <TabsContent value="cis">
+            <CisDocuments />
+          </TabsContent>
+        </Card>
+      </Tabs>
     </div>
   );
 }

@@ -1,0 +1,24 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type ApiClient, useApiClient } from '@/lib/api-client.js';
+import { useAuth } from '@/lib/auth.js';
+import type { Deal, DealHistoryEntry } from './deal.js';
+
+export type DealWithHistory = Deal & { history: DealHistoryEntry[] };
+
+export function getDeal(api: ApiClient, id: string): Promise<DealWithHistory> {
+  return api.get<DealWithHistory>(`/deals/${encodeURIComponent(id)}`);
+}
+
+export function getDealQueryOptions(api: ApiClient, userId: string | undefined, id: string) {
+  return queryOptions({
+    queryKey: ['deals', userId, id],
+    queryFn: () => getDeal(api, id),
+    enabled: Boolean(userId),
+  });
+}
+
+export function useDeal(id: string) {
+  const api = useApiClient();
+  const { user } = useAuth();
+  return useQuery(getDealQueryOptions(api, user?.id, id));
+}

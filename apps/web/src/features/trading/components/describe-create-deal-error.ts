@@ -1,0 +1,22 @@
+import { type TradingTier, tierLimitMessage, tradingTiers } from '@covenant/domain';
+import { ApiError } from '@/lib/api-client.js';
+
+// The toast for a create-trade request the server refused. Its own tier-limit and KYC answers read
+// like the form's checks; anything else is the spec's generic failure.
+export function describeCreateDealError(error: unknown): { title: string; message: string } {
+  if (error instanceof ApiError && error.code === 'TIER_LIMIT_EXCEEDED') {
+    const tier = error.details?.tier;
+    const limit = error.details?.limit_usd;
+    if (isTradingTier(tier) && typeof limit === 'string' && /^\d+$/.test(limit)) {
+      return { title: 'Tier Limit Exceeded', message: tierLimitMessage(tier, BigInt(limit)) };
+    }
+  }
+  if (error instanceof ApiError && error.code === 'KYC_REQUIRED') {
+    return { title: 'KYC Required', message: 'Please complete KYC verification before trading.' };
+  }
+  return { title: 'Error', message: 'Failed to create trade. Please try again.' };
+}
+
+function isTradingTier(value: unknown): value is TradingTier {
+  return typeof value === 'string' && (tradingTiers as readonly string[]).includes(value);
+}

@@ -1,0 +1,26 @@
+import type { Chain, StableChain, StableSymbol, TokenSymbol } from '@covenant/domain';
+
+// The create-trade form as typed: amounts stay text until they are parsed exactly on submit.
+export type TradeDraft = {
+  assetChain: Chain;
+  assetSymbol: TokenSymbol;
+  assetAmount: string;
+  stableChain: StableChain;
+  stableSymbol: StableSymbol;
+  stableAmount: string;
+  partnerId: string;
+  meetingRequired: boolean;
+  meetingLocation: string;
+};
+
+export const emptyTradeDraft: TradeDraft = {
+  assetChain: 'BTC',
+  assetSymbol: 'BTC',
+  assetAmount: '',
+  stableChain: 'ETH',
+  stableSymbol: 'USDC',
+  stableAmount: '',
+  partnerId: '',
+  meetingRequired: false,
+  meetingLocation: '',
+};

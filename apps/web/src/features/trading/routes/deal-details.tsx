@@ -1,0 +1,44 @@
+import { ArrowLeft } from 'lucide-react';
+import { Link, useParams } from 'react-router';
+import { PageTitle } from '@/components/page-title.js';
+import { Button } from '@/components/ui/button.js';
+import { Spinner } from '@/components/ui/spinner.js';
+import { paths } from '@/config/paths.js';
+import { ApiError } from '@/lib/api-client.js';
+import { useAuth } from '@/lib/auth.js';
+import { useDeal } from '../api/get-deal.js';
+import { DealDetails } from '../components/deal-details.js';
+import { QueryErrorState } from '../components/query-error-state.js';
+import { useConsoleError } from '../components/use-console-error.js';
+
+// Only reached through the router's guard, so a user is always present here.
+export function DealDetailsRoute() {
+  const { id = '' } = useParams();
+  const { user } = useAuth();
+  const deal = useDeal(id);
+  useConsoleError('Error fetching trade:', deal.error);
+  // The server answers 404 for deals of others too, never revealing that they exist.
+  const missing = deal.error instanceof ApiError && deal.error.status === 404;
+
+  return (
+    <div className="mx-auto w-full max-w-4xl space-y-6 px-4 py-12 sm:px-6">
+      <PageTitle title="Deal" />
+      <Button asChild variant="link">
+        <Link to={paths.trading}>
+          <ArrowLeft aria-hidden />
+          Back to Trading
+        </Link>
+      </Button>
+      <h1 className="font-semibold text-3xl tracking-tight">Deal Details</h1>
+      {missing ? (
+        <p className="text-muted">This deal does not exist, or you are not a party to it.</p>
+      ) : deal.isError ? (
+        <QueryErrorState title="This deal could not be loaded." onRetry={() => void deal.refetch()} />
+      ) : !deal.data ? (
+        <Spinner label="Loading the deal" />
+      ) : (
+        <DealDetails deal={deal.data} viewerId={user?.id} />
+      )}
+    </div>
+  );
+}

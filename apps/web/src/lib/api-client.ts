@@ -1,0 +1,91 @@
+import { useMemo } from 'react';
+import { useAuth } from '@/lib/auth.js';
+
+// An error answered by /api/v1, in the API's own shape: {"error": {code, message, details, timestamp}}.
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: Record<string, unknown> | null;
+
+  constructor(status: number, code: string, message: string, details: Record<string, unknown> | null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+type RequestOptions = {
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  // Sent on POSTs so a retried request (a double click, a flaky network) is carried out once.
+  idempotencyKey?: string;
+};
+
+export type ApiClient = {
+  get<T>(path: string, options?: Omit<RequestOptions, 'body' | 'idempotencyKey'>): Promise<T>;
+  post<T>(path: string, options?: RequestOptions): Promise<T>;
+  put<T>(path: string, options?: RequestOptions): Promise<T>;
+  delete(path: string): Promise<void>;
+};
+
+// A client for the public API on the same origin, with the caller's access token as the Bearer.
+export function createApiClient(accessToken: string | undefined): ApiClient {
+  const request = async <T>(method: string, path: string, options: RequestOptions = {}): Promise<T> => {
+    const url = new URL(`/api/v1${path}`, window.location.origin);
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
+    }
+    const headers = new Headers({ Accept: 'application/json' });
+    if (accessToken) headers.set('Authorization', `Bearer ${accessToken}`);
+    if (options.idempotencyKey) headers.set('Idempotency-Key', options.idempotencyKey);
+    if (options.body !== undefined) headers.set('Content-Type', 'application/json');
+    const response = await fetch(url, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    if (!response.ok) throw await readApiError(response);
+    if (response.status === 204) return undefined as T;
+    return (await response.json()) as T;
+  };
+  return {
+    get: (path, options) => request('GET', path, options),
+    post: (path, options) => request('POST', path, options),
+    put: (path, options) => request('PUT', path, options),
+    delete: (path) => request('DELETE', path),
+  };
+}
+
+// The client for the signed-in user; it follows the session as the auth client refreshes it.
+export function useApiClient(): ApiClient {
+  const { session } = useAuth();
+  const accessToken = session?.access_token;
+  return useMemo(() => createApiClient(accessToken), [accessToken]);
+}
+
+async function readApiError(response: Response): Promise<ApiError> {
+  const fallback = new ApiError(
+    response.status,
+    'INTERNAL_ERROR',
+    response.statusText || 'Request failed',
+    null,
+  );
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    // A proxy's HTML error page or an empty body: only the status is known.
+    return fallback;
+  }
+  const error = (body as { error?: unknown } | null)?.error;
+  if (!error || typeof error !== 'object') return fallback;
+  const { code, message, details } = error as Record<string, unknown>;
+  return new ApiError(
+    response.status,
+    typeof code === 'string' ? code : fallback.code,
+    typeof message === 'string' ? message : fallback.message,
+    details && typeof details === 'object' ? (details as Record<string, unknown>) : null,
+  );
+}
