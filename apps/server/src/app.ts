@@ -13,7 +13,7 @@ import { handleErrors, sendApiError } from './plugins/handle-errors.js';
 import type { RateLimiter } from './plugins/rate-limit/rate-limiter.js';
 import { registerSecureHeaders } from './plugins/secure-headers.js';
 import { serveWebApp, wantsWebApp } from './plugins/serve-web-app.js';
-import { apiV1AuthRoutes } from './routes/api-v1/auth.js';
+import { apiV1Routes } from './routes/api-v1/index.js';
 import { authV1Routes } from './routes/auth-v1/index.js';
 import { healthRoutes } from './routes/health.js';
 
@@ -98,7 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Routes.
   await app.register(healthRoutes, { database: deps.database });
   await app.register(authV1Routes, { prefix: '/auth/v1' });
-  await app.register(apiV1AuthRoutes, { prefix: '/api/v1/auth' });
+  await app.register(apiV1Routes, { prefix: '/api/v1' });
   if (!config.smtpUrl && config.env !== 'production') {
     await app.register(devMailboxRoutes, { dir: mailboxDir(config.dataDir) });
   }

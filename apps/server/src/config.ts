@@ -21,6 +21,9 @@ const envSchema = z.object({
   BTC_RPC_URL: z.string().url().optional(),
   SOL_RPC_URL: z.string().url().optional(),
   WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
+  /** Requests per hour to /api/v1 per user or API key, by API access tier (spec: 1000 and 10000). */
+  API_RATE_LIMIT_STANDARD: z.coerce.number().int().min(1).default(1000),
+  API_RATE_LIMIT_PREMIUM: z.coerce.number().int().min(1).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Behind a load balancer: `true`, the number of proxy hops, or their addresses/CIDRs (comma-separated),
@@ -61,6 +64,8 @@ export interface Config {
   mailFrom: string;
   publicUrl: string;
   webhookAllowPrivate: boolean;
+  /** Requests per hour to /api/v1 by API access tier. */
+  apiRateLimits: { standard: number; premium: number };
   logLevel: Env['LOG_LEVEL'];
   trustProxy: boolean | number | string;
   /** The built web app the server serves (not a setting: `npm run build` writes it there). */
@@ -94,6 +99,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+    apiRateLimits: { standard: env.API_RATE_LIMIT_STANDARD, premium: env.API_RATE_LIMIT_PREMIUM },
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     webDistDir: fileURLToPath(new URL('../../web/dist', import.meta.url)),

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { type Db, schema } from '@covenant/db';
+import { AppError } from '@covenant/domain';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from './principal.js';
+
+const keyPattern = /^[\x21-\x7e]{1,255}$/;
+
+interface HeldKey {
+  userId: string;
+  key: string;
+}
+
+/**
+ * `Idempotency-Key` on POST: the first request with a key runs and its answer is stored; a retry with
+ * the same key and the same request gets that answer again (marked `Idempotent-Replayed: true`); the
+ * same key with another request is refused with 409, as is a retry while the first still runs.
+ * Server errors are not stored, so a retry after one runs again. Rows are pruned after 24 hours.
+ */
+export function honourIdempotencyKeys(
+  app: FastifyInstance,
+  db: Db,
+  principalOf: (request: FastifyRequest) => Principal,
+): void {
+  const held = new WeakMap<FastifyRequest, HeldKey>();
+
+  app.addHook('preHandler', async (request, reply) => {
+    const header = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || header === undefined) return;
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key || !keyPattern.test(key)) {
+      throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be 1 to 255 printable characters');
+    }
+    const { userId } = principalOf(request);
+    const requestHash = createHash('sha256')
+      .update(JSON.stringify([request.method, request.url, userId, request.body ?? null]))
+      .digest('hex');
+    const inserted = await db
+      .insert(schema.idempotencyKeys)
+      .values({ userId, key, requestHash })
+      .onConflictDoNothing()
+      .returning({ key: schema.idempotencyKeys.key });
+    if (inserted.length > 0) {
+      held.set(request, { userId, key });
+      return;
+    }
+    const [first] = await db
+      .select()
+      .from(schema.idempotencyKeys)
+      .where(and(eq(schema.idempotencyKeys.userId, userId), eq(schema.idempotencyKeys.key, key)));
+    if (!first) throw new AppError('CONFLICT', 'The Idempotency-Key was released; retry the request');
+    if (first.requestHash !== requestHash) {
+      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request');
+    }
+    if (first.statusCode === null) {
+      throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed');
+    }
+    reply.header('Idempotent-Replayed', 'true');
+    for (const [name, value] of Object.entries(first.responseHeaders ?? {})) reply.header(name, value);
+    return reply.code(first.statusCode).send(first.responseBody ?? undefined);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const holding = held.get(request);
+    if (!holding) return payload;
+    held.delete(request);
+    const where = and(
+      eq(schema.idempotencyKeys.userId, holding.userId),
+      eq(schema.idempotencyKeys.key, holding.key),
+    );
+    if (reply.statusCode >= 500) {
+      await db.delete(schema.idempotencyKeys).where(where);
+      return payload;
+    }
+    const contentType = reply.getHeader('content-type');
+    await db
+      .update(schema.idempotencyKeys)
+      .set({
+        statusCode: reply.statusCode,
+        responseBody: typeof payload === 'string' ? payload : null,
+        responseHeaders: typeof contentType === 'string' ? { 'content-type': contentType } : {},
+      })
+      .where(where);
+    return payload;
+  });
+}

@@ -1,0 +1,12 @@
+import type { schema } from '@covenant/db';
+
+/** Who calls /api/v1: a signed-in session or one of the user's API keys, with the user's API tier. */
+export interface Principal {
+  userId: string;
+  /** Staff roles; API keys carry none, so staff actions need a signed-in session. */
+  roles: schema.UserRole[];
+  kind: 'session' | 'api_key';
+  /** The API key's id when kind is api_key: rate limits count per key. */
+  apiKeyId: string | null;
+  tier: schema.ApiAccessTier;
+}

@@ -1,0 +1,62 @@
+import { AppError } from '@covenant/domain';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { applyRateLimit } from '../../api/apply-rate-limit.js';
+import { authenticatePrincipal } from '../../api/authenticate-principal.js';
+import { honourIdempotencyKeys } from '../../api/honour-idempotency-keys.js';
+import type { Principal } from '../../api/principal.js';
+import { createAuthDeps } from '../../auth/create-auth-deps.js';
+import { apiV1AuthRoutes } from './auth.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on every authenticated /api/v1 route before its handler runs. */
+    principal: Principal | null;
+  }
+}
+
+/** The caller of an authenticated /api/v1 route (the scope's hook guarantees there is one). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError('UNAUTHORIZED', 'This endpoint requires a Bearer token');
+  return request.principal;
+}
+
+/**
+ * The public REST API under /api/v1. Public routes (login, refresh, the API description) count
+ * against the caller's IP; every other route lives in the authenticated scope below, which
+ * establishes `request.principal` (session or API key), counts the request against that user's or
+ * key's hourly limit for their tier, and honours `Idempotency-Key` on POST.
+ */
+export const apiV1Routes: FastifyPluginAsync = async (app) => {
+  app.decorateRequest('principal', null);
+
+  await app.register(async (publicRoutes) => {
+    publicRoutes.addHook('onRequest', async (request, reply) => {
+      await applyRateLimit(app.rateLimiter, reply, `api:ip:${request.ip}`, app.config.apiRateLimits.standard);
+    });
+    await publicRoutes.register(apiV1AuthRoutes, { prefix: '/auth' });
+  });
+
+  await app.register(async (authenticated) => {
+    authenticateEveryRequest(authenticated);
+    honourIdempotencyKeys(authenticated, app.database.db, principalOf);
+    // Each area registers its routes here.
+  });
+};
+
+function authenticateEveryRequest(app: FastifyInstance): void {
+  const deps = createAuthDeps(app);
+  const limits = app.config.apiRateLimits;
+  app.addHook('onRequest', async (request, reply) => {
+    let principal: Principal;
+    try {
+      principal = await authenticatePrincipal(deps, request.headers.authorization);
+    } catch (error) {
+      // Refused callers are counted too (by address), so guessing keys costs the same budget.
+      await applyRateLimit(app.rateLimiter, reply, `api:ip:${request.ip}`, limits.standard);
+      throw error;
+    }
+    const key = principal.apiKeyId ? `api:key:${principal.apiKeyId}` : `api:user:${principal.userId}`;
+    await applyRateLimit(app.rateLimiter, reply, key, limits[principal.tier]);
+    request.principal = principal;
+  });
+}
