@@ -1,0 +1,36 @@
+import { type ContactMessage, contactTopicLabels } from '@covenant/domain';
+import { enforceSupportRateLimits } from './enforce-support-rate-limits.js';
+import { recordSupportMessage } from './record-support-message.js';
+import { sendSupportConfirmation } from './send-support-confirmation.js';
+import type { SupportDeps } from './support-deps.js';
+import { type SupportReceipt, supportReceiptOf } from './support-receipt.js';
+
+/** The contact form (spec §2, /contact): rate-limited, stored with a reference, confirmed by e-mail. */
+export async function submitContactMessage(
+  deps: SupportDeps,
+  input: { message: ContactMessage; ip: string; userId: string | undefined },
+): Promise<SupportReceipt> {
+  const { message } = input;
+  await enforceSupportRateLimits(deps, { ip: input.ip, email: message.email });
+  const row = await recordSupportMessage(deps, {
+    kind: 'contact',
+    priority: message.priority,
+    email: message.email,
+    firstName: message.first_name,
+    lastName: message.last_name,
+    phone: message.phone || null,
+    topic: message.subject,
+    body: message.message,
+    userId: input.userId ?? null,
+  });
+  const sent = await sendSupportConfirmation(deps, {
+    to: row.email,
+    name: message.first_name,
+    reference: row.reference,
+    what: 'message',
+    subject: contactTopicLabels[message.subject],
+    priority: row.priority,
+    body: row.body,
+  });
+  return supportReceiptOf(row, sent);
+}
