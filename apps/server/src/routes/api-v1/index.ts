@@ -1,26 +1,20 @@
-import { AppError } from '@covenant/domain';
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { applyRateLimit } from '../../api/apply-rate-limit.js';
 import { authenticatePrincipal } from '../../api/authenticate-principal.js';
 import { honourIdempotencyKeys } from '../../api/honour-idempotency-keys.js';
 import type { Principal } from '../../api/principal.js';
 import { createAuthDeps } from '../../auth/create-auth-deps.js';
 import { apiV1AuthRoutes } from './auth.js';
+import { apiV1KycRoutes } from './kyc.js';
+import { apiV1PartnerRoutes } from './partners.js';
+import { apiV1ProfileRoutes } from './profile.js';
+import { apiV1StaffKycRoutes } from './staff-kyc.js';
+import { dealRoutes } from './deals.js';
+import { principalOf } from './principal-of.js';
 import { apiV1SupportRoutes } from './support.js';
 import { apiV1SupportStaffRoutes } from './support-staff.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set on every authenticated /api/v1 route before its handler runs. */
-    principal: Principal | null;
-  }
-}
-
-/** The caller of an authenticated /api/v1 route (the scope's hook guarantees there is one). */
-export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw new AppError('UNAUTHORIZED', 'This endpoint requires a Bearer token');
-  return request.principal;
-}
+export { principalOf } from './principal-of.js';
 
 /**
  * The public REST API under /api/v1. Public routes (login, refresh, the API description) count
@@ -43,7 +37,12 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     authenticateEveryRequest(authenticated);
     honourIdempotencyKeys(authenticated, app.database.db, principalOf);
     // Each area registers its routes here.
+    await authenticated.register(dealRoutes, { dealCreated: async () => {} });
     await authenticated.register(apiV1SupportStaffRoutes, { prefix: '/staff/support' });
+    await authenticated.register(apiV1ProfileRoutes, { prefix: '/user' });
+    await authenticated.register(apiV1PartnerRoutes, { prefix: '/partners' });
+    await authenticated.register(apiV1KycRoutes, { prefix: '/kyc' });
+    await authenticated.register(apiV1StaffKycRoutes, { prefix: '/staff/kyc' });
   });
 };
 

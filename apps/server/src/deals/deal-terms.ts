@@ -1,0 +1,86 @@
+import { type Db, schema } from '@covenant/db';
+import {
+  AppError,
+  isStableChain,
+  isStableSymbol,
+  parseBaseUnits,
+  type StableSymbol,
+  symbolFitsChain,
+  type TokenSymbol,
+  tierLimitUsd,
+  validateNewTrade,
+} from '@covenant/domain';
+import { eq } from 'drizzle-orm';
+
+/** The tradeable fields of a deal as the API takes them (amounts in base units). */
+export interface DealTerms {
+  asset_chain: string;
+  asset_symbol: string;
+  asset_amount: string;
+  stable_chain: string;
+  stable_symbol: string;
+  stable_amount: string;
+  meeting_required: boolean;
+  travel_location: string | null;
+}
+
+/**
+ * Checks terms proposed by `userId` against counterparty `counterpartyId`: symbols that fit their
+ * chains, then the create-trade rules in the spec's order (KYC, partner, amounts, maximum) and the
+ * caller's tier limit. Throws the first failure as an AppError; answers the amounts as bigints.
+ */
+export async function checkDealTerms(
+  db: Db,
+  userId: string,
+  counterpartyId: string | null,
+  terms: DealTerms,
+): Promise<{ assetAmount: bigint; stableAmount: bigint }> {
+  const fields: Record<string, string> = {};
+  if (!symbolFitsChain(terms.asset_chain, terms.asset_symbol)) {
+    fields.asset_symbol = `${terms.asset_symbol} is not a token on ${terms.asset_chain}`;
+  }
+  if (
+    !isStableChain(terms.stable_chain) ||
+    !isStableSymbol(terms.stable_symbol) ||
+    !symbolFitsChain(terms.stable_chain, terms.stable_symbol)
+  ) {
+    fields.stable_symbol = `${terms.stable_symbol} is not a stablecoin on ${terms.stable_chain}`;
+  }
+  if (Object.keys(fields).length > 0) {
+    throw new AppError('VALIDATION_FAILED', 'The symbols do not fit their chains', { fields });
+  }
+  const [profile] = await db
+    .select({
+      kycCompleted: schema.profiles.kycCompleted,
+      tradingTier: schema.profiles.tradingTier,
+      tierLimitUsd: schema.profiles.tierLimitUsd,
+    })
+    .from(schema.profiles)
+    .where(eq(schema.profiles.id, userId));
+  const assetAmount = parseBaseUnits(terms.asset_amount);
+  const stableAmount = parseBaseUnits(terms.stable_amount);
+  const failure = validateNewTrade({
+    profile: profile
+      ? {
+          kycCompleted: profile.kycCompleted,
+          tradingTier: profile.tradingTier,
+          tierLimitUsd: tierLimitUsd(
+            profile.tradingTier,
+            profile.tierLimitUsd === null ? null : BigInt(profile.tierLimitUsd),
+          ),
+        }
+      : null,
+    counterpartyId,
+    // Both symbols were checked above.
+    assetSymbol: terms.asset_symbol as TokenSymbol,
+    assetAmount,
+    stableSymbol: terms.stable_symbol as StableSymbol,
+    stableAmount,
+  });
+  if (failure) {
+    // Without a profile the caller has never been through KYC; the session itself is valid.
+    const code = failure.code === 'UNAUTHORIZED' ? 'KYC_REQUIRED' : failure.code;
+    throw new AppError(code, failure.message, failure.details);
+  }
+  return { assetAmount: assetAmount!, stableAmount: stableAmount! };
+}

@@ -1,0 +1,44 @@
+import { type Db, schema } from '@covenant/db';
+import { AppError } from '@covenant/domain';
+import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { type DealView, presentDeal, selectDealViews } from './deal-view.js';
+
+export interface ListDealsQuery {
+  limit: number;
+  /** A deal id from the previous page: the page starts after it. */
+  starting_after?: string | undefined;
+  status?: schema.DealStatus | undefined;
+}
+
+/** The caller's deals as buyer or seller, newest first, a page at a time. */
+export async function listDeals(
+  db: Db,
+  userId: string,
+  query: ListDealsQuery,
+): Promise<{ data: DealView[]; has_more: boolean }> {
+  const mine = or(eq(schema.deals.buyerId, userId), eq(schema.deals.sellerId, userId));
+  const conditions: Array<SQL | undefined> = [mine];
+  if (query.status) conditions.push(eq(schema.deals.status, query.status));
+  if (query.starting_after) {
+    const [cursor] = await db
+      .select({ createdAt: schema.deals.createdAt, id: schema.deals.id })
+      .from(schema.deals)
+      .where(and(eq(schema.deals.id, query.starting_after), mine));
+    if (!cursor) {
+      throw new AppError('VALIDATION_FAILED', 'starting_after is not one of your deals', {
+        fields: { starting_after: 'unknown deal' },
+      });
+    }
+    // Row comparison keeps the order total when two deals share a creation time.
+    conditions.push(
+      sql`(${schema.deals.createdAt}, ${schema.deals.id}) < (${cursor.createdAt.toISOString()}::timestamptz, ${cursor.id}::uuid)`,
+    );
+  }
+  const rows = await selectDealViews(db, and(...conditions))
+    .orderBy(desc(schema.deals.createdAt), desc(schema.deals.id))
+    .limit(query.limit + 1);
+  return {
+    data: rows.slice(0, query.limit).map((row) => presentDeal(row, userId)),
+    has_more: rows.length > query.limit,
+  };
+}

@@ -1,0 +1,94 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createDeal } from '../../deals/create-deal.js';
+import type { DealView } from '../../deals/deal-view.js';
+import { getDeal } from '../../deals/get-deal.js';
+import { listDeals } from '../../deals/list-deals.js';
+import { updateDealTerms } from '../../deals/update-deal-terms.js';
+import {
+  dealSchema,
+  dealTermsChangeSchema,
+  dealWithHistorySchema,
+  listDealsQuerySchema,
+  newDealSchema,
+} from './deal-schemas.js';
+import { principalOf } from './principal-of.js';
+
+export interface DealRoutesOptions {
+  /** Told about each new deal (webhooks to both parties). */
+  dealCreated: (deal: DealView) => Promise<void>;
+}
+
+const dealIdParams = z.object({ id: z.uuid() });
+
+/** `/deals`: create, list, read and change the terms of the caller's deals. */
+export const dealRoutes: FastifyPluginAsync<DealRoutesOptions> = async (app, options) => {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const db = app.database.db;
+
+  routes.post(
+    '/deals',
+    {
+      schema: {
+        tags: ['Trading'],
+        summary: 'Create a deal as buyer with a verified counterparty (status draft)',
+        security: [{ bearerAuth: [] }],
+        body: newDealSchema,
+        response: { 201: dealSchema },
+      },
+    },
+    async (request, reply) => {
+      const deal = await createDeal(
+        { db, now: app.clock, dealCreated: options.dealCreated },
+        principalOf(request).userId,
+        request.body,
+      );
+      return reply.code(201).send(deal);
+    },
+  );
+
+  routes.get(
+    '/deals',
+    {
+      schema: {
+        tags: ['Trading'],
+        summary: 'List your deals as buyer or seller, newest first',
+        security: [{ bearerAuth: [] }],
+        querystring: listDealsQuerySchema,
+        response: { 200: z.object({ data: z.array(dealSchema), has_more: z.boolean() }) },
+      },
+    },
+    async (request) => listDeals(db, principalOf(request).userId, request.query),
+  );
+
+  routes.get(
+    '/deals/:id',
+    {
+      schema: {
+        tags: ['Trading'],
+        summary: 'Read one of your deals with its history',
+        security: [{ bearerAuth: [] }],
+        params: dealIdParams,
+        response: { 200: dealWithHistorySchema },
+      },
+    },
+    async (request) => getDeal(db, principalOf(request).userId, request.params.id),
+  );
+
+  routes.put(
+    '/deals/:id/terms',
+    {
+      schema: {
+        tags: ['Trading'],
+        summary: 'Change a deal’s terms (only before escrow funding)',
+        security: [{ bearerAuth: [] }],
+        params: dealIdParams,
+        body: dealTermsChangeSchema,
+        response: { 200: dealSchema },
+      },
+    },
+    async (request) =>
+      updateDealTerms({ db, now: app.clock }, principalOf(request).userId, request.params.id, request.body),
+  );
+};
