@@ -63,6 +63,18 @@ export const routes: RouteObject[] = [
                   Component: (await import('@/features/api-keys/routes/api-keys.js')).ApiKeysRoute,
                 }),
               },
+              {
+                path: paths.staffInbox,
+                lazy: async () => ({
+                  Component: (await import('@/features/staff/routes/inbox.js')).InboxRoute,
+                }),
+              },
+              {
+                path: paths.staffInboxMessage,
+                lazy: async () => ({
+                  Component: (await import('@/features/staff/routes/inbox-message.js')).InboxMessageRoute,
+                }),
+              },
             ],
           },
           {

@@ -21,4 +21,6 @@ export const paths = {
   compliance: '/compliance',
   riskDisclosure: '/risk-disclosure',
   resetPassword: '/reset-password',
+  staffInbox: '/staff/inbox',
+  staffInboxMessage: '/staff/inbox/:id',
 } as const;
