@@ -1,10 +1,12 @@
-import { ContentPage } from '@/components/layouts/content-page.js';
+import { LegalDocument } from '../components/legal-document.js';
+import { riskDisclosureSections } from '../content/risk-disclosure.js';
 
 export function RiskDisclosureRoute() {
   return (
-    <ContentPage
+    <LegalDocument
       title="Risk Disclosure"
       intro="The risks of trading crypto assets over the counter, which you should understand before you trade."
+      sections={riskDisclosureSections}
     />
   );
 }
