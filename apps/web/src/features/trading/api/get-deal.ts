@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type ApiClient, useApiClient } from '@/lib/api-client.js';
+import { type ApiClient, ApiError, useApiClient } from '@/lib/api-client.js';
 import { useAuth } from '@/lib/auth.js';
 import type { Deal, DealHistoryEntry } from './deal.js';
 
@@ -14,6 +14,8 @@ export function getDealQueryOptions(api: ApiClient, userId: string | undefined, 
     queryKey: ['deals', userId, id],
     queryFn: () => getDeal(api, id),
     enabled: Boolean(userId),
+    // A 404 is the answer (not a party, or no such deal): asking again cannot change it.
+    retry: (failures, error) => !(error instanceof ApiError && error.status === 404) && failures < 1,
   });
 }
 

@@ -16,8 +16,7 @@ export function TradeCard({ deal }: { deal: Deal }) {
     >
       <div className="space-y-2">
         <p className="font-semibold text-lg">
-          {formatDealAmount(deal.asset_amount, deal.asset_symbol)}
-          <span className="mx-2 text-muted">for</span>
+          {formatDealAmount(deal.asset_amount, deal.asset_symbol)} <span className="text-muted">for</span>{' '}
           {formatDealAmount(deal.stable_amount, deal.stable_symbol)}
         </p>
         <p className="flex items-center gap-1 text-muted text-sm">

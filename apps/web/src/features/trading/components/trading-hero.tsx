@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button.js';
 import { Spinner } from '@/components/ui/spinner.js';
 import { paths } from '@/config/paths.js';
+import { useAuth } from '@/lib/auth.js';
 import type { Profile } from '../api/get-profile.js';
 import { Badge, badgeVariants } from './badge.js';
 import { QueryErrorState } from './query-error-state.js';
@@ -11,13 +12,15 @@ import { QueryErrorState } from './query-error-state.js';
 type TradingHeroProps = { profile: Profile | undefined; failed: boolean; onRetry: () => void };
 
 export function TradingHero({ profile, failed, onRetry }: TradingHeroProps) {
+  const { user } = useAuth();
   return (
     <section className="space-y-4">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
-          <h1 className="font-semibold text-3xl tracking-tight">Trading Desk</h1>
+          <h1 className="font-semibold text-3xl tracking-tight">Trading</h1>
           <p className="mt-2 text-muted">
-            Create deals with verified partners and follow them through escrow to settlement.
+            Signed in as <span className="font-medium text-foreground">{user?.email}</span>. Create deals with
+            verified partners and follow them through escrow to settlement.
           </p>
         </div>
         <Button asChild variant="outline" size="sm">

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type { Profile } from '../api/get-profile.js';
+import { checkTradeDraft } from './check-trade-draft.js';
+import { emptyTradeDraft, type TradeDraft } from './trade-draft.js';
+
+const profile: Profile = {
+  id: 'user-ada',
+  email: 'ada@example.com',
+  username: 'ada',
+  first_name: null,
+  last_name: null,
+  verification_status: 'verified',
+  trading_tier: 'basic',
+  kyc_completed: true,
+  tier_limit_usd: '10000',
+  roles: [],
+};
+
+const complete: TradeDraft = {
+  ...emptyTradeDraft,
+  assetAmount: '0.5',
+  stableAmount: '10000',
+  partnerId: 'user-grace',
+};
+
+const failureOf = (draft: TradeDraft, who: Profile | null = profile) => {
+  const check = checkTradeDraft(draft, who);
+  return check.ok ? null : [check.title, check.message];
+};
+
+describe('checkTradeDraft', () => {
+  it('reports only the first failing check, in the spec order', () => {
+    const nothing = { ...emptyTradeDraft, assetAmount: '-1', stableAmount: '2000000' };
+    expect(failureOf(nothing, null)).toEqual(['Authentication Required', 'Please sign in to create trades.']);
+    expect(failureOf(nothing, { ...profile, kyc_completed: false })).toEqual([
+      'KYC Required',
+      'Please complete KYC verification before trading.',
+    ]);
+    expect(failureOf(nothing)).toEqual(['Select Partner', 'Please select a trading partner.']);
+    expect(failureOf({ ...nothing, partnerId: 'p' })).toEqual([
+      'Invalid Amount',
+      'Asset amount must be a positive number.',
+    ]);
+    expect(failureOf({ ...nothing, partnerId: 'p', assetAmount: '1', stableAmount: '0' })).toEqual([
+      'Invalid Amount',
+      'Stable amount must be a positive number.',
+    ]);
+    expect(failureOf({ ...nothing, partnerId: 'p', assetAmount: '1' })).toEqual([
+      'Amount Too Large',
+      'Trade amounts exceed maximum limits.',
+    ]);
+  });
+
+  it.each(['', 'abc', '1e3', '-0.5', '+1', '0.000000001', '0', '0.00000000'])(
+    'refuses the asset amount %j as not a positive number',
+    (assetAmount) => {
+      expect(failureOf({ ...complete, assetAmount })).toEqual([
+        'Invalid Amount',
+        'Asset amount must be a positive number.',
+      ]);
+    },
+  );
+
+  it('holds the maximum of 1,000,000 to the last base unit', () => {
+    const enhanced = { ...profile, trading_tier: 'institutional' as const, tier_limit_usd: '5000000' };
+    expect(failureOf({ ...complete, assetAmount: '1000000' }, enhanced)).toBeNull();
+    expect(failureOf({ ...complete, assetAmount: '1000000.00000001' }, enhanced)).toEqual([
+      'Amount Too Large',
+      'Trade amounts exceed maximum limits.',
+    ]);
+    expect(failureOf({ ...complete, stableAmount: '1000000.000001' }, enhanced)).toEqual([
+      'Amount Too Large',
+      'Trade amounts exceed maximum limits.',
+    ]);
+  });
+
+  it('applies the tier limit to the stable leg, exactly', () => {
+    expect(failureOf({ ...complete, stableAmount: '10000' })).toBeNull();
+    expect(failureOf({ ...complete, stableAmount: '10000.000001' })).toEqual([
+      'Tier Limit Exceeded',
+      'This trade exceeds your Basic tier limit of $10,000 per transaction.',
+    ]);
+    expect(failureOf({ ...complete, stableAmount: '1' }, { ...profile, tier_limit_usd: null })).toEqual([
+      'KYC Required',
+      'Please complete KYC verification before trading.',
+    ]);
+  });
+
+  it('turns a passing draft into the request, amounts in base units', () => {
+    // 0.5 BTC = 0.5 × 10^8 sat; 10000 USDC = 10000 × 10^6; 0.1 SOL = 0.1 × 10^9 lamports.
+    expect(checkTradeDraft({ ...complete, meetingLocation: 'ignored without a meeting' }, profile)).toEqual({
+      ok: true,
+      input: {
+        asset_chain: 'BTC',
+        asset_symbol: 'BTC',
+        asset_amount: '50000000',
+        stable_chain: 'ETH',
+        stable_symbol: 'USDC',
+        stable_amount: '10000000000',
+        counterparty_id: 'user-grace',
+        meeting_required: false,
+      },
+    });
+    const sol = checkTradeDraft(
+      { ...complete, assetChain: 'SOL', assetSymbol: 'SOL', assetAmount: '0.1', stableChain: 'SOL' },
+      profile,
+    );
+    expect(sol.ok && sol.input.asset_amount).toBe('100000000');
+    const eth = checkTradeDraft(
+      { ...complete, assetChain: 'ETH', assetSymbol: 'ETH', assetAmount: '1.000000000000000001' },
+      profile,
+    );
+    expect(eth.ok && eth.input.asset_amount).toBe('1000000000000000001');
+  });
+});

@@ -1,0 +1,362 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'sonner';
+import { describe, expect, it, vi } from 'vitest';
+import { authStorageKey } from '@/lib/auth-client.js';
+import { apiError, createFakeApiServer } from '@/testing/fake-api-server.js';
+import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
+import { renderApp } from '@/testing/render-app.js';
+
+// Lazy routes and several requests per page: generous waits keep this stable on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
+
+const verifiedProfile = {
+  id: 'user-ada',
+  email: 'ada@example.com',
+  username: 'ada',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  verification_status: 'verified',
+  trading_tier: 'enhanced',
+  kyc_completed: true,
+  tier_limit_usd: '100000',
+  roles: [],
+};
+
+const unverifiedProfile = {
+  ...verifiedProfile,
+  verification_status: 'unverified',
+  trading_tier: 'basic',
+  kyc_completed: false,
+  tier_limit_usd: null,
+};
+
+const partners = [
+  {
+    id: 'user-grace',
+    username: 'GraceHopper',
+    verification_status: 'verified',
+    trading_tier: 'enhanced',
+    kyc_completed: true,
+  },
+  {
+    id: 'user-alan',
+    username: 'alan',
+    verification_status: 'verified',
+    trading_tier: 'institutional',
+    kyc_completed: true,
+  },
+];
+
+function deal(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 'deal-1',
+    buyer_id: 'user-ada',
+    seller_id: 'user-grace',
+    counterparty_id: 'user-grace',
+    buyer: { id: 'user-ada', username: 'ada', trading_tier: 'enhanced' },
+    seller: { id: 'user-grace', username: 'GraceHopper', trading_tier: 'enhanced' },
+    asset_chain: 'BTC',
+    asset_symbol: 'BTC',
+    asset_amount: '50000000',
+    stable_chain: 'ETH',
+    stable_symbol: 'USDC',
+    stable_amount: '30000500000',
+    meeting_required: false,
+    travel_location: null,
+    status: 'draft',
+    created_at: '2026-03-04T10:00:00.000Z',
+    updated_at: '2026-03-04T10:00:00.000Z',
+    completed_at: null,
+    ...overrides,
+  };
+}
+
+// Ada is signed in; /api/v1 answers with her profile, two partners and no deals unless told otherwise.
+function openTrading({ profile = verifiedProfile as unknown, path = '/trading' } = {}) {
+  const auth = createFakeAuthServer();
+  auth.addUser('ada@example.com', 'correct horse');
+  window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('ada@example.com')));
+  const api = createFakeApiServer(auth);
+  api.on('GET /user/profile', { status: 200, body: profile });
+  api.on('GET /partners', { status: 200, body: { data: partners } });
+  api.on('GET /deals', { status: 200, body: { data: [], has_more: false } });
+  const view = renderApp(path, api.server);
+  return { api, ...view };
+}
+
+// A toast found by its message (titles repeat, e.g. "Invalid Amount"), with its title beside it.
+async function expectToast(title: string, message: string) {
+  const item = (await screen.findByText(message)).closest('li');
+  expect(item).not.toBeNull();
+  expect(within(item as HTMLElement).getByText(title)).toBeInTheDocument();
+  toast.dismiss();
+}
+
+async function createTrade() {
+  await userEvent.click(screen.getByRole('button', { name: 'Create Trade' }));
+}
+
+describe('/trading hero', () => {
+  it('shows Verified, the tier and KYC Complete for a verified trader', async () => {
+    openTrading();
+    const badges = within(await screen.findByRole('list', { name: 'Account status' }));
+    expect(badges.getByText('Verified')).toBeInTheDocument();
+    expect(badges.getByText('Enhanced Tier')).toBeInTheDocument();
+    expect(badges.getByText('KYC Complete')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Create Trade' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('shows Verification Pending as a link to /kyc, and no KYC Complete, for a trader without KYC', async () => {
+    openTrading({ profile: unverifiedProfile });
+    const badges = within(await screen.findByRole('list', { name: 'Account status' }));
+    expect(badges.getByRole('link', { name: 'Verification Pending' })).toHaveAttribute('href', '/kyc');
+    expect(badges.getByText('Basic Tier')).toBeInTheDocument();
+    expect(badges.queryByText('KYC Complete')).not.toBeInTheDocument();
+  });
+
+  it('logs a failed profile read, shows it with a retry, and then asks to sign in when creating', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { api } = openTrading();
+    api.on('GET /user/profile', apiError(500, 'INTERNAL_ERROR', 'Internal error'));
+
+    expect(await screen.findByText('Your profile could not be loaded.')).toBeInTheDocument();
+    expect(error).toHaveBeenCalledWith(
+      'Error fetching profile:',
+      expect.objectContaining({ code: 'INTERNAL_ERROR' }),
+    );
+
+    await createTrade();
+    await expectToast('Authentication Required', 'Please sign in to create trades.');
+
+    api.on('GET /user/profile', { status: 200, body: verifiedProfile });
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('KYC Complete')).toBeInTheDocument();
+  });
+});
+
+describe('/trading create trade', () => {
+  it('offers only the symbols that live on the chosen chain', async () => {
+    openTrading();
+    const assetSymbol = await screen.findByLabelText('Asset Symbol');
+    const options = (select: HTMLElement) =>
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent);
+    expect(options(assetSymbol)).toEqual(['BTC']);
+    await userEvent.selectOptions(screen.getByLabelText('Asset Chain'), 'ETH');
+    expect(options(assetSymbol)).toEqual(['ETH', 'WETH', 'WBTC', 'USDC', 'USDT']);
+    await userEvent.selectOptions(screen.getByLabelText('Asset Chain'), 'SOL');
+    expect(options(assetSymbol)).toEqual(['SOL', 'USDC']);
+
+    const stableSymbol = screen.getByLabelText('Stable Symbol');
+    expect(options(screen.getByLabelText('Stable Chain'))).toEqual(['ETH', 'SOL']);
+    expect(options(stableSymbol)).toEqual(['USDC', 'USDT']);
+    await userEvent.selectOptions(stableSymbol, 'USDT');
+    await userEvent.selectOptions(screen.getByLabelText('Stable Chain'), 'SOL');
+    expect(options(stableSymbol)).toEqual(['USDC']);
+    expect(stableSymbol).toHaveValue('USDC');
+  });
+
+  it('has the spec input attributes and reveals Meeting Location with the meeting checkbox', async () => {
+    openTrading();
+    expect(await screen.findByLabelText('Asset Amount')).toMatchObject({
+      step: '0.00000001',
+      min: '0',
+      max: '1000000',
+    });
+    expect(screen.getByLabelText('Stable Amount')).toMatchObject({ step: '0.01', min: '0', max: '1000000' });
+    const partner = screen.getByLabelText('Trading Partner');
+    expect(
+      await within(partner).findByRole('option', { name: 'GraceHopper (Enhanced Tier)' }),
+    ).toBeInTheDocument();
+    expect(within(partner).getByRole('option', { name: 'alan (Institutional Tier)' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Meeting Location')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByLabelText('Require in-person meeting'));
+    expect(screen.getByLabelText('Meeting Location')).toBeInTheDocument();
+  });
+
+  it('asks for KYC first when the trader has none, even with nothing filled in', async () => {
+    const { api } = openTrading({ profile: unverifiedProfile });
+    await screen.findByText('Basic Tier');
+    await createTrade();
+    await expectToast('KYC Required', 'Please complete KYC verification before trading.');
+    expect(api.requestsTo('POST /deals')).toHaveLength(0);
+  });
+
+  it('runs the checks in the spec order, then the tier limit, and sends nothing until all pass', async () => {
+    const { api } = openTrading();
+    await screen.findByText('KYC Complete');
+
+    await createTrade();
+    await expectToast('Select Partner', 'Please select a trading partner.');
+
+    await userEvent.selectOptions(screen.getByLabelText('Trading Partner'), 'GraceHopper (Enhanced Tier)');
+    await createTrade();
+    await expectToast('Invalid Amount', 'Asset amount must be a positive number.');
+
+    await userEvent.type(screen.getByLabelText('Asset Amount'), '0');
+    await createTrade();
+    await expectToast('Invalid Amount', 'Asset amount must be a positive number.');
+
+    await userEvent.clear(screen.getByLabelText('Asset Amount'));
+    await userEvent.type(screen.getByLabelText('Asset Amount'), '1000000.00000001');
+    await createTrade();
+    await expectToast('Invalid Amount', 'Stable amount must be a positive number.');
+
+    await userEvent.type(screen.getByLabelText('Stable Amount'), '5000');
+    await createTrade();
+    await expectToast('Amount Too Large', 'Trade amounts exceed maximum limits.');
+
+    await userEvent.clear(screen.getByLabelText('Asset Amount'));
+    await userEvent.type(screen.getByLabelText('Asset Amount'), '1000000');
+    await userEvent.clear(screen.getByLabelText('Stable Amount'));
+    await userEvent.type(screen.getByLabelText('Stable Amount'), '1000000.01');
+    await createTrade();
+    await expectToast('Amount Too Large', 'Trade amounts exceed maximum limits.');
+
+    await userEvent.clear(screen.getByLabelText('Stable Amount'));
+    await userEvent.type(screen.getByLabelText('Stable Amount'), '100000.01');
+    await createTrade();
+    await expectToast(
+      'Tier Limit Exceeded',
+      'This trade exceeds your Enhanced tier limit of $100,000 per transaction.',
+    );
+
+    expect(api.requestsTo('POST /deals')).toHaveLength(0);
+  });
+
+  it('sends the amounts as exact base units, then confirms and reloads the trade list', async () => {
+    const { api } = openTrading();
+    api.on('POST /deals', (request) => ({
+      status: 201,
+      body: deal(request.body as Record<string, unknown>),
+    }));
+    await screen.findByText('KYC Complete');
+    await waitFor(() => expect(api.requestsTo('GET /deals')).toHaveLength(1));
+
+    await userEvent.selectOptions(screen.getByLabelText('Trading Partner'), 'GraceHopper (Enhanced Tier)');
+    await userEvent.type(screen.getByLabelText('Asset Amount'), '0.00000001');
+    await userEvent.type(screen.getByLabelText('Stable Amount'), '100000');
+    await userEvent.click(screen.getByLabelText('Require in-person meeting'));
+    await userEvent.type(screen.getByLabelText('Meeting Location'), 'Zurich');
+    await createTrade();
+
+    await expectToast('Trade Created', 'Your trade has been created as a draft.');
+    const [request] = api.requestsTo('POST /deals');
+    expect(request?.body).toEqual({
+      asset_chain: 'BTC',
+      asset_symbol: 'BTC',
+      asset_amount: '1',
+      stable_chain: 'ETH',
+      stable_symbol: 'USDC',
+      stable_amount: '100000000000',
+      counterparty_id: 'user-grace',
+      meeting_required: true,
+      travel_location: 'Zurich',
+    });
+    expect(request?.headers.get('Authorization')).toMatch(/^Bearer .+/);
+    expect(request?.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
+    await waitFor(() => expect(api.requestsTo('GET /deals')).toHaveLength(2));
+    expect(screen.getByLabelText('Asset Amount')).toHaveValue(null);
+  });
+
+  it('shows the server tier-limit refusal like its own, and any other failure as the spec error', async () => {
+    const { api } = openTrading();
+    await screen.findByText('KYC Complete');
+    await userEvent.selectOptions(screen.getByLabelText('Trading Partner'), 'GraceHopper (Enhanced Tier)');
+    await userEvent.type(screen.getByLabelText('Asset Amount'), '0.5');
+    await userEvent.type(screen.getByLabelText('Stable Amount'), '9000');
+
+    api.on(
+      'POST /deals',
+      apiError(422, 'TIER_LIMIT_EXCEEDED', 'Trade exceeds the tier limit', {
+        tier: 'basic',
+        limit_usd: '10000',
+        value_usd: '9000',
+      }),
+    );
+    await createTrade();
+    await expectToast(
+      'Tier Limit Exceeded',
+      'This trade exceeds your Basic tier limit of $10,000 per transaction.',
+    );
+
+    api.on('POST /deals', apiError(500, 'INTERNAL_ERROR', 'Internal error'));
+    await createTrade();
+    await expectToast('Error', 'Failed to create trade. Please try again.');
+  });
+});
+
+describe('/trading other tabs', () => {
+  it('My Trades: an empty state whose button goes back to Create Trade', async () => {
+    openTrading();
+    await userEvent.click(await screen.findByRole('tab', { name: /My Trades/ }));
+    expect(await screen.findByText('No trades yet')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Create Trade' }));
+    expect(screen.getByRole('tab', { name: 'Create Trade' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('My Trades: a count and a card per trade with amounts, chains, status, date and meeting', async () => {
+    const { api } = openTrading();
+    api.on('GET /deals', {
+      status: 200,
+      body: {
+        data: [deal({ meeting_required: true }), deal({ id: 'deal-2', status: 'completed' })],
+        has_more: false,
+      },
+    });
+    const tab = await screen.findByRole('tab', { name: /My Trades/ });
+    await waitFor(() => expect(within(tab).getByTestId('trade-count')).toHaveTextContent('2'));
+    await userEvent.click(tab);
+
+    const [first, second] = await screen.findAllByTestId('trade-card');
+    const card = within(first as HTMLElement);
+    expect(card.getByText(/0\.5 BTC/)).toHaveTextContent('0.5 BTC for 30000.5 USDC');
+    expect(card.getByText(/BTC/, { selector: 'p.flex' })).toHaveTextContent('BTC ETH');
+    expect(card.getByText('Draft')).toBeInTheDocument();
+    expect(card.getByText('Meeting Required')).toBeInTheDocument();
+    expect(card.getByText(new Date('2026-03-04T10:00:00.000Z').toLocaleDateString())).toBeInTheDocument();
+    expect(card.getByRole('link', { name: 'View Details' })).toHaveAttribute('href', '/trading/deals/deal-1');
+    expect(within(second as HTMLElement).getByText('Completed')).toBeInTheDocument();
+    expect(within(second as HTMLElement).queryByText('Meeting Required')).not.toBeInTheDocument();
+  });
+
+  it('My Trades: a failed read is logged and shown with a retry', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { api } = openTrading();
+    api.on('GET /deals', apiError(503, 'INTERNAL_ERROR', 'Unavailable'));
+    await userEvent.click(await screen.findByRole('tab', { name: /My Trades/ }));
+    expect(await screen.findByText('Your trades could not be loaded.')).toBeInTheDocument();
+    expect(error).toHaveBeenCalledWith('Error fetching trades:', expect.objectContaining({ status: 503 }));
+
+    api.on('GET /deals', { status: 200, body: { data: [], has_more: false } });
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('No trades yet')).toBeInTheDocument();
+  });
+
+  it('Find Partners: filters by username ignoring case, and Select Partner fills the create form', async () => {
+    openTrading();
+    await userEvent.click(await screen.findByRole('tab', { name: 'Find Partners' }));
+    expect(await screen.findAllByTestId('partner-card')).toHaveLength(2);
+
+    await userEvent.type(screen.getByLabelText('Search partners by username'), 'HOP');
+    const [card] = screen.getAllByTestId('partner-card');
+    expect(screen.getAllByTestId('partner-card')).toHaveLength(1);
+    expect(within(card as HTMLElement).getByText('GraceHopper')).toBeInTheDocument();
+    expect(within(card as HTMLElement).getByText('Enhanced Tier')).toBeInTheDocument();
+    expect(within(card as HTMLElement).getByText('Verified')).toBeInTheDocument();
+
+    await userEvent.click(within(card as HTMLElement).getByRole('button', { name: 'Select Partner' }));
+    expect(screen.getByRole('tab', { name: 'Create Trade' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByLabelText('Trading Partner')).toHaveValue('user-grace');
+  });
+
+  it('CIS Documents: the placeholder with a disabled Upload CIS that says why', async () => {
+    openTrading();
+    await userEvent.click(await screen.findByRole('tab', { name: 'CIS Documents' }));
+    const upload = await screen.findByRole('button', { name: 'Upload CIS' });
+    expect(upload).toBeDisabled();
+    expect(upload).toHaveAccessibleDescription(/CIS exchange arrives with the deal lifecycle/);
+  });
+});
