@@ -1,0 +1,26 @@
+import type { LucideIcon } from 'lucide-react';
+import { Card } from '@/components/ui/card.js';
+
+export function ChannelCard({
+  channel,
+}: {
+  channel: { icon: LucideIcon; title: string; availability: string; text: string; href?: string };
+}) {
+  const Icon = channel.icon;
+  return (
+    <Card className="h-full">
+      <Icon aria-hidden="true" className="size-6 text-primary" />
+      <h3 className="mt-4 font-semibold">{channel.title}</h3>
+      <p className="mt-1 font-medium text-primary text-sm">{channel.availability}</p>
+      <p className="mt-2 break-words text-muted text-sm">
+        {channel.href ? (
+          <a href={channel.href} className="text-foreground underline-offset-4 hover:underline">
+            {channel.text}
+          </a>
+        ) : (
+          channel.text
+        )}
+      </p>
+    </Card>
+  );
+}
