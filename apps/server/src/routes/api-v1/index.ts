@@ -4,12 +4,14 @@ import { authenticatePrincipal } from '../../api/authenticate-principal.js';
 import { honourIdempotencyKeys } from '../../api/honour-idempotency-keys.js';
 import type { Principal } from '../../api/principal.js';
 import { createAuthDeps } from '../../auth/create-auth-deps.js';
+import { apiKeyRoutes } from './api-keys.js';
 import { apiV1AuthRoutes } from './auth.js';
 import { apiV1KycRoutes } from './kyc.js';
 import { apiV1PartnerRoutes } from './partners.js';
 import { apiV1ProfileRoutes } from './profile.js';
 import { apiV1StaffKycRoutes } from './staff-kyc.js';
 import { dealRoutes } from './deals.js';
+import { escrowAndWalletRoutes } from './escrow-and-wallets.js';
 import { principalOf } from './principal-of.js';
 import { apiV1SupportRoutes } from './support.js';
 import { apiV1SupportStaffRoutes } from './support-staff.js';
@@ -38,6 +40,8 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     honourIdempotencyKeys(authenticated, app.database.db, principalOf);
     // Each area registers its routes here.
     await authenticated.register(dealRoutes, { dealCreated: async () => {} });
+    await authenticated.register(escrowAndWalletRoutes);
+    await authenticated.register(apiKeyRoutes);
     await authenticated.register(apiV1SupportStaffRoutes, { prefix: '/staff/support' });
     await authenticated.register(apiV1ProfileRoutes, { prefix: '/user' });
     await authenticated.register(apiV1PartnerRoutes, { prefix: '/partners' });

@@ -1,0 +1,122 @@
+import { type Database, schema } from '@covenant/db';
+import { createTestDatabase } from '@covenant/db/testing';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../build-test-app.js';
+import { createTestTrader, type TestTrader } from '../../testing/create-test-trader.js';
+
+let database: Database;
+let testApp: TestApp;
+let app: FastifyInstance;
+let owner: TestTrader;
+let other: TestTrader;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  testApp = await buildTestApp({ database });
+  app = testApp.app;
+  owner = await createTestTrader(app);
+  other = await createTestTrader(app);
+});
+afterAll(async () => {
+  await testApp?.close();
+  await database?.close();
+});
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('API keys', () => {
+  it('creates a key shown once, stores only its hash, authenticates with it and revokes it', async () => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: bearer(owner.token),
+      payload: { name: 'Trading bot' },
+    });
+    expect(created.statusCode).toBe(201);
+    const key = created.json();
+    expect(key).toMatchObject({ name: 'Trading bot', last_used_at: null });
+    expect(key.key).toMatch(/^cov_live_[A-Za-z0-9_-]{43}$/);
+    expect(key.key.startsWith(key.prefix)).toBe(true);
+
+    const [stored] = await database.db.select().from(schema.apiKeys).where(eq(schema.apiKeys.id, key.id));
+    expect(JSON.stringify(stored)).not.toContain(key.key);
+
+    const deals = await app.inject({ method: 'GET', url: '/api/v1/deals', headers: bearer(key.key) });
+    expect(deals.statusCode).toBe(200);
+    const listed = await app.inject({ method: 'GET', url: '/api/v1/api-keys', headers: bearer(owner.token) });
+    expect(listed.json().data).toEqual([
+      {
+        id: key.id,
+        name: 'Trading bot',
+        prefix: key.prefix,
+        created_at: key.created_at,
+        last_used_at: expect.any(String),
+      },
+    ]);
+    expect(JSON.stringify(listed.json())).not.toContain(key.key);
+
+    // Another user neither sees nor revokes it.
+    const theirs = await app.inject({ method: 'GET', url: '/api/v1/api-keys', headers: bearer(other.token) });
+    expect(theirs.json().data).toEqual([]);
+    const stranger = await app.inject({
+      method: 'DELETE',
+      url: `/api/v1/api-keys/${key.id}`,
+      headers: bearer(other.token),
+    });
+    expect(stranger.statusCode).toBe(404);
+
+    // A key cannot manage keys.
+    const byKey = await app.inject({ method: 'GET', url: '/api/v1/api-keys', headers: bearer(key.key) });
+    expect(byKey.statusCode).toBe(403);
+
+    const revoked = await app.inject({
+      method: 'DELETE',
+      url: `/api/v1/api-keys/${key.id}`,
+      headers: bearer(owner.token),
+    });
+    expect(revoked.statusCode).toBe(204);
+    const after = await app.inject({ method: 'GET', url: '/api/v1/deals', headers: bearer(key.key) });
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('refuses unknown keys, malformed tokens and missing names', async () => {
+    for (const authorization of ['Bearer cov_live_nope', 'Bearer not.a.jwt', 'Basic abc', '']) {
+      const response = await app.inject({ method: 'GET', url: '/api/v1/deals', headers: { authorization } });
+      expect(response.statusCode).toBe(401);
+    }
+    const nameless = await app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: bearer(owner.token),
+      payload: { name: '  ' },
+    });
+    expect(nameless.statusCode).toBe(400);
+  });
+});
+
+describe('escrow and wallets', () => {
+  it.each([
+    ['POST', '/api/v1/escrow/create', { deal_id: '00000000-0000-4000-8000-000000000000' }],
+    [
+      'POST',
+      '/api/v1/escrow/fund',
+      {
+        deal_id: '00000000-0000-4000-8000-000000000000',
+        transaction_hash: '0xabc',
+        chain: 'ETH',
+        amount: '1',
+      },
+    ],
+    ['GET', '/api/v1/escrow/00000000-0000-4000-8000-000000000000/status', undefined],
+    ['POST', '/api/v1/escrow/release', { escrow_id: '00000000-0000-4000-8000-000000000000', side: 'buyer' }],
+    ['GET', '/api/v1/wallets/balance', undefined],
+    ['POST', '/api/v1/wallets/connect', { chain: 'BTC', public_key: '02ab' }],
+  ] as const)('%s %s answers 501 NOT_IMPLEMENTED', async (method, url, payload) => {
+    const response = await app.inject({ method, url, headers: bearer(owner.token), payload });
+    expect(response.statusCode).toBe(501);
+    expect(response.json().error).toMatchObject({ code: 'NOT_IMPLEMENTED', details: null });
+  });
+});
