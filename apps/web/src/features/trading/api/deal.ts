@@ -1,6 +1,6 @@
 import type { TradingTier } from '@covenant/domain';
 
-type DealParty = { id: string; username: string | null; trading_tier: TradingTier };
+type DealParty = { id: string; username: string | null; trading_tier: TradingTier | null };
 
 // A deal as /api/v1 answers it; amounts are decimal strings in the token's base units.
 export type Deal = {

@@ -5,7 +5,8 @@ import { useAuth } from '@/lib/auth.js';
 
 export type Partner = {
   id: string;
-  username: string;
+  // Null when the trader chose none at sign-up.
+  username: string | null;
   verification_status: string;
   trading_tier: TradingTier;
   kyc_completed: boolean;
@@ -13,7 +14,7 @@ export type Partner = {
 
 // The server returns only verified, KYC-complete traders other than the caller.
 export async function getPartners(api: ApiClient): Promise<Partner[]> {
-  const { data } = await api.get<{ data: Partner[] }>('/partners', { query: { limit: 100 } });
+  const { data } = await api.get<{ data: Partner[] }>('/partners', { query: { limit: 200 } });
   return data;
 }
 

@@ -20,6 +20,7 @@ import type { Partner } from '../api/get-partners.js';
 import type { Profile } from '../api/get-profile.js';
 import { checkTradeDraft } from './check-trade-draft.js';
 import { describeCreateDealError } from './describe-create-deal-error.js';
+import { partnerName } from './partner-name.js';
 import { SelectField } from './select-field.js';
 import { emptyTradeDraft, type TradeDraft } from './trade-draft.js';
 
@@ -80,7 +81,7 @@ export function CreateTradeForm({ draft, onDraftChange, profile, partners }: Cre
     { value: '', label: 'Select a trading partner' },
     ...partners.map((partner) => ({
       value: partner.id,
-      label: `${partner.username} (${tierLabels[partner.trading_tier]} Tier)`,
+      label: `${partnerName(partner)} (${tierLabels[partner.trading_tier]} Tier)`,
     })),
   ];
 

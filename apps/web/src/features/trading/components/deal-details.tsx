@@ -4,6 +4,7 @@ import { Card } from '@/components/ui/card.js';
 import type { DealWithHistory } from '../api/get-deal.js';
 import { DealStatusBadge } from './deal-status-badge.js';
 import { formatDealAmount } from './format-deal-amount.js';
+import { partnerName } from './partner-name.js';
 
 const formatTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
@@ -19,12 +20,13 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 // Every field of a deal, then its history so far, oldest first.
 export function DealDetails({ deal, viewerId }: { deal: DealWithHistory; viewerId: string | undefined }) {
   const party = (side: 'buyer' | 'seller') => {
-    const { id, username, trading_tier } = deal[side];
-    return `${username ?? id} (${tierLabels[trading_tier]} Tier)${id === viewerId ? ' — you' : ''}`;
+    const person = deal[side];
+    const tier = person.trading_tier ? ` (${tierLabels[person.trading_tier]} Tier)` : '';
+    return `${partnerName(person)}${tier}${person.id === viewerId ? ' — you' : ''}`;
   };
   const names = new Map([
-    [deal.buyer.id, deal.buyer.username ?? 'Buyer'],
-    [deal.seller.id, deal.seller.username ?? 'Seller'],
+    [deal.buyer.id, partnerName(deal.buyer)],
+    [deal.seller.id, partnerName(deal.seller)],
   ]);
   return (
     <div className="space-y-6">

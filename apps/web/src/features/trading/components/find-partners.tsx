@@ -7,6 +7,7 @@ import { Input } from '@/components/ui/input.js';
 import { Spinner } from '@/components/ui/spinner.js';
 import type { Partner } from '../api/get-partners.js';
 import { Badge } from './badge.js';
+import { partnerName } from './partner-name.js';
 import { QueryErrorState } from './query-error-state.js';
 
 type FindPartnersProps = {
@@ -19,7 +20,7 @@ type FindPartnersProps = {
 export function FindPartners({ partners, failed, onRetry, onSelect }: FindPartnersProps) {
   const [search, setSearch] = useState('');
   const needle = search.trim().toLowerCase();
-  const matches = partners?.filter((partner) => partner.username.toLowerCase().includes(needle));
+  const matches = partners?.filter((partner) => (partner.username ?? '').toLowerCase().includes(needle));
 
   return (
     <div className="space-y-4">
@@ -48,7 +49,7 @@ export function FindPartners({ partners, failed, onRetry, onSelect }: FindPartne
             <li key={partner.id}>
               <Card className="flex items-center justify-between gap-3 p-4" data-testid="partner-card">
                 <div className="space-y-1">
-                  <p className="font-medium">{partner.username}</p>
+                  <p className="font-medium">{partnerName(partner)}</p>
                   <div className="flex items-center gap-2">
                     <Badge>{tierLabels[partner.trading_tier]} Tier</Badge>
                     <Badge tone="success">
