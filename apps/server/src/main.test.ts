@@ -62,7 +62,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('the server process', () => {
+// Each test starts a real process (a new PGlite directory takes seconds); a busy machine needs room.
+describe('the server process', { timeout: 90_000 }, () => {
   it('starts, serves, and on SIGTERM stops cleanly within seconds', async () => {
     const { child, url, output } = await startServer();
     const health = await fetch(`${url}/readyz`);
@@ -75,11 +76,12 @@ describe('the server process', () => {
     });
     if (postgres) {
       expect(login.status).toBe(401);
-      expect(output()).not.toContain('Demo account');
+      expect(output()).not.toContain('Demo accounts');
     } else {
       expect(login.status).toBe(200);
       expect(await login.json()).toMatchObject({ token_type: 'bearer', access_token: expect.any(String) });
-      expect(output()).toContain('Demo account: buyer@demo.covenant.test / covenant-demo');
+      expect(output()).toContain('Demo accounts (password: covenant-demo)');
+      expect(output()).toMatch(/buyer@demo\.covenant\.test\s+trader: verified, KYC complete, Enhanced tier/);
     }
     const exited = exitOf(child);
     child.kill('SIGTERM');
@@ -89,9 +91,10 @@ describe('the server process', () => {
     expect(output()).toContain('"msg":"stopped"');
   });
 
-  it('restarts on its data without seeding again, and stops once on a doubled Ctrl-C', async () => {
+  it('restarts on its data, lists the demo accounts it holds, and stops once on a doubled Ctrl-C', async () => {
     const { child, url, output } = await startServer();
-    expect(output()).not.toContain('Demo account');
+    if (postgres) expect(output()).not.toContain('Demo accounts');
+    else expect(output()).toMatch(/admin@demo\.covenant\.test\s+admin and compliance/);
     // A browser-like keep-alive connection that stays open must not hold the shutdown.
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const exited = exitOf(child);

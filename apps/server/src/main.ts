@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Database, openDatabase, schema } from '@covenant/db';
-import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { loadSigningKey } from './auth/load-signing-key.js';
 import { loadConfig } from './config.js';
@@ -12,7 +11,7 @@ import { startJobs } from './jobs/start-jobs.js';
 import { createLogger } from './plugins/create-logger.js';
 import { createDatabaseRateLimiter } from './plugins/rate-limit/create-database-rate-limiter.js';
 import { createRedisRateLimiter } from './plugins/rate-limit/create-redis-rate-limiter.js';
-import { seedDemoData } from './seed/seed-demo-data.js';
+import { type DemoAccount, findDemoAccounts, seedDemoData } from './seed/seed-demo-data.js';
 
 /** After this long a shutdown stops waiting for requests and jobs to finish. */
 const shutdownTimeoutMs = 15_000;
@@ -35,7 +34,7 @@ try {
   );
   await database.migrate();
   // Demo accounts go only into a fresh database, and into one of DATABASE_URL only when asked.
-  if (!config.databaseUrl || config.seedDemoData) await seedIfEmpty(database, clock, logger);
+  if (!config.databaseUrl || config.seedDemoData) await seedIfEmpty(database, clock);
   const jobs = await startJobs({
     connectionString: database.connectionString,
     logger,
@@ -83,19 +82,28 @@ try {
 
   const { port } = app.server.address() as AddressInfo;
   const url = `http://localhost:${port}`;
-  logger.info({ engine: database.engine }, `Covenant is running at ${url}`);
-  if (!config.smtpUrl && config.env !== 'production')
-    logger.info(`E-mail goes to the mailbox: ${url}/dev/mailbox`);
+  const mailbox = !config.smtpUrl && config.env !== 'production';
+  logger.info({ engine: database.engine, url }, 'listening');
+  const demoAccounts = config.env === 'production' ? [] : await findDemoAccounts(database.db);
+  printWelcome(url, mailbox, demoAccounts);
 } catch (error) {
   logger.fatal({ err: error }, 'the server could not start');
   process.exit(1);
 }
 
-async function seedIfEmpty(database: Database, clock: () => Date, logger: FastifyBaseLogger): Promise<void> {
+async function seedIfEmpty(database: Database, clock: () => Date): Promise<void> {
   const anyUser = await database.db.select({ id: schema.users.id }).from(schema.users).limit(1);
-  if (anyUser.length > 0) return;
-  const accounts = await seedDemoData(database.db, clock);
-  for (const account of accounts) {
-    logger.info(`Demo account: ${account.email} / ${account.password} (${account.description})`);
+  if (anyUser.length === 0) await seedDemoData(database.db, clock);
+}
+
+/** What a person starting the product locally needs first: where it runs, the mailbox, the demo logins. */
+function printWelcome(url: string, mailbox: boolean, accounts: DemoAccount[]): void {
+  const lines = ['', `  Covenant is running at ${url}`];
+  if (mailbox) lines.push(`  E-mail is delivered to the local mailbox: ${url}/dev/mailbox`);
+  if (accounts.length > 0) {
+    const width = Math.max(...accounts.map((account) => account.email.length));
+    lines.push('', `  Demo accounts (password: ${accounts[0]?.password}):`);
+    for (const account of accounts) lines.push(`    ${account.email.padEnd(width)}  ${account.description}`);
   }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
 }

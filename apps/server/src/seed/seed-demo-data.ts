@@ -1,4 +1,5 @@
 import { type Db, schema } from '@covenant/db';
+import { inArray } from 'drizzle-orm';
 import { hashPassword } from '../auth/hash-password.js';
 
 export const demoPassword = 'covenant-demo';
@@ -109,4 +110,21 @@ export async function seedDemoData(db: Db, clock: () => Date = () => new Date())
     });
   }
   return demoAccounts.map(({ email, description }) => ({ email, password: demoPassword, description }));
+}
+
+/** The demo accounts present in the database (a restart prints them again). */
+export async function findDemoAccounts(db: Db): Promise<DemoAccount[]> {
+  const rows = await db
+    .select({ email: schema.users.email })
+    .from(schema.users)
+    .where(
+      inArray(
+        schema.users.email,
+        demoAccounts.map((account) => account.email),
+      ),
+    );
+  const present = new Set(rows.map((row) => row.email));
+  return demoAccounts
+    .filter((account) => present.has(account.email))
+    .map(({ email, description }) => ({ email, password: demoPassword, description }));
 }
