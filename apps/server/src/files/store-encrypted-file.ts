@@ -18,9 +18,13 @@ export type StoredFile = typeof schema.storedFiles.$inferSelect;
  * Encrypts a file with a fresh AES-256-GCM data key, writes the ciphertext to the store and records
  * the wrapped key, IV and tag. The file's id is the additional authenticated data of both the content
  * and the wrapped key, so a ciphertext or key moved to another row fails to decrypt.
- * `db` may be a transaction: the file on disk is written first, the row last.
+ * `db` may be a transaction: the file on disk is written first, the row last (see discardEncryptedFile).
  */
-export async function storeEncryptedFile(store: FileStore, db: Db, file: FileToStore): Promise<StoredFile> {
+export async function storeEncryptedFile(
+  store: FileStore,
+  db: Pick<Db, 'insert'>,
+  file: FileToStore,
+): Promise<StoredFile> {
   const id = randomUUID();
   const aad = Buffer.from(id);
   const dataKey = randomBytes(32);

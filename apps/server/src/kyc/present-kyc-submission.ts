@@ -1,0 +1,69 @@
+import { type Db, schema } from '@covenant/db';
+import { asc, eq, inArray } from 'drizzle-orm';
+
+export type KycSubmissionRow = typeof schema.kycSubmissions.$inferSelect;
+
+/** A KYC submission as the API shows it to its owner and to compliance staff. */
+export interface KycSubmissionView {
+  id: string;
+  status: schema.KycSubmissionStatus;
+  subject_type: schema.KycSubjectType;
+  legal_name: string;
+  country: string;
+  date_of_birth: string | null;
+  registration_number: string | null;
+  address: string;
+  requested_tier: schema.TradingTier;
+  approved_tier: schema.TradingTier | null;
+  limit_usd: string | null;
+  rejection_reason: string | null;
+  submitted_at: string;
+  reviewed_at: string | null;
+  documents: { id: string; filename: string; content_type: string; size: number }[];
+}
+
+/** Presents submissions with their documents (one query for all documents), keeping their order. */
+export async function presentKycSubmissions(db: Db, rows: KycSubmissionRow[]): Promise<KycSubmissionView[]> {
+  if (rows.length === 0) return [];
+  const documents = await db
+    .select({
+      submissionId: schema.kycDocuments.submissionId,
+      id: schema.storedFiles.id,
+      filename: schema.storedFiles.filename,
+      contentType: schema.storedFiles.contentType,
+      size: schema.storedFiles.size,
+    })
+    .from(schema.kycDocuments)
+    .innerJoin(schema.storedFiles, eq(schema.storedFiles.id, schema.kycDocuments.fileId))
+    .where(
+      inArray(
+        schema.kycDocuments.submissionId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .orderBy(asc(schema.kycDocuments.position));
+  return rows.map((row) => ({
+    id: row.id,
+    status: row.status,
+    subject_type: row.subjectType,
+    legal_name: row.legalName,
+    country: row.country,
+    date_of_birth: row.dateOfBirth,
+    registration_number: row.registrationNumber,
+    address: row.address,
+    requested_tier: row.requestedTier,
+    approved_tier: row.approvedTier,
+    limit_usd: row.limitUsd,
+    rejection_reason: row.rejectionReason,
+    submitted_at: row.submittedAt.toISOString(),
+    reviewed_at: row.reviewedAt?.toISOString() ?? null,
+    documents: documents
+      .filter((document) => document.submissionId === row.id)
+      .map((document) => ({
+        id: document.id,
+        filename: document.filename,
+        content_type: document.contentType,
+        size: document.size,
+      })),
+  }));
+}

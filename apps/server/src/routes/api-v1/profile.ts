@@ -1,0 +1,40 @@
+import { tradingTiers } from '@covenant/domain';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { getProfile } from '../../profiles/get-profile.js';
+import { principalOf } from './index.js';
+
+const profileSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  username: z.string().nullable(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  verification_status: z.enum(['unverified', 'pending', 'verified', 'rejected']),
+  trading_tier: z.enum(tradingTiers),
+  kyc_completed: z.boolean(),
+  tier_limit_usd: z
+    .string()
+    .nullable()
+    .describe('per-transaction limit of the tier in whole US dollars; null until KYC is complete'),
+  roles: z.array(z.string()),
+});
+
+/** `GET /api/v1/user/profile` (spec §7). */
+export const apiV1ProfileRoutes: FastifyPluginAsync = async (app) => {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/profile',
+    {
+      schema: {
+        tags: ['Profiles'],
+        summary: "The caller's profile: verification, trading tier and its limit",
+        response: { 200: profileSchema },
+      },
+    },
+    async (request) => {
+      const { userId, roles } = principalOf(request);
+      return getProfile(app.database.db, { userId, roles });
+    },
+  );
+};
