@@ -6,13 +6,14 @@ import type { Principal } from '../../api/principal.js';
 import { createAuthDeps } from '../../auth/create-auth-deps.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { apiV1AuthRoutes } from './auth.js';
+import { dealRoutes } from './deals.js';
+import { apiDescriptionRoutes, collectOpenApi } from './describe-api.js';
+import { escrowAndWalletRoutes } from './escrow-and-wallets.js';
 import { apiV1KycRoutes } from './kyc.js';
 import { apiV1PartnerRoutes } from './partners.js';
+import { principalOf } from './principal-of.js';
 import { apiV1ProfileRoutes } from './profile.js';
 import { apiV1StaffKycRoutes } from './staff-kyc.js';
-import { dealRoutes } from './deals.js';
-import { escrowAndWalletRoutes } from './escrow-and-wallets.js';
-import { principalOf } from './principal-of.js';
 import { apiV1SupportRoutes } from './support.js';
 import { apiV1SupportStaffRoutes } from './support-staff.js';
 
@@ -26,12 +27,14 @@ export { principalOf } from './principal-of.js';
  */
 export const apiV1Routes: FastifyPluginAsync = async (app) => {
   app.decorateRequest('principal', null);
+  await collectOpenApi(app, app.prefix);
 
   await app.register(async (publicRoutes) => {
     publicRoutes.addHook('onRequest', async (request, reply) => {
       await applyRateLimit(app.rateLimiter, reply, `api:ip:${request.ip}`, app.config.apiRateLimits.standard);
     });
     await publicRoutes.register(apiV1AuthRoutes, { prefix: '/auth' });
+    await publicRoutes.register(apiDescriptionRoutes, { document: () => app.swagger() });
     await publicRoutes.register(apiV1SupportRoutes, { prefix: '/support' });
   });
 
