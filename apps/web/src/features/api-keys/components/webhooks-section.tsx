@@ -65,7 +65,8 @@ export function WebhooksSection() {
           <code>&lt;t&gt;.&lt;body&gt;</code> with the endpoint's secret.
         </p>
       </div>
-      <form onSubmit={submit} className="space-y-4">
+      {/* noValidate: the URL check below answers with a toast like every other check here. */}
+      <form noValidate onSubmit={submit} className="space-y-4">
         <FormField
           id="webhook-url"
           label="Endpoint URL"
