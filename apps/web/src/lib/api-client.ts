@@ -21,6 +21,8 @@ type RequestOptions = {
   query?: Record<string, string | number | undefined>;
   // Sent on POSTs so a retried request (a double click, a flaky network) is carried out once.
   idempotencyKey?: string;
+  // 'blob' for endpoints that answer a file rather than JSON.
+  as?: 'json' | 'blob';
 };
 
 export type ApiClient = {
@@ -40,14 +42,22 @@ export function createApiClient(accessToken: string | undefined): ApiClient {
     const headers = new Headers({ Accept: 'application/json' });
     if (accessToken) headers.set('Authorization', `Bearer ${accessToken}`);
     if (options.idempotencyKey) headers.set('Idempotency-Key', options.idempotencyKey);
-    if (options.body !== undefined) headers.set('Content-Type', 'application/json');
+    // A FormData body (file uploads) is sent as multipart/form-data with the boundary fetch chooses.
+    const isForm = options.body instanceof FormData;
+    if (options.body !== undefined && !isForm) headers.set('Content-Type', 'application/json');
     const response = await fetch(url, {
       method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body:
+        options.body === undefined
+          ? undefined
+          : isForm
+            ? (options.body as FormData)
+            : JSON.stringify(options.body),
     });
     if (!response.ok) throw await readApiError(response);
     if (response.status === 204) return undefined as T;
+    if (options.as === 'blob') return (await response.blob()) as T;
     return (await response.json()) as T;
   };
   return {
