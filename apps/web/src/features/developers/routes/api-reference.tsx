@@ -118,7 +118,7 @@ export function ApiReferenceRoute() {
                 ? `From this server’s OpenAPI document${document.info?.version ? ` (version ${document.info.version})` : ''}. `
                 : 'The documented endpoints of the API. '}
             {!isPending && (
-              <a href={openApiDocumentPath} className="text-primary underline-offset-4 hover:underline">
+              <a href={openApiDocumentPath} className="text-primary underline underline-offset-4">
                 openapi.json
               </a>
             )}

@@ -80,7 +80,7 @@ export function HelpSearch({
             <p className="font-semibold">No results for “{deferredQuery.trim()}”</p>
             <p className="mt-2 text-muted text-sm">
               Try fewer or different words, such as “escrow”, “fee” or “KYC”, or{' '}
-              <Link to={paths.contact} className="text-primary underline-offset-4 hover:underline">
+              <Link to={paths.contact} className="text-primary underline underline-offset-4">
                 ask our support team
               </Link>
               .

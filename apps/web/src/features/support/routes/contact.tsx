@@ -36,7 +36,7 @@ export function ContactRoute() {
           <p className="mt-1 mb-6 text-muted text-sm">
             You get a reference number at once and a confirmation by e-mail. For questions already answered,
             the{' '}
-            <Link to={paths.helpCenter} className="text-primary underline-offset-4 hover:underline">
+            <Link to={paths.helpCenter} className="text-primary underline underline-offset-4">
               Help Center
             </Link>{' '}
             is quicker.
@@ -88,10 +88,7 @@ export function ContactRoute() {
                 <li key={team.team}>
                   <p className="font-medium">{team.team}</p>
                   <p className="text-muted">{team.text}</p>
-                  <a
-                    href={`mailto:${team.email}`}
-                    className="text-primary underline-offset-4 hover:underline"
-                  >
+                  <a href={`mailto:${team.email}`} className="text-primary underline underline-offset-4">
                     {team.email}
                   </a>
                 </li>
