@@ -204,3 +204,36 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   await expect(field('Meeting Location')).toHaveText('Zurich, CH');
   await expect(seller.getByRole('list', { name: 'Deal history' }).getByRole('listitem')).not.toHaveCount(0);
 });
+
+test('a trader gets an API key from the trading page, calls the API with it, and revokes it', async ({
+  browser,
+  request,
+}) => {
+  const page = await signIn(browser, 'buyer@demo.covenant.test');
+  await page.getByRole('link', { name: 'Get API Key' }).click();
+  await expect(page).toHaveURL(/\/settings\/api-keys$/);
+  await expect(page.getByRole('heading', { name: 'Get API Key' })).toBeVisible();
+
+  const name = `e2e key ${Date.now()}`;
+  await page.getByLabel('Key Name').fill(name);
+  await page.getByRole('button', { name: 'Create Key' }).click();
+  const shown = page.getByRole('region', { name: `Your new API key "${name}"` });
+  const key = (await shown.locator('code').textContent()) ?? '';
+  expect(key).toMatch(/^cov_live_/);
+  await expect(page.getByRole('list', { name: 'API keys' }).getByText(name)).toBeVisible();
+
+  const withKey = { headers: { Authorization: `Bearer ${key}` } };
+  expect((await request.get('/api/v1/user/profile', withKey)).status()).toBe(200);
+
+  // Shown once: after a reload only the list remains, without the key.
+  await page.reload();
+  await expect(page.getByRole('list', { name: 'API keys' }).getByText(name)).toBeVisible();
+  await expect(page.getByText(key)).toHaveCount(0);
+
+  page.once('dialog', (dialog) => dialog.accept());
+  await page.getByRole('button', { name: `Revoke ${name}` }).click();
+  await expect(page.getByRole('list', { name: 'API keys' }).getByText(name)).toHaveCount(0);
+  const refused = await request.get('/api/v1/user/profile', withKey);
+  expect(refused.status()).toBe(401);
+  expect((await refused.json()).error.code).toBe('UNAUTHORIZED');
+});
