@@ -1,18 +1,23 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { type ApiClient, useApiClient } from '@/lib/api-client.js';
 import { useAuth } from '@/lib/auth.js';
 import type { Deal } from './deal.js';
 
-// Newest first, the caller's deals as buyer or seller. The desk shows the latest page of 100.
-export async function getDeals(api: ApiClient): Promise<Deal[]> {
-  const { data } = await api.get<{ data: Deal[]; has_more: boolean }>('/deals', { query: { limit: 100 } });
-  return data;
+export type DealsPage = { data: Deal[]; has_more: boolean };
+
+const pageSize = 50;
+
+// Newest first, the caller's deals as buyer or seller; the next page starts after the last deal seen.
+export function getDeals(api: ApiClient, startingAfter?: string): Promise<DealsPage> {
+  return api.get<DealsPage>('/deals', { query: { limit: pageSize, starting_after: startingAfter } });
 }
 
 export function getDealsQueryOptions(api: ApiClient, userId: string | undefined) {
-  return queryOptions({
-    queryKey: ['deals', userId],
-    queryFn: () => getDeals(api),
+  return infiniteQueryOptions({
+    queryKey: ['deals', userId, 'list'],
+    queryFn: ({ pageParam }) => getDeals(api, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.has_more ? last.data.at(-1)?.id : undefined),
     enabled: Boolean(userId),
   });
 }
@@ -20,5 +25,5 @@ export function getDealsQueryOptions(api: ApiClient, userId: string | undefined)
 export function useDeals() {
   const api = useApiClient();
   const { user } = useAuth();
-  return useQuery(getDealsQueryOptions(api, user?.id));
+  return useInfiniteQuery(getDealsQueryOptions(api, user?.id));
 }

@@ -10,10 +10,23 @@ type MyTradesProps = {
   failed: boolean;
   onRetry: () => void;
   onCreateTrade: () => void;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
 };
 
-export function MyTrades({ deals, failed, onRetry, onCreateTrade }: MyTradesProps) {
-  if (failed) return <QueryErrorState title="Your trades could not be loaded." onRetry={onRetry} />;
+export function MyTrades({
+  deals,
+  failed,
+  onRetry,
+  onCreateTrade,
+  hasMore,
+  loadingMore,
+  onLoadMore,
+}: MyTradesProps) {
+  // A failed first page replaces the list; a failed later page keeps what was already shown.
+  if (failed && !deals?.length)
+    return <QueryErrorState title="Your trades could not be loaded." onRetry={onRetry} />;
   if (!deals) return <Spinner label="Loading your trades" />;
   if (deals.length === 0) {
     return (
@@ -28,12 +41,20 @@ export function MyTrades({ deals, failed, onRetry, onCreateTrade }: MyTradesProp
     );
   }
   return (
-    <ul className="space-y-3">
-      {deals.map((deal) => (
-        <li key={deal.id}>
-          <TradeCard deal={deal} />
-        </li>
-      ))}
-    </ul>
+    <div className="space-y-4">
+      <ul className="space-y-3">
+        {deals.map((deal) => (
+          <li key={deal.id}>
+            <TradeCard deal={deal} />
+          </li>
+        ))}
+      </ul>
+      {failed && <QueryErrorState title="More trades could not be loaded." onRetry={onRetry} />}
+      {hasMore && !failed && (
+        <Button variant="outline" className="w-full" disabled={loadingMore} onClick={onLoadMore}>
+          {loadingMore ? 'Loading...' : 'Load More Trades'}
+        </Button>
+      )}
+    </div>
   );
 }

@@ -322,6 +322,26 @@ describe('/trading other tabs', () => {
     expect(within(second as HTMLElement).queryByText('Meeting Required')).not.toBeInTheDocument();
   });
 
+  it('My Trades: loads older trades page by page, after the last one shown', async () => {
+    const { api } = openTrading();
+    api.on('GET /deals', (request) =>
+      request.query.get('starting_after') === 'deal-1'
+        ? { status: 200, body: { data: [deal({ id: 'deal-2', status: 'cancelled' })], has_more: false } }
+        : { status: 200, body: { data: [deal()], has_more: true } },
+    );
+    const tab = await screen.findByRole('tab', { name: /My Trades/ });
+    await waitFor(() => expect(within(tab).getByTestId('trade-count')).toHaveTextContent('1+'));
+    await userEvent.click(tab);
+    expect(await screen.findAllByTestId('trade-card')).toHaveLength(1);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Load More Trades' }));
+    await waitFor(() => expect(screen.getAllByTestId('trade-card')).toHaveLength(2));
+    expect(screen.getByText('Cancelled')).toHaveAttribute('data-tone', 'destructive');
+    expect(within(tab).getByTestId('trade-count')).toHaveTextContent('2');
+    expect(screen.queryByRole('button', { name: 'Load More Trades' })).not.toBeInTheDocument();
+    expect(api.requestsTo('GET /deals').map((r) => r.query.get('limit'))).toEqual(['50', '50']);
+  });
+
   it('My Trades: a failed read is logged and shown with a retry', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { api } = openTrading();

@@ -25,6 +25,8 @@ export function TradingRoute() {
   const [draft, setDraft] = useState<TradeDraft>(emptyTradeDraft);
   useConsoleError('Error fetching profile:', profile.error);
   useConsoleError('Error fetching trades:', deals.error);
+  const dealList = deals.data?.pages.flatMap((page) => page.data);
+  const dealCount = `${dealList?.length ?? 0}${deals.hasNextPage ? '+' : ''}`;
 
   return (
     <div className="mx-auto w-full max-w-5xl space-y-8 px-4 py-12 sm:px-6">
@@ -36,7 +38,7 @@ export function TradingRoute() {
           <TabsTrigger value="trades" className="inline-flex items-center justify-center gap-2">
             My Trades
             <span className="rounded-full bg-primary/15 px-2 text-primary text-xs" data-testid="trade-count">
-              {deals.data?.length ?? 0}
+              {dealCount}
             </span>
           </TabsTrigger>
           <TabsTrigger value="partners">Find Partners</TabsTrigger>
@@ -53,9 +55,12 @@ export function TradingRoute() {
           </TabsContent>
           <TabsContent value="trades">
             <MyTrades
-              deals={deals.data}
+              deals={dealList}
               failed={deals.isError}
               onRetry={() => void deals.refetch()}
+              hasMore={deals.hasNextPage}
+              loadingMore={deals.isFetchingNextPage}
+              onLoadMore={() => void deals.fetchNextPage()}
               onCreateTrade={() => setTab('create')}
             />
           </TabsContent>
