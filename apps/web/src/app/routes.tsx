@@ -64,6 +64,16 @@ export const routes: RouteObject[] = [
                 }),
               },
               {
+                path: paths.kyc,
+                lazy: async () => ({ Component: (await import('@/features/kyc/routes/kyc.js')).KycRoute }),
+              },
+              {
+                path: paths.staffKyc,
+                lazy: async () => ({
+                  Component: (await import('@/features/staff-kyc/routes/staff-kyc.js')).StaffKycRoute,
+                }),
+              },
+              {
                 path: paths.staffInbox,
                 lazy: async () => ({
                   Component: (await import('@/features/staff/routes/inbox.js')).InboxRoute,

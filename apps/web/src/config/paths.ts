@@ -23,4 +23,5 @@ export const paths = {
   resetPassword: '/reset-password',
   staffInbox: '/staff/inbox',
   staffInboxMessage: '/staff/inbox/:id',
+  staffKyc: '/staff/kyc',
 } as const;
