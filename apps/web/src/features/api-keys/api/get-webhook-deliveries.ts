@@ -2,13 +2,22 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { type ApiClient, useApiClient } from '@/lib/api-client.js';
 import { useAuth } from '@/lib/auth.js';
 
+// Every attempt is logged: when it ran, what the receiver answered (or why it could not), how long.
+export type WebhookAttempt = {
+  attempted_at: string;
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number;
+};
+
 export type WebhookDelivery = {
   id: string;
   event: string;
-  status: string;
-  attempts: number;
-  response_status: number | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempt_count: number;
   created_at: string;
+  last_attempt_at: string | null;
+  attempts: WebhookAttempt[];
 };
 
 export async function getWebhookDeliveries(api: ApiClient, webhookId: string): Promise<WebhookDelivery[]> {

@@ -1,7 +1,7 @@
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button.js';
 import { Spinner } from '@/components/ui/spinner.js';
-import { useWebhookDeliveries } from '../api/get-webhook-deliveries.js';
+import { useWebhookDeliveries, type WebhookDelivery } from '../api/get-webhook-deliveries.js';
 import { useReplayWebhookDelivery } from '../api/replay-webhook-delivery.js';
 import { ReadErrorState } from './read-error-state.js';
 
@@ -27,7 +27,7 @@ export function WebhookDeliveries({ webhookId }: { webhookId: string }) {
           <th className="py-1 font-normal">Event</th>
           <th className="py-1 font-normal">Status</th>
           <th className="py-1 font-normal">Attempts</th>
-          <th className="py-1 font-normal">Response</th>
+          <th className="py-1 font-normal">Last Response</th>
           <th className="py-1 font-normal">Created</th>
           <th className="py-1" aria-label="Actions" />
         </tr>
@@ -37,8 +37,8 @@ export function WebhookDeliveries({ webhookId }: { webhookId: string }) {
           <tr key={delivery.id} className="border-border border-t">
             <td className="py-2 font-mono">{delivery.event}</td>
             <td className="py-2">{delivery.status}</td>
-            <td className="py-2">{delivery.attempts}</td>
-            <td className="py-2">{delivery.response_status ?? '—'}</td>
+            <td className="py-2">{delivery.attempt_count}</td>
+            <td className="py-2">{describeLastAttempt(delivery)}</td>
             <td className="py-2">{new Date(delivery.created_at).toLocaleString()}</td>
             <td className="py-2 text-right">
               <Button
@@ -62,4 +62,11 @@ export function WebhookDeliveries({ webhookId }: { webhookId: string }) {
       </tbody>
     </table>
   );
+}
+
+// The receiver's status code, or why there was none (a timeout, a refused connection).
+function describeLastAttempt({ attempts }: WebhookDelivery): string {
+  const last = attempts.at(-1);
+  if (!last) return '—';
+  return last.response_status !== null ? `HTTP ${last.response_status}` : (last.error ?? 'No response');
 }

@@ -113,8 +113,22 @@ describe('/settings/api-keys', () => {
             id: 'del-1',
             event: 'deal.created',
             status: 'failed',
-            attempts: 3,
-            response_status: 500,
+            attempt_count: 2,
+            last_attempt_at: '2026-03-01T09:01:00.000Z',
+            attempts: [
+              {
+                attempted_at: '2026-03-01T09:00:00.000Z',
+                response_status: null,
+                error: 'connect ECONNREFUSED',
+                duration_ms: 3,
+              },
+              {
+                attempted_at: '2026-03-01T09:01:00.000Z',
+                response_status: 500,
+                error: null,
+                duration_ms: 12,
+              },
+            ],
             created_at: '2026-03-01T09:00:00.000Z',
           },
         ],
@@ -148,7 +162,7 @@ describe('/settings/api-keys', () => {
     await userEvent.click(await list.findByRole('button', { name: 'Delivery Log' }));
     const row = (await list.findByText('failed')).closest('tr') as HTMLElement;
     expect(row).toHaveTextContent('deal.created');
-    expect(row).toHaveTextContent('500');
+    expect(row).toHaveTextContent('HTTP 500');
     await userEvent.click(within(row).getByRole('button', { name: 'Replay' }));
     await waitFor(() =>
       expect(api.requestsTo('POST /webhooks/hook-1/deliveries/del-1/replay')).toHaveLength(1),
