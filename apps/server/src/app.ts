@@ -7,6 +7,9 @@ import type { Config } from './config.js';
 import { mailboxDir } from './email/create-mailbox-mailer.js';
 import { devMailboxRoutes } from './email/dev-mailbox-routes.js';
 import type { Mailer } from './email/mailer.js';
+import type { DeliverWebhookPayload } from './jobs/deliver-webhook-job.js';
+import type { JobDefinition } from './jobs/job-definition.js';
+import type { JobQueue } from './jobs/start-jobs.js';
 import { acceptJsonBodies } from './plugins/accept-json-bodies.js';
 import { endKeepAliveOnClose } from './plugins/end-keep-alive-on-close.js';
 import { handleErrors, sendApiError } from './plugins/handle-errors.js';
@@ -26,6 +29,10 @@ export interface AppDeps {
   clock: () => Date;
   /** Signs access tokens; loaded once at start (config or DATA_DIR/keys). */
   signingKey: SigningKey;
+  /** Background jobs (webhook deliveries) are sent here; main.ts starts the queue before the app. */
+  jobs: Pick<JobQueue, 'send'>;
+  /** The webhook delivery job as the queue works it (same retry policy when sending). */
+  deliverWebhookJob: JobDefinition<DeliverWebhookPayload>;
 }
 
 declare module 'fastify' {
@@ -36,6 +43,8 @@ declare module 'fastify' {
     rateLimiter: RateLimiter;
     clock: () => Date;
     signingKey: SigningKey;
+    jobs: Pick<JobQueue, 'send'>;
+    deliverWebhookJob: JobDefinition<DeliverWebhookPayload>;
   }
 }
 
@@ -73,6 +82,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('rateLimiter', deps.rateLimiter);
   app.decorate('clock', clock);
   app.decorate('signingKey', deps.signingKey);
+  app.decorate('jobs', deps.jobs);
+  app.decorate('deliverWebhookJob', deps.deliverWebhookJob);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -8,6 +8,9 @@ import { generateSigningKey, type SigningKey } from './auth/load-signing-key.js'
 import { type Config, loadConfig } from './config.js';
 import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
 import type { Mailer } from './email/mailer.js';
+import { createDeliverWebhookJob, type DeliverWebhookPayload } from './jobs/deliver-webhook-job.js';
+import type { JobDefinition } from './jobs/job-definition.js';
+import type { JobQueue } from './jobs/start-jobs.js';
 import { createLogger } from './plugins/create-logger.js';
 import { createDatabaseRateLimiter } from './plugins/rate-limit/create-database-rate-limiter.js';
 import type { RateLimiter } from './plugins/rate-limit/rate-limiter.js';
@@ -27,6 +30,10 @@ export interface TestAppOptions {
   rateLimiter?: RateLimiter;
   /** Defaults to a fresh in-memory key. */
   signingKey?: SigningKey;
+  /** A started job queue, for tests of background work; by default sending a job fails the test. */
+  jobs?: Pick<JobQueue, 'send'>;
+  /** The queue's webhook job (pass the one given to startJobs); defaults to the production policy. */
+  deliverWebhookJob?: JobDefinition<DeliverWebhookPayload>;
 }
 
 export interface TestApp {
@@ -55,6 +62,10 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     rateLimiter: options.rateLimiter ?? createDatabaseRateLimiter(options.database.db, clock),
     clock,
     signingKey: options.signingKey ?? (await generateSigningKey()),
+    jobs: options.jobs ?? noJobQueue,
+    deliverWebhookJob:
+      options.deliverWebhookJob ??
+      createDeliverWebhookJob({ db: options.database.db, now: clock, allowPrivateTargets: false }),
   });
   return {
     app,
@@ -67,3 +78,9 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     },
   };
 }
+
+const noJobQueue: Pick<JobQueue, 'send'> = {
+  send: async (job) => {
+    throw new Error(`job ${job.name} sent, but this test app has no job queue (pass jobs to buildTestApp)`);
+  },
+};

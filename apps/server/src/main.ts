@@ -6,6 +6,8 @@ import { loadSigningKey } from './auth/load-signing-key.js';
 import { loadConfig } from './config.js';
 import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
 import { createSmtpMailer } from './email/create-smtp-mailer.js';
+import { createDeliverWebhookJob } from './jobs/deliver-webhook-job.js';
+import { createPruneIdempotencyKeysJob } from './jobs/prune-idempotency-keys.js';
 import { createPruneRateLimitsJob } from './jobs/prune-rate-limits.js';
 import { startJobs } from './jobs/start-jobs.js';
 import { createLogger } from './plugins/create-logger.js';
@@ -35,10 +37,19 @@ try {
   await database.migrate();
   // Demo accounts go only into a fresh database, and into one of DATABASE_URL only when asked.
   if (!config.databaseUrl || config.seedDemoData) await seedIfEmpty(database, clock);
+  const deliverWebhookJob = createDeliverWebhookJob({
+    db: database.db,
+    now: clock,
+    allowPrivateTargets: config.webhookAllowPrivate,
+  });
   const jobs = await startJobs({
     connectionString: database.connectionString,
     logger,
-    jobs: [createPruneRateLimitsJob(database.db, clock)],
+    jobs: [
+      createPruneRateLimitsJob(database.db, clock),
+      createPruneIdempotencyKeysJob(database.db, clock),
+      deliverWebhookJob,
+    ],
   });
   const mailer = config.smtpUrl
     ? createSmtpMailer(config.smtpUrl, config.mailFrom)
@@ -50,7 +61,17 @@ try {
     jwtPrivateJwk: config.auth.jwtPrivateJwk,
     dataDir: config.dataDir,
   });
-  const app = await buildApp({ config, logger, database, mailer, rateLimiter, clock, signingKey });
+  const app = await buildApp({
+    config,
+    logger,
+    database,
+    mailer,
+    rateLimiter,
+    clock,
+    signingKey,
+    jobs,
+    deliverWebhookJob,
+  });
   await app.listen({ port: config.port, host: config.host });
 
   let stopping = false;

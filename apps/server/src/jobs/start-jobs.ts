@@ -25,7 +25,7 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
   boss.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
   await boss.start();
   for (const job of options.jobs) {
-    await boss.createQueue(job.name);
+    await boss.createQueue(job.name, { name: job.name, ...retryOptionsOf(job) });
     if (job.cron) await boss.schedule(job.name, job.cron);
     await boss.work(
       job.name,
@@ -40,8 +40,13 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
   }
   return {
     send: async (job, data) => {
-      await boss.send(job.name, job.payload.parse(data));
+      await boss.send(job.name, job.payload.parse(data), retryOptionsOf(job));
     },
     stop: () => boss.stop({ graceful: true, timeout: 10_000 }),
   };
+}
+
+function retryOptionsOf(job: JobDefinition): PgBoss.RetryOptions {
+  if (!job.retry) return {};
+  return { retryLimit: job.retry.limit, retryDelay: job.retry.delaySeconds, retryBackoff: job.retry.backoff };
 }

@@ -6,6 +6,7 @@ import type { DealView } from '../../deals/deal-view.js';
 import { getDeal } from '../../deals/get-deal.js';
 import { listDeals } from '../../deals/list-deals.js';
 import { updateDealTerms } from '../../deals/update-deal-terms.js';
+import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook-event.js';
 import {
   dealSchema,
   dealTermsChangeSchema,
@@ -15,17 +16,24 @@ import {
 } from './deal-schemas.js';
 import { principalOf } from './principal-of.js';
 
-export interface DealRoutesOptions {
-  /** Told about each new deal (webhooks to both parties). */
-  dealCreated: (deal: DealView) => Promise<void>;
-}
-
 const dealIdParams = z.object({ id: z.uuid() });
 
 /** `/deals`: create, list, read and change the terms of the caller's deals. */
-export const dealRoutes: FastifyPluginAsync<DealRoutesOptions> = async (app, options) => {
+export const dealRoutes: FastifyPluginAsync = async (app) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const db = app.database.db;
+  const webhooks = { db, now: app.clock, jobs: app.jobs, deliverJob: app.deliverWebhookJob };
+  const announce = async (deal: DealView) => {
+    await enqueueWebhookEvent(webhooks, [deal.buyer_id, deal.seller_id], 'deal.created', {
+      deal_id: deal.id,
+      buyer_id: deal.buyer_id,
+      seller_id: deal.seller_id,
+      asset_chain: deal.asset_chain,
+      created_at: deal.created_at,
+    }).catch((error: unknown) =>
+      app.log.error({ err: error, deal: deal.id }, 'deal.created webhooks not queued'),
+    );
+  };
 
   routes.post(
     '/deals',
@@ -40,7 +48,7 @@ export const dealRoutes: FastifyPluginAsync<DealRoutesOptions> = async (app, opt
     },
     async (request, reply) => {
       const deal = await createDeal(
-        { db, now: app.clock, dealCreated: options.dealCreated },
+        { db, now: app.clock, dealCreated: announce },
         principalOf(request).userId,
         request.body,
       );

@@ -16,6 +16,7 @@ import { apiV1ProfileRoutes } from './profile.js';
 import { apiV1StaffKycRoutes } from './staff-kyc.js';
 import { apiV1SupportRoutes } from './support.js';
 import { apiV1SupportStaffRoutes } from './support-staff.js';
+import { webhookRoutes } from './webhooks.js';
 
 export { principalOf } from './principal-of.js';
 
@@ -42,7 +43,8 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     authenticateEveryRequest(authenticated);
     honourIdempotencyKeys(authenticated, app.database.db, principalOf);
     // Each area registers its routes here.
-    await authenticated.register(dealRoutes, { dealCreated: async () => {} });
+    await authenticated.register(dealRoutes);
+    await authenticated.register(webhookRoutes);
     await authenticated.register(escrowAndWalletRoutes);
     await authenticated.register(apiKeyRoutes);
     await authenticated.register(apiV1SupportStaffRoutes, { prefix: '/staff/support' });
