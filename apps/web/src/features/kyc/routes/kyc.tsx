@@ -71,42 +71,44 @@ export function KycRoute() {
 
 function LatestSubmission({ submission }: { submission: KycSubmission }) {
   return (
-    <Card className="space-y-3" aria-label="Latest verification request">
-      <div className="flex flex-wrap items-center gap-3">
-        <h2 className="font-semibold text-xl">Your verification</h2>
-        <KycStatusBadge status={submission.status} />
-      </div>
-      {submission.status === 'pending' && (
-        <p>
-          Your request for the {tierLabels[submission.requested_tier]} tier, sent{' '}
-          {dateFormat.format(new Date(submission.submitted_at))} UTC, is being reviewed. We will e-mail you
-          the decision.
-        </p>
-      )}
-      {submission.status === 'approved' && submission.approved_tier && (
-        <div className="space-y-3">
-          <p className="flex items-center gap-2">
-            <ShieldCheck className="size-5 text-primary" aria-hidden />
-            Verified at the {tierLabels[submission.approved_tier]} tier
-            {submission.limit_usd && `, up to $${formatUsd(BigInt(submission.limit_usd))} per transaction`}.
-          </p>
-          <Button asChild>
-            <Link to={paths.trading}>Start Trading</Link>
-          </Button>
+    <section aria-label="Latest verification request">
+      <Card className="space-y-3">
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 className="font-semibold text-xl">Your verification</h2>
+          <KycStatusBadge status={submission.status} />
         </div>
-      )}
-      {submission.status === 'rejected' && (
-        <p>
-          Your request was not approved. Reason:{' '}
-          <span className="font-medium">{submission.rejection_reason}</span>. You can correct the details or
-          documents and send a new request below.
+        {submission.status === 'pending' && (
+          <p>
+            Your request for the {tierLabels[submission.requested_tier]} tier, sent{' '}
+            {dateFormat.format(new Date(submission.submitted_at))} UTC, is being reviewed. We will e-mail you
+            the decision.
+          </p>
+        )}
+        {submission.status === 'approved' && submission.approved_tier && (
+          <div className="space-y-3">
+            <p className="flex items-center gap-2">
+              <ShieldCheck className="size-5 text-primary" aria-hidden />
+              Verified at the {tierLabels[submission.approved_tier]} tier
+              {submission.limit_usd && `, up to $${formatUsd(BigInt(submission.limit_usd))} per transaction`}.
+            </p>
+            <Button asChild>
+              <Link to={paths.trading}>Start Trading</Link>
+            </Button>
+          </div>
+        )}
+        {submission.status === 'rejected' && (
+          <p>
+            Your request was not approved. Reason:{' '}
+            <span className="font-medium">{submission.rejection_reason}</span>. You can correct the details or
+            documents and send a new request below.
+          </p>
+        )}
+        <p className="text-muted text-sm">
+          {submission.legal_name} · {submission.country} · {submission.documents.length} document
+          {submission.documents.length === 1 ? '' : 's'}
         </p>
-      )}
-      <p className="text-muted text-sm">
-        {submission.legal_name} · {submission.country} · {submission.documents.length} document
-        {submission.documents.length === 1 ? '' : 's'}
-      </p>
-    </Card>
+      </Card>
+    </section>
   );
 }
 

@@ -38,45 +38,49 @@ export function SubmissionDetails({ submission }: { submission: StaffKycSubmissi
     rows.push(['Reviewed', `${dateFormat.format(new Date(submission.reviewed_at))} UTC`]);
 
   return (
-    <Card className="space-y-6" aria-label={`Submission of ${submission.legal_name}`}>
-      <div className="flex flex-wrap items-center gap-3">
-        <h2 className="font-semibold text-xl">{submission.legal_name}</h2>
-        <KycStatusBadge status={submission.status} />
-      </div>
-      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-        {rows.map(([label, value]) => (
-          <div key={label} className="contents">
-            <dt className="text-muted">{label}</dt>
-            <dd className="whitespace-pre-line">{value}</dd>
-          </div>
-        ))}
-      </dl>
-      <section className="space-y-3">
-        <h3 className="font-semibold">Documents</h3>
-        <ul className="space-y-3">
-          {submission.documents.map((document) => (
-            <li key={document.id} className="space-y-2">
-              <div className="flex flex-wrap items-center gap-3 text-sm">
-                <span className="font-medium">{document.filename}</span>
-                <span className="text-muted">
-                  {document.content_type}, {Math.max(1, Math.round(document.size / 1024))} KB
-                </span>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  onClick={() => setOpenDocumentId(openDocumentId === document.id ? undefined : document.id)}
-                >
-                  {openDocumentId === document.id ? 'Hide' : 'View'} {document.filename}
-                </Button>
-              </div>
-              {openDocumentId === document.id && (
-                <DocumentViewer submissionId={submission.id} document={document} />
-              )}
-            </li>
+    <section aria-label={`Submission of ${submission.legal_name}`}>
+      <Card className="space-y-6">
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 className="font-semibold text-xl">{submission.legal_name}</h2>
+          <KycStatusBadge status={submission.status} />
+        </div>
+        <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+          {rows.map(([label, value]) => (
+            <div key={label} className="contents">
+              <dt className="text-muted">{label}</dt>
+              <dd className="whitespace-pre-line">{value}</dd>
+            </div>
           ))}
-        </ul>
-      </section>
-      {submission.status === 'pending' && <ReviewForm key={submission.id} submission={submission} />}
-    </Card>
+        </dl>
+        <section className="space-y-3">
+          <h3 className="font-semibold">Documents</h3>
+          <ul className="space-y-3">
+            {submission.documents.map((document) => (
+              <li key={document.id} className="space-y-2">
+                <div className="flex flex-wrap items-center gap-3 text-sm">
+                  <span className="font-medium">{document.filename}</span>
+                  <span className="text-muted">
+                    {document.content_type}, {Math.max(1, Math.round(document.size / 1024))} KB
+                  </span>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    onClick={() =>
+                      setOpenDocumentId(openDocumentId === document.id ? undefined : document.id)
+                    }
+                  >
+                    {openDocumentId === document.id ? 'Hide' : 'View'} {document.filename}
+                  </Button>
+                </div>
+                {openDocumentId === document.id && (
+                  <DocumentViewer submissionId={submission.id} document={document} />
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+        {submission.status === 'pending' && <ReviewForm key={submission.id} submission={submission} />}
+      </Card>
+    </section>
   );
 }
