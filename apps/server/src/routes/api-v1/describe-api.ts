@@ -41,7 +41,9 @@ export async function collectOpenApi(app: FastifyInstance, prefix: string): Prom
     },
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
-      return { ...transformed, url: transformed.url.slice(prefix.length) || '/' };
+      // `/partners/` (a plugin's root route) is documented as `/partners`, the URL clients use.
+      const path = transformed.url.slice(prefix.length).replace(/(.)\/$/, '$1');
+      return { ...transformed, url: path || '/' };
     },
     transformObject: jsonSchemaTransformObject,
   });

@@ -40,6 +40,10 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
   });
 
   await app.register(async (authenticated) => {
+    // Every route here needs a Bearer token; the API description says so for each of them.
+    authenticated.addHook('onRoute', (route) => {
+      route.schema = { security: [{ bearerAuth: [] }], ...route.schema };
+    });
     authenticateEveryRequest(authenticated);
     honourIdempotencyKeys(authenticated, app.database.db, principalOf);
     // Each area registers its routes here.
