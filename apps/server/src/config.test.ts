@@ -27,6 +27,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 
+  it('takes FILE_ENCRYPTION_KEY only as 32 bytes of base64', () => {
+    expect(loadConfig({}).fileEncryptionKey).toBeUndefined();
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ FILE_ENCRYPTION_KEY: key }).fileEncryptionKey).toBe(key);
+    expect(() => loadConfig({ FILE_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toThrow(
+      /FILE_ENCRYPTION_KEY: must be 32 bytes in base64/,
+    );
+  });
+
   it('names every invalid setting at once', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url' })).toThrow(
       /PORT[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/,
