@@ -152,7 +152,8 @@ describe('/auth sign-in', () => {
     release();
 
     await expectToast('Welcome back!', 'You have successfully signed in.');
-    expect(await screen.findByRole('heading', { name: 'Trading' })).toBeInTheDocument();
+    // The trading desk is its own chunk, loaded on the way: longer than the default wait on a busy machine.
+    expect(await screen.findByRole('heading', { name: 'Trading' }, { timeout: 5000 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/trading');
   });
 

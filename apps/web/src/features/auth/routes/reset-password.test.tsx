@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
@@ -41,7 +41,8 @@ describe('/reset-password', () => {
 
     expect(await screen.findByText('Password Updated')).toBeInTheDocument();
     expect(server.requestsTo('PUT /user')[0]?.body).toMatchObject({ password: 'new secret' });
-    expect(router.state.location.pathname).toBe('/trading');
+    // The navigation completes once the trading desk's chunk has loaded.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/trading'), { timeout: 5000 });
   });
 
   it('explains an expired or invalid link instead of showing the form', async () => {

@@ -58,7 +58,8 @@ describe('/signin', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
 
-    expect(await screen.findByRole('heading', { name: 'Trading' })).toBeInTheDocument();
+    // The trading desk is its own chunk, loaded on the way: longer than the default wait on a busy machine.
+    expect(await screen.findByRole('heading', { name: 'Trading' }, { timeout: 5000 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/trading');
   });
 
