@@ -205,7 +205,7 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   await expect(seller.getByRole('list', { name: 'Deal history' }).getByRole('listitem')).not.toHaveCount(0);
 });
 
-test('a trader gets an API key from the trading page, calls the API with it, and revokes it', async ({
+test('a trader gets an API key from the trading page, calls the API with it, revokes it, and manages a webhook', async ({
   browser,
   request,
 }) => {
@@ -236,4 +236,26 @@ test('a trader gets an API key from the trading page, calls the API with it, and
   const refused = await request.get('/api/v1/user/profile', withKey);
   expect(refused.status()).toBe(401);
   expect((await refused.json()).error.code).toBe('UNAUTHORIZED');
+
+  // Webhooks: a target on this machine is refused; a public one gets a secret shown once. A literal
+  // documentation address (TEST-NET-3) needs no DNS, and it is deleted before any event could be sent.
+  await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/covenant');
+  await page.getByRole('button', { name: 'Add Webhook' }).click();
+  await expect(
+    page.locator('[data-sonner-toast]').filter({ hasText: 'The webhook could not be added' }),
+  ).toBeVisible();
+
+  const target = 'https://203.0.113.10/covenant';
+  await page.getByLabel('Endpoint URL').fill(target);
+  await page.getByRole('button', { name: 'Add Webhook' }).click();
+  const secret = page.getByRole('region', { name: `Signing secret for ${target}` });
+  await expect(secret.locator('code')).toHaveText(/^whsec_/);
+  const hooks = page.getByRole('list', { name: 'Webhooks' });
+  await expect(hooks.getByText(target)).toBeVisible();
+  await expect(hooks.getByText('deal.created')).toBeVisible();
+  await hooks.getByRole('button', { name: 'Delivery Log' }).click();
+  await expect(hooks.getByText('No deliveries yet.')).toBeVisible();
+  page.once('dialog', (dialog) => dialog.accept());
+  await hooks.getByRole('button', { name: `Delete webhook ${target}` }).click();
+  await expect(page.getByText('No webhooks yet.')).toBeVisible();
 });
