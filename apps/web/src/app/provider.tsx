@@ -1,8 +1,8 @@
 import type { GoTrueClient } from '@supabase/auth-js';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { Toaster } from 'sonner';
 import { AuthProvider } from '@/lib/auth.js';
+import { DeferredToaster } from './deferred-toaster.js';
 
 export function AppProvider({ authClient, children }: { authClient: GoTrueClient; children: ReactNode }) {
   const [queryClient] = useState(
@@ -13,7 +13,7 @@ export function AppProvider({ authClient, children }: { authClient: GoTrueClient
       <AuthProvider client={authClient}>
         {children}
         {/* Offset below the sticky header (4rem) so toasts never cover its buttons. */}
-        <Toaster
+        <DeferredToaster
           theme="dark"
           position="top-right"
           offset={{ top: 76, right: 24 }}

@@ -1,5 +1,4 @@
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button.js';
 import { Spinner } from '@/components/ui/spinner.js';
 import { paths } from '@/config/paths.js';
@@ -16,7 +15,10 @@ export function AccountActions({ onNavigate }: { onNavigate?: () => void }) {
     const handleSignOut = async () => {
       onNavigate?.();
       const { error } = await signOut();
-      if (error) toast.error('Sign Out Failed', { description: error.message });
+      if (!error) return;
+      // Imported here so the toast library stays out of the JavaScript every page loads first.
+      const { toast } = await import('sonner');
+      toast.error('Sign Out Failed', { description: error.message });
     };
     return (
       <>
