@@ -56,7 +56,8 @@ export async function authenticateRequest(
   };
 }
 
-async function verifyAccessToken(
+/** Checks an access token's signature, issuer, audience and expiry (not whether its session still exists). */
+export async function verifyAccessToken(
   deps: Pick<AuthDeps, 'signingKey' | 'config' | 'now'>,
   token: string,
 ): Promise<{ userId: string; sessionId: string }> {

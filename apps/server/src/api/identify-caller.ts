@@ -1,0 +1,90 @@
+import { type Db, schema } from '@covenant/db';
+import { AppError } from '@covenant/domain';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { AuthDeps } from '../auth/auth-deps.js';
+import { isAuthError } from '../auth/auth-error.js';
+import { verifyAccessToken } from '../auth/authenticate-request.js';
+import { apiKeyPrefix, hashApiKey } from './api-key-token.js';
+import type { Principal } from './principal.js';
+
+/** `last_used_at` is written at most this often per key, so busy keys do not turn every read into a write. */
+const lastUsedPrecisionMs = 60_000;
+
+export interface IdentifiedCaller {
+  /** Whose hourly budget the request counts against: the user of a session, or the API key. */
+  rateLimitKey: string;
+  /** Confirms the caller in the database (session not signed out, key not revoked) with roles and tier. */
+  load(): Promise<Principal>;
+}
+
+/**
+ * Reads `Authorization: Bearer …` without touching the database: an API key (`cov_live_…`) or a
+ * session access token whose signature and expiry are checked here. Splitting identification from
+ * loading lets the rate-limit count and the database check run side by side.
+ * Anything unusable is 401 UNAUTHORIZED.
+ */
+export async function identifyCaller(
+  deps: Pick<AuthDeps, 'db' | 'signingKey' | 'config' | 'now'>,
+  authorization: string | undefined,
+): Promise<IdentifiedCaller> {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (!token) throw new AppError('UNAUTHORIZED', 'This endpoint requires a Bearer token');
+  if (token.startsWith(apiKeyPrefix)) {
+    const keyHash = hashApiKey(token);
+    return { rateLimitKey: `api:key:${keyHash.slice(0, 32)}`, load: () => loadApiKeyCaller(deps, keyHash) };
+  }
+  let claims: { userId: string; sessionId: string };
+  try {
+    claims = await verifyAccessToken(deps, token);
+  } catch (error) {
+    if (isAuthError(error)) throw new AppError('UNAUTHORIZED', 'The access token is invalid or expired');
+    throw error;
+  }
+  return { rateLimitKey: `api:user:${claims.userId}`, load: () => loadSessionCaller(deps.db, claims) };
+}
+
+/** One query: the session still exists, with the user's staff roles and API tier. */
+async function loadSessionCaller(db: Db, claims: { userId: string; sessionId: string }): Promise<Principal> {
+  const [row] = await db
+    .select({
+      tier: schema.apiAccessTiers.tier,
+      roles: sql<
+        schema.UserRole[]
+      >`array(select ${schema.userRoles.role} from ${schema.userRoles} where ${schema.userRoles.userId} = ${schema.sessions.userId} order by 1)`,
+    })
+    .from(schema.sessions)
+    .leftJoin(schema.apiAccessTiers, eq(schema.apiAccessTiers.userId, schema.sessions.userId))
+    .where(and(eq(schema.sessions.id, claims.sessionId), eq(schema.sessions.userId, claims.userId)));
+  if (!row) throw new AppError('UNAUTHORIZED', 'The session has ended; sign in again');
+  return {
+    userId: claims.userId,
+    roles: row.roles,
+    kind: 'session',
+    apiKeyId: null,
+    tier: row.tier ?? 'standard',
+  };
+}
+
+async function loadApiKeyCaller(deps: Pick<AuthDeps, 'db' | 'now'>, keyHash: string): Promise<Principal> {
+  const [row] = await deps.db
+    .select({ id: schema.apiKeys.id, userId: schema.apiKeys.userId, tier: schema.apiAccessTiers.tier })
+    .from(schema.apiKeys)
+    .leftJoin(schema.apiAccessTiers, eq(schema.apiAccessTiers.userId, schema.apiKeys.userId))
+    .where(eq(schema.apiKeys.keyHash, keyHash));
+  if (!row) throw new AppError('UNAUTHORIZED', 'The API key is invalid or revoked');
+  const now = deps.now();
+  await deps.db
+    .update(schema.apiKeys)
+    .set({ lastUsedAt: now })
+    .where(
+      and(
+        eq(schema.apiKeys.id, row.id),
+        or(
+          isNull(schema.apiKeys.lastUsedAt),
+          lt(schema.apiKeys.lastUsedAt, new Date(now.getTime() - lastUsedPrecisionMs)),
+        ),
+      ),
+    );
+  // API keys carry no staff roles: staff actions need a signed-in session.
+  return { userId: row.userId, roles: [], kind: 'api_key', apiKeyId: row.id, tier: row.tier ?? 'standard' };
+}
