@@ -1,0 +1,203 @@
+// GET and POST /api/v1/deals on PostgreSQL against a bare node:http + pg handler doing the same
+// queries, driven by autocannon in the same run. Target (issue 4): the list at ≥ 0.6 of bare.
+// PostgreSQL: BENCH_DATABASE_URL (an admin connection; a throw-away database is created and dropped),
+// default postgres://postgres@127.0.0.1:5432/postgres.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const rootDirectory = join(import.meta.dirname, '..');
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
+const connections = 10;
+const listTarget = 0.6;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function admin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+function spawnServer(script: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: rootDirectory,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline && child.exitCode === null) {
+    const up = await fetch(url).then(
+      (response) => response.status < 500,
+      () => false,
+    );
+    if (up) return;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+const databaseName = `covenant_bench_${randomUUID().replaceAll('-', '')}`;
+const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${databaseName}` }).toString();
+let ours: ChildProcess | undefined;
+let bare: ChildProcess | undefined;
+let failed = false;
+
+await admin(`create database "${databaseName}"`);
+try {
+  const ourPort = await freePort();
+  const ourOrigin = `http://127.0.0.1:${ourPort}`;
+  ours = spawnServer('apps/server/src/main.ts', {
+    PORT: String(ourPort),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: ourOrigin,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    SEED_DEMO_DATA: 'true',
+    // The hourly limits would stop the run after a second; requests are still counted as usual.
+    API_RATE_LIMIT_STANDARD: '1000000000',
+    API_RATE_LIMIT_PREMIUM: '1000000000',
+  });
+  await waitFor(`${ourOrigin}/readyz`, ours);
+
+  const login = await fetch(`${ourOrigin}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'buyer@demo.covenant.test', password: 'covenant-demo' }),
+  });
+  const { access_token: token } = (await login.json()) as { access_token: string };
+  const ids = new pg.Client({ connectionString: databaseUrl });
+  await ids.connect();
+  const { rows } = await ids.query<{ id: string; email: string }>(
+    `select id, email from users where email in ('buyer@demo.covenant.test', 'seller@demo.covenant.test')`,
+  );
+  await ids.end();
+  const buyerId = rows.find((row) => row.email.startsWith('buyer'))!.id;
+  const sellerId = rows.find((row) => row.email.startsWith('seller'))!.id;
+
+  const newDeal = JSON.stringify({
+    asset_chain: 'BTC',
+    asset_symbol: 'BTC',
+    asset_amount: '50000000',
+    stable_chain: 'ETH',
+    stable_symbol: 'USDC',
+    stable_amount: '30000000000',
+    counterparty_id: sellerId,
+  });
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  for (let i = 0; i < 50; i++) {
+    const created = await fetch(`${ourOrigin}/api/v1/deals`, { method: 'POST', headers, body: newDeal });
+    if (created.status !== 201)
+      throw new Error(`seeding deal ${i}: HTTP ${created.status} ${await created.text()}`);
+  }
+
+  const barePort = await freePort();
+  bare = spawnServer('bench/bare-deals-server.ts', {
+    PORT: String(barePort),
+    DATABASE_URL: databaseUrl,
+    BENCH_USER_ID: buyerId,
+    BENCH_SELLER_ID: sellerId,
+  });
+  await waitFor(`http://127.0.0.1:${barePort}/`, bare);
+
+  const run = (url: string, method: 'GET' | 'POST') =>
+    autocannon({
+      url,
+      method,
+      connections,
+      duration: durationSeconds,
+      headers,
+      body: method === 'POST' ? newDeal : undefined,
+    });
+
+  console.log(
+    `PostgreSQL, ${connections} connections, ${durationSeconds} s per run, 50 deals listed 20 per page\n`,
+  );
+  const results = [];
+  for (const [label, method] of [
+    ['GET /api/v1/deals', 'GET'],
+    ['POST /api/v1/deals', 'POST'],
+  ] as const) {
+    // Warm both up before measuring (JIT, pools, caches).
+    await autocannon({
+      url: `${ourOrigin}/api/v1/deals`,
+      method,
+      connections,
+      duration: 2,
+      headers,
+      body: method === 'POST' ? newDeal : undefined,
+    });
+    await autocannon({
+      url: `http://127.0.0.1:${barePort}/`,
+      method,
+      connections,
+      duration: 2,
+      headers,
+      body: method === 'POST' ? newDeal : undefined,
+    });
+    const our = await run(`${ourOrigin}/api/v1/deals`, method);
+    const base = await run(`http://127.0.0.1:${barePort}/`, method);
+    for (const [name, result] of [
+      ['covenant', our],
+      ['bare', base],
+    ] as const) {
+      if (result.non2xx > 0 || result.errors > 0) {
+        console.error(`${label} (${name}): ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+        failed = true;
+      }
+    }
+    results.push({
+      label,
+      our,
+      base,
+      ratio: our.requests.average / base.requests.average,
+    });
+  }
+
+  const pad = (text: string | number, width: number) => String(text).padStart(width);
+  console.log(
+    `${'request'.padEnd(20)}${pad('ours req/s', 12)}${pad('p50', 7)}${pad('p99', 7)}${pad('bare req/s', 12)}${pad('p50', 7)}${pad('p99', 7)}${pad('ours/bare', 11)}`,
+  );
+  for (const { label, our, base, ratio } of results) {
+    console.log(
+      `${label.padEnd(20)}${pad(our.requests.average.toFixed(0), 12)}${pad(`${our.latency.p50}ms`, 7)}${pad(`${our.latency.p99}ms`, 7)}` +
+        `${pad(base.requests.average.toFixed(0), 12)}${pad(`${base.latency.p50}ms`, 7)}${pad(`${base.latency.p99}ms`, 7)}${pad(ratio.toFixed(2), 11)}`,
+    );
+  }
+  const listRatio = results[0]!.ratio;
+  console.log(`\nList at ${listRatio.toFixed(2)} of bare (target ≥ ${listTarget}).`);
+  if (listRatio < listTarget) failed = true;
+} finally {
+  await stop(ours);
+  await stop(bare);
+  await admin(`drop database if exists "${databaseName}" with (force)`);
+}
+if (failed) process.exit(1);
