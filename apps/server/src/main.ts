@@ -43,7 +43,7 @@ try {
     allowPrivateTargets: config.webhookAllowPrivate,
   });
   const jobs = await startJobs({
-    connectionString: database.connectionString,
+    database,
     logger,
     jobs: [
       createPruneRateLimitsJob(database.db, clock),

@@ -26,6 +26,13 @@ export interface Database {
    * loopback socket server. Other clients (pg-boss) connect with it.
    */
   connectionString: string;
+  /**
+   * Whether other clients must share this database's own connection (`executeSql`) instead of opening
+   * their own with `connectionString`: true for PGlite, whose one session cannot serve two safely.
+   */
+  sharedConnectionOnly: boolean;
+  /** A query on the app's own pool, for clients such as pg-boss that take an `executeSql` function. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -33,20 +40,17 @@ export interface Database {
 
 /** Any number works as long as nothing else in the database uses it for an advisory lock. */
 const migrationLockId = 4_172_601;
-/**
- * The embedded database serves every client (the app's pool, pg-boss) through one socket server;
- * this leaves room for both pools and a few ad-hoc connections.
- */
-const embeddedMaxConnections = 32;
+/** Room for the app's single connection and a few ad-hoc ones (tests, a psql session). */
+const embeddedMaxConnections = 8;
 
 /**
  * Opens the database. Both engines are reached through the same `pg` driver: PostgreSQL directly,
- * PGlite through a socket server on a random loopback port. PGlite runs one session for everyone,
- * and only its socket server knows which connection holds an open transaction (it then runs that
- * connection's queries alone), so the app's own queries go through the socket too — a direct
- * PGlite query would land inside a pg-boss transaction, or pg-boss's inside ours.
- * The price: while a transaction is open on PGlite, queries on any other connection wait, so code
- * must never await another connection from inside a transaction (it would wait forever).
+ * PGlite through a socket server on a random loopback port.
+ * PGlite runs one session for everyone, and its socket server interleaves the protocol messages of
+ * different connections: a Parse from one connection can land between another's Parse and Bind, so
+ * the second binds to the wrong statement. The embedded engine therefore gets exactly one connection,
+ * shared by the app and the job queue (`executeSql`); concurrent callers wait their turn in the pool.
+ * The price: code must never await another query from inside a transaction (it would wait forever).
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.engine === 'postgres') {
@@ -61,7 +65,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     maxConnections: embeddedMaxConnections,
   });
   await server.start();
-  return connect('pglite', `postgres://postgres@${server.getServerConn()}/postgres`, 8, async () => {
+  return connect('pglite', `postgres://postgres@${server.getServerConn()}/postgres`, 1, async () => {
     await server.stop();
     await pglite.close();
   });
@@ -82,6 +86,8 @@ async function connect(
     db,
     engine,
     connectionString,
+    sharedConnectionOnly: engine === 'pglite',
+    executeSql: (text, values) => pool.query(text, values),
     migrate: () => migrateExclusively(pool),
     ping: async () => {
       await pool.query('select 1');

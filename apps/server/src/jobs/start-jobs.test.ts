@@ -23,7 +23,7 @@ describe('the job queue', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     jobs = await startJobs({
-      connectionString: database.connectionString,
+      database,
       logger: pino({ level: 'silent' }),
       jobs: [greet, createPruneRateLimitsJob(database.db, () => now)],
       pollingIntervalSeconds: 0.5,

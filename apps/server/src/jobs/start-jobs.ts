@@ -1,3 +1,4 @@
+import type { Database } from '@covenant/db';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { JobDefinition } from './job-definition.js';
@@ -9,7 +10,7 @@ export interface JobQueue {
 }
 
 export interface StartJobsOptions {
-  connectionString: string;
+  database: Pick<Database, 'connectionString' | 'sharedConnectionOnly' | 'executeSql'>;
   logger: FastifyBaseLogger;
   jobs: JobDefinition[];
   pollingIntervalSeconds?: number;
@@ -17,11 +18,12 @@ export interface StartJobsOptions {
 
 /** Starts the pg-boss job queue on the application database and a worker for every job definition. */
 export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
-  const boss = new PgBoss({
-    connectionString: options.connectionString,
-    application_name: 'covenant-jobs',
-    max: 4,
-  });
+  const { database } = options;
+  const boss = new PgBoss(
+    database.sharedConnectionOnly
+      ? { db: { executeSql: database.executeSql } }
+      : { connectionString: database.connectionString, application_name: 'covenant-jobs', max: 4 },
+  );
   boss.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
   await boss.start();
   for (const job of options.jobs) {

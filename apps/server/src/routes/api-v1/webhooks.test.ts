@@ -63,7 +63,7 @@ beforeAll(async () => {
     retryDelaySeconds: 1,
   });
   jobs = await startJobs({
-    connectionString: database.connectionString,
+    database,
     logger: pino({ level: 'silent' }),
     jobs: [deliverWebhookJob],
     pollingIntervalSeconds: 0.5,
