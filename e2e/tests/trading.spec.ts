@@ -1,4 +1,5 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expectNoSeriousAxeViolations, saveScreenshots } from './public-checks.js';
 
 const password = 'covenant-demo';
 
@@ -81,6 +82,8 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   await expect(status.getByText('Enhanced Tier')).toBeVisible();
   await expect(status.getByText('KYC Complete')).toBeVisible();
   await expect(buyer.getByRole('tab', { name: 'Create Trade' })).toHaveAttribute('aria-selected', 'true');
+  await expectNoSeriousAxeViolations(buyer);
+  await saveScreenshots(buyer, 'trading-create');
 
   // Symbols follow the chain.
   await buyer.getByLabel('Asset Chain').selectOption('ETH');
@@ -105,6 +108,7 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   await expect(partner.getByText('demo_seller')).toBeVisible();
   await expect(partner.getByText('Enhanced Tier')).toBeVisible();
   await expect(partner.getByText('Verified')).toBeVisible();
+  await expectNoSeriousAxeViolations(buyer);
   await buyer.getByLabel('Search partners by username').fill('nobody-by-this-name');
   await expect(partner).toHaveCount(0);
   await buyer.getByLabel('Search partners by username').fill('seller');
@@ -178,10 +182,13 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   await expect(card.getByText('Draft')).toBeVisible();
   await expect(card.getByText('Meeting Required')).toBeVisible();
   await expect(buyer.getByTestId('trade-count')).not.toHaveText('0');
+  await expectNoSeriousAxeViolations(buyer);
+  await saveScreenshots(buyer, 'trading-my-trades');
 
   await buyer.getByRole('tab', { name: 'CIS Documents' }).click();
   await expect(buyer.getByRole('button', { name: 'Upload CIS' })).toBeDisabled();
   await expect(buyer.getByText('CIS exchange arrives with the deal lifecycle')).toBeVisible();
+  await expectNoSeriousAxeViolations(buyer);
 
   // The seller, in a browser of their own, sees the deal and opens it.
   const seller = await signIn(browser, 'seller@demo.covenant.test');
@@ -203,6 +210,8 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   await expect(field('Meeting Required')).toHaveText('Yes');
   await expect(field('Meeting Location')).toHaveText('Zurich, CH');
   await expect(seller.getByRole('list', { name: 'Deal history' }).getByRole('listitem')).not.toHaveCount(0);
+  await expectNoSeriousAxeViolations(seller);
+  await saveScreenshots(seller, 'trading-deal');
 });
 
 test('a trader gets an API key from the trading page, calls the API with it, revokes it, and manages a webhook', async ({
@@ -221,6 +230,8 @@ test('a trader gets an API key from the trading page, calls the API with it, rev
   const key = (await shown.locator('code').textContent()) ?? '';
   expect(key).toMatch(/^cov_live_/);
   await expect(page.getByRole('list', { name: 'API keys' }).getByText(name)).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await saveScreenshots(page, 'settings-api-keys');
 
   const withKey = { headers: { Authorization: `Bearer ${key}` } };
   expect((await request.get('/api/v1/user/profile', withKey)).status()).toBe(200);

@@ -21,7 +21,7 @@ export function ApiKeysRoute() {
         <h1 className="font-semibold text-3xl tracking-tight">Get API Key</h1>
         <p className="mt-2 text-muted">
           Keys and webhooks for the REST API, documented in the{' '}
-          <Link to={paths.apiReference} className="text-primary hover:underline">
+          <Link to={paths.apiReference} className="text-primary underline underline-offset-4">
             API reference
           </Link>
           .
