@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { expect, it, vi } from 'vitest';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
 import { renderApp } from '@/testing/render-app.js';
@@ -10,9 +10,12 @@ it('shows the not-found page for an unknown path and logs the path', async () =>
   expect(await screen.findByRole('heading', { name: '404' })).toBeInTheDocument();
   expect(screen.getByText('Oops! Page not found')).toBeInTheDocument();
   expect(screen.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
-  expect(consoleError).toHaveBeenCalledWith(
-    '404 Error: User attempted to access non-existent route:',
-    '/no/such/page',
+  // Effects (the log, the title) run after the first paint, so they may follow the heading.
+  await waitFor(() =>
+    expect(consoleError).toHaveBeenCalledWith(
+      '404 Error: User attempted to access non-existent route:',
+      '/no/such/page',
+    ),
   );
-  expect(document.title).toBe('Page not found | Covenant');
+  await waitFor(() => expect(document.title).toBe('Page not found | Covenant'));
 });
