@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, vi } from 'vitest';
+
+// Pages load their code on first visit; on a busy two-core CI machine that can take more than the
+// default second, so `findBy…` and `waitFor` wait up to five.
+configure({ asyncUtilTimeout: 5_000 });
 
 beforeEach(() => {
   // Each test builds its own auth client on the one jsdom page, which the client warns about; in the
