@@ -1,14 +1,21 @@
 import { type Db, schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
 import type { AuthDeps } from '../auth/auth-deps.js';
 import { isAuthError } from '../auth/auth-error.js';
 import { verifyAccessToken } from '../auth/authenticate-request.js';
 import { apiKeyPrefix, hashApiKey } from './api-key-token.js';
 import type { Principal } from './principal.js';
+import type { TokenClaims, VerifiedTokenCache } from './verified-token-cache.js';
 
 /** `last_used_at` is written at most this often per key, so busy keys do not turn every read into a write. */
 const lastUsedPrecisionMs = 60_000;
+
+export interface IdentifyCallerDeps extends Pick<AuthDeps, 'db' | 'signingKey' | 'config' | 'now'> {
+  /** Skips repeated signature checks of the same token (optional: one-off callers go without). */
+  verifiedTokens?: VerifiedTokenCache;
+}
 
 export interface IdentifiedCaller {
   /** Whose hourly budget the request counts against: the user of a session, or the API key. */
@@ -24,7 +31,7 @@ export interface IdentifiedCaller {
  * Anything unusable is 401 UNAUTHORIZED.
  */
 export async function identifyCaller(
-  deps: Pick<AuthDeps, 'db' | 'signingKey' | 'config' | 'now'>,
+  deps: IdentifyCallerDeps,
   authorization: string | undefined,
 ): Promise<IdentifiedCaller> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
@@ -33,19 +40,26 @@ export async function identifyCaller(
     const keyHash = hashApiKey(token);
     return { rateLimitKey: `api:key:${keyHash.slice(0, 32)}`, load: () => loadApiKeyCaller(deps, keyHash) };
   }
-  let claims: { userId: string; sessionId: string };
+  const claims = deps.verifiedTokens?.get(token, deps.now()) ?? (await verifyToken(deps, token));
+  return { rateLimitKey: `api:user:${claims.userId}`, load: () => loadSessionCaller(deps.db, claims) };
+}
+
+async function verifyToken(
+  deps: Pick<IdentifyCallerDeps, 'signingKey' | 'config' | 'now' | 'verifiedTokens'>,
+  token: string,
+): Promise<TokenClaims> {
   try {
-    claims = await verifyAccessToken(deps, token);
+    const claims = await verifyAccessToken(deps, token);
+    deps.verifiedTokens?.set(token, claims, new Date((decodeJwt(token).exp ?? 0) * 1000));
+    return claims;
   } catch (error) {
     if (isAuthError(error)) throw new AppError('UNAUTHORIZED', 'The access token is invalid or expired');
     throw error;
   }
-  return { rateLimitKey: `api:user:${claims.userId}`, load: () => loadSessionCaller(deps.db, claims) };
 }
 
-/** One query: the session still exists, with the user's staff roles and API tier. */
-async function loadSessionCaller(db: Db, claims: { userId: string; sessionId: string }): Promise<Principal> {
-  const [row] = await db
+function prepareSessionCaller(db: Db) {
+  return db
     .select({
       tier: schema.apiAccessTiers.tier,
       roles: sql<
@@ -54,7 +68,26 @@ async function loadSessionCaller(db: Db, claims: { userId: string; sessionId: st
     })
     .from(schema.sessions)
     .leftJoin(schema.apiAccessTiers, eq(schema.apiAccessTiers.userId, schema.sessions.userId))
-    .where(and(eq(schema.sessions.id, claims.sessionId), eq(schema.sessions.userId, claims.userId)));
+    .where(
+      and(
+        eq(schema.sessions.id, sql.placeholder('sessionId')),
+        eq(schema.sessions.userId, sql.placeholder('userId')),
+      ),
+    )
+    .prepare('api_session_caller');
+}
+
+/** Built once per database: the statement runs on every authenticated request. */
+const sessionCallerQueries = new WeakMap<Db, ReturnType<typeof prepareSessionCaller>>();
+
+/** One query: the session still exists, with the user's staff roles and API tier. */
+async function loadSessionCaller(db: Db, claims: TokenClaims): Promise<Principal> {
+  let query = sessionCallerQueries.get(db);
+  if (!query) {
+    query = prepareSessionCaller(db);
+    sessionCallerQueries.set(db, query);
+  }
+  const [row] = await query.execute({ sessionId: claims.sessionId, userId: claims.userId });
   if (!row) throw new AppError('UNAUTHORIZED', 'The session has ended; sign in again');
   return {
     userId: claims.userId,

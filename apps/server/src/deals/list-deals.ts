@@ -34,11 +34,34 @@ export async function listDeals(
       sql`(${schema.deals.createdAt}, ${schema.deals.id}) < (${cursor.createdAt.toISOString()}::timestamptz, ${cursor.id}::uuid)`,
     );
   }
-  const rows = await selectDealViews(db, and(...conditions))
-    .orderBy(desc(schema.deals.createdAt), desc(schema.deals.id))
-    .limit(query.limit + 1);
+  const rows =
+    conditions.length === 1
+      ? await firstPageQuery(db).execute({ userId, limit: query.limit + 1 })
+      : await selectDealViews(db, and(...conditions))
+          .orderBy(desc(schema.deals.createdAt), desc(schema.deals.id))
+          .limit(query.limit + 1);
   return {
     data: rows.slice(0, query.limit).map((row) => presentDeal(row, userId)),
     has_more: rows.length > query.limit,
   };
+}
+
+function prepareFirstPage(db: Db) {
+  const userId = sql.placeholder('userId');
+  return selectDealViews(db, or(eq(schema.deals.buyerId, userId), eq(schema.deals.sellerId, userId)))
+    .orderBy(desc(schema.deals.createdAt), desc(schema.deals.id))
+    .limit(sql.placeholder('limit'))
+    .prepare('list_deals_first_page');
+}
+
+/** The unfiltered first page is by far the most common list; its statement is prepared once per database. */
+const firstPageQueries = new WeakMap<Db, ReturnType<typeof prepareFirstPage>>();
+
+function firstPageQuery(db: Db): ReturnType<typeof prepareFirstPage> {
+  let query = firstPageQueries.get(db);
+  if (!query) {
+    query = prepareFirstPage(db);
+    firstPageQueries.set(db, query);
+  }
+  return query;
 }

@@ -148,4 +148,14 @@ describe('authorization matrix over every authenticated /api/v1 operation', () =
     });
     expect(response.statusCode).toBe(200);
   });
+
+  it('refuses a signed-out session at once, though its token was verified before', async () => {
+    const leaving = await createTestTrader(app);
+    const headers = { authorization: `Bearer ${leaving.token}` };
+    expect((await app.inject({ method: 'GET', url: '/api/v1/deals', headers })).statusCode).toBe(200);
+    await database.db.delete(schema.sessions).where(eq(schema.sessions.userId, leaving.id));
+    const after = await app.inject({ method: 'GET', url: '/api/v1/deals', headers });
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error.code).toBe('UNAUTHORIZED');
+  });
 });

@@ -7,6 +7,7 @@ import {
 } from '../../api/apply-rate-limit.js';
 import { honourIdempotencyKeys } from '../../api/honour-idempotency-keys.js';
 import { type IdentifiedCaller, identifyCaller } from '../../api/identify-caller.js';
+import { createVerifiedTokenCache } from '../../api/verified-token-cache.js';
 import { createAuthDeps } from '../../auth/create-auth-deps.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { apiV1AuthRoutes } from './auth.js';
@@ -64,7 +65,7 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
 };
 
 function authenticateEveryRequest(app: FastifyInstance): void {
-  const deps = createAuthDeps(app);
+  const deps = { ...createAuthDeps(app), verifiedTokens: createVerifiedTokenCache() };
   const limits = app.config.apiRateLimits;
   const ceiling = Math.max(limits.standard, limits.premium);
   app.addHook('onRequest', async (request, reply) => {
