@@ -1,7 +1,8 @@
 // GET and POST /api/v1/deals on PostgreSQL against a bare node:http + pg handler doing the same
 // queries, driven by autocannon in the same run. Target (issue 4): the list at ≥ 0.6 of bare.
 // PostgreSQL: BENCH_DATABASE_URL (an admin connection; a throw-away database is created and dropped),
-// default postgres://postgres@127.0.0.1:5432/postgres.
+// default postgres://postgres@127.0.0.1:5432/postgres. BENCH_REDIS_URL: rate-limit counters in Redis
+// instead of the database, as replicas would run.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
@@ -85,6 +86,7 @@ try {
     // The hourly limits would stop the run after a second; requests are still counted as usual.
     API_RATE_LIMIT_STANDARD: '1000000000',
     API_RATE_LIMIT_PREMIUM: '1000000000',
+    ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
   });
   await waitFor(`${ourOrigin}/readyz`, ours);
 
@@ -138,8 +140,9 @@ try {
       body: method === 'POST' ? newDeal : undefined,
     });
 
+  const counters = process.env.BENCH_REDIS_URL ? 'Redis' : 'PostgreSQL';
   console.log(
-    `PostgreSQL, ${connections} connections, ${durationSeconds} s per run, 50 deals listed 20 per page\n`,
+    `PostgreSQL, rate-limit counters in ${counters}, ${connections} connections, ${durationSeconds} s per run, 50 deals listed 20 per page\n`,
   );
   const results = [];
   for (const [label, method] of [
