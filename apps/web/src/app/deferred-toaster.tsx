@@ -1,22 +1,34 @@
 import { type ComponentType, useEffect, useState } from 'react';
 import type { ToasterProps } from 'sonner';
 
-// The toast library is not needed to show a page, only to answer what a visitor does on it, so it
-// loads once the page has finished loading and stays out of the initial JavaScript.
+const firstInteraction = ['pointerdown', 'keydown', 'focusin'] as const;
+const fallbackDelayMs = 4000;
+
+// The toast library is not needed to show a page, only to answer what a visitor does on it: every
+// toast follows an action. So it loads at the visitor's first interaction (or after a few seconds),
+// which keeps it out of the JavaScript a page needs to appear.
 export function DeferredToaster(props: ToasterProps) {
   const [Toaster, setToaster] = useState<ComponentType<ToasterProps> | null>(null);
 
   useEffect(() => {
     let mounted = true;
-    const load = () =>
+    let timer: number | undefined;
+    const stopWaiting = () => {
+      for (const type of firstInteraction) window.removeEventListener(type, load, true);
+      window.clearTimeout(timer);
+    };
+    function load() {
+      stopWaiting();
       import('sonner').then((module) => {
         if (mounted) setToaster(() => module.Toaster);
       });
-    if (document.readyState === 'complete') load();
-    else window.addEventListener('load', load, { once: true });
+    }
+    for (const type of firstInteraction)
+      window.addEventListener(type, load, { capture: true, passive: true });
+    timer = window.setTimeout(load, fallbackDelayMs);
     return () => {
       mounted = false;
-      window.removeEventListener('load', load);
+      stopWaiting();
     };
   }, []);
 
