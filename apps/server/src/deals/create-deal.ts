@@ -1,8 +1,7 @@
 import { type Db, schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
-import { eq } from 'drizzle-orm';
-import { checkDealTerms, type DealTerms } from './deal-terms.js';
-import { type DealView, presentDeal, selectDealViews } from './deal-view.js';
+import { checkDealTerms, type DealTerms, loadTraderProfiles } from './deal-terms.js';
+import { type DealView, presentDeal } from './deal-view.js';
 
 export interface CreateDealDeps {
   db: Db;
@@ -20,11 +19,22 @@ export interface NewDeal extends DealTerms {
  * (spec §4-§6). The first history entry records the creation.
  */
 export async function createDeal(deps: CreateDealDeps, buyerId: string, input: NewDeal): Promise<DealView> {
-  const { assetAmount, stableAmount } = await checkDealTerms(deps.db, buyerId, input.counterparty_id, input);
-  await checkCounterparty(deps.db, buyerId, input.counterparty_id);
+  const profiles = await loadTraderProfiles(deps.db, [buyerId, input.counterparty_id]);
+  const buyer = profiles.get(buyerId);
+  const { assetAmount, stableAmount } = checkDealTerms(buyer, input.counterparty_id, input);
+  const seller = profiles.get(input.counterparty_id);
+  if (
+    input.counterparty_id === buyerId ||
+    seller?.verificationStatus !== 'verified' ||
+    !seller.kycCompleted
+  ) {
+    throw new AppError('VALIDATION_FAILED', 'The counterparty must be a verified trader other than you', {
+      fields: { counterparty_id: 'not a verified, KYC-complete trader other than you' },
+    });
+  }
   const now = deps.now();
-  const dealId = await deps.db.transaction(async (tx) => {
-    const [deal] = await tx
+  const deal = await deps.db.transaction(async (tx) => {
+    const [created] = await tx
       .insert(schema.deals)
       .values({
         buyerId,
@@ -41,34 +51,27 @@ export async function createDeal(deps: CreateDealDeps, buyerId: string, input: N
         createdAt: now,
         updatedAt: now,
       })
-      .returning({ id: schema.deals.id });
+      .returning();
     await tx.insert(schema.dealHistory).values({
-      dealId: deal!.id,
+      dealId: created!.id,
       seq: 1,
       action: 'created',
       actorId: buyerId,
       details: {},
       createdAt: now,
     });
-    return deal!.id;
+    return created!;
   });
-  const [row] = await selectDealViews(deps.db, eq(schema.deals.id, dealId));
-  const view = presentDeal(row!, buyerId);
+  const view = presentDeal(
+    {
+      deal,
+      buyerUsername: buyer!.username,
+      buyerTier: buyer!.tradingTier,
+      sellerUsername: seller.username,
+      sellerTier: seller.tradingTier,
+    },
+    buyerId,
+  );
   await deps.dealCreated(view);
   return view;
-}
-
-async function checkCounterparty(db: Db, buyerId: string, counterpartyId: string): Promise<void> {
-  const [partner] = await db
-    .select({
-      verificationStatus: schema.profiles.verificationStatus,
-      kycCompleted: schema.profiles.kycCompleted,
-    })
-    .from(schema.profiles)
-    .where(eq(schema.profiles.id, counterpartyId));
-  if (counterpartyId === buyerId || partner?.verificationStatus !== 'verified' || !partner.kycCompleted) {
-    throw new AppError('VALIDATION_FAILED', 'The counterparty must be a verified trader other than you', {
-      fields: { counterparty_id: 'not a verified, KYC-complete trader other than you' },
-    });
-  }
 }

@@ -10,7 +10,7 @@ import {
   tierLimitUsd,
   validateNewTrade,
 } from '@covenant/domain';
-import { eq } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 
 /** The tradeable fields of a deal as the API takes them (amounts in base units). */
 export interface DealTerms {
@@ -24,17 +24,43 @@ export interface DealTerms {
   travel_location: string | null;
 }
 
+/** The profile fields the trading rules read, for the caller and the counterparty. */
+export interface TraderProfile {
+  id: string;
+  username: string | null;
+  verificationStatus: schema.VerificationStatus;
+  tradingTier: schema.TradingTier;
+  kycCompleted: boolean;
+  tierLimitUsd: string | null;
+}
+
+/** Several traders' profiles in one query, by user id (users without a profile are missing). */
+export async function loadTraderProfiles(db: Db, userIds: string[]): Promise<Map<string, TraderProfile>> {
+  const rows = await db
+    .select({
+      id: schema.profiles.id,
+      username: schema.profiles.username,
+      verificationStatus: schema.profiles.verificationStatus,
+      tradingTier: schema.profiles.tradingTier,
+      kycCompleted: schema.profiles.kycCompleted,
+      tierLimitUsd: schema.profiles.tierLimitUsd,
+    })
+    .from(schema.profiles)
+    .where(inArray(schema.profiles.id, userIds));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 /**
- * Checks terms proposed by `userId` against counterparty `counterpartyId`: symbols that fit their
- * chains, then the create-trade rules in the spec's order (KYC, partner, amounts, maximum) and the
- * caller's tier limit. Throws the first failure as an AppError; answers the amounts as bigints.
+ * Checks terms proposed by a trader (`profile`, undefined without one) with counterparty
+ * `counterpartyId`: symbols that fit their chains, then the create-trade rules in the spec's order
+ * (KYC, partner, amounts, maximum) and the trader's tier limit. Throws the first failure as an
+ * AppError; answers the amounts as bigints.
  */
-export async function checkDealTerms(
-  db: Db,
-  userId: string,
+export function checkDealTerms(
+  profile: TraderProfile | undefined,
   counterpartyId: string | null,
   terms: DealTerms,
-): Promise<{ assetAmount: bigint; stableAmount: bigint }> {
+): { assetAmount: bigint; stableAmount: bigint } {
   const fields: Record<string, string> = {};
   if (!symbolFitsChain(terms.asset_chain, terms.asset_symbol)) {
     fields.asset_symbol = `${terms.asset_symbol} is not a token on ${terms.asset_chain}`;
@@ -49,14 +75,6 @@ export async function checkDealTerms(
   if (Object.keys(fields).length > 0) {
     throw new AppError('VALIDATION_FAILED', 'The symbols do not fit their chains', { fields });
   }
-  const [profile] = await db
-    .select({
-      kycCompleted: schema.profiles.kycCompleted,
-      tradingTier: schema.profiles.tradingTier,
-      tierLimitUsd: schema.profiles.tierLimitUsd,
-    })
-    .from(schema.profiles)
-    .where(eq(schema.profiles.id, userId));
   const assetAmount = parseBaseUnits(terms.asset_amount);
   const stableAmount = parseBaseUnits(terms.stable_amount);
   const failure = validateNewTrade({

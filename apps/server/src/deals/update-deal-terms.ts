@@ -1,7 +1,7 @@
 import { type Db, schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
 import { and, eq, or, sql } from 'drizzle-orm';
-import { checkDealTerms, type DealTerms } from './deal-terms.js';
+import { checkDealTerms, type DealTerms, loadTraderProfiles } from './deal-terms.js';
 import { type DealView, presentDeal, selectDealViews } from './deal-view.js';
 
 /** Terms may change until escrow is funded (spec §4); afterwards only a dispute changes anything. */
@@ -43,7 +43,8 @@ export async function updateDealTerms(
   const next: DealTerms = { ...current, ...changes };
   if (!next.meeting_required) next.travel_location = null;
   const counterpartyId = userId === deal.buyerId ? deal.sellerId : deal.buyerId;
-  const { assetAmount, stableAmount } = await checkDealTerms(deps.db, userId, counterpartyId, next);
+  const profiles = await loadTraderProfiles(deps.db, [userId]);
+  const { assetAmount, stableAmount } = checkDealTerms(profiles.get(userId), counterpartyId, next);
   const changed = Object.fromEntries(
     (Object.keys(next) as Array<keyof DealTerms>)
       .filter((field) => next[field] !== current[field])
