@@ -89,24 +89,24 @@ function renderDocs(document: OpenApiDocument): string {
   const sections = groups
     .map(
       (group) =>
-        `<section><h2>${escape(group.tag)}</h2><table><thead><tr><th>Method</th><th>Path</th><th>Auth</th><th>Description</th></tr></thead><tbody>${group.operations
+        `<section><h2>${escapeHtml(group.tag)}</h2><table><thead><tr><th>Method</th><th>Path</th><th>Auth</th><th>Description</th></tr></thead><tbody>${group.operations
           .map(
             (operation) =>
-              `<tr><td><code>${operation.method}</code></td><td><code>${escape(operation.path)}</code></td><td>${operation.authenticated ? 'Bearer' : 'none'}</td><td>${escape(operation.summary)}</td></tr>`,
+              `<tr><td><code>${operation.method}</code></td><td><code>${escapeHtml(operation.path)}</code></td><td>${operation.authenticated ? 'Bearer' : 'none'}</td><td>${escapeHtml(operation.summary)}</td></tr>`,
           )
           .join('')}</tbody></table></section>`,
     )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(document.info.title)}</title></head>
-<body><main><h1>${escape(document.info.title)}</h1>
-<p>${escape(document.info.description ?? '')}</p>
-<p>Base URL: <code>${escape(server)}</code> · Machine-readable: <a href="openapi.json">openapi.json</a></p>
+<title>${escapeHtml(document.info.title)}</title></head>
+<body><main><h1>${escapeHtml(document.info.title)}</h1>
+<p>${escapeHtml(document.info.description ?? '')}</p>
+<p>Base URL: <code>${escapeHtml(server)}</code> · Machine-readable: <a href="openapi.json">openapi.json</a></p>
 ${sections}
 </main></body></html>`;
 }
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
