@@ -1,3 +1,4 @@
+import { AppError } from '@covenant/domain';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import {
   applyRateLimit,
@@ -34,6 +35,11 @@ export { principalOf } from './principal-of.js';
 export const apiV1Routes: FastifyPluginAsync = async (app) => {
   app.decorateRequest('principal', null);
   await collectOpenApi(app, app.prefix);
+  // Unknown /api/v1 paths answer like every other API response, rate-limit headers included.
+  app.setNotFoundHandler(async (request, reply) => {
+    await applyRateLimit(app.rateLimiter, reply, `api:ip:${request.ip}`, app.config.apiRateLimits.standard);
+    throw new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+  });
 
   await app.register(async (publicRoutes) => {
     publicRoutes.addHook('onRequest', async (request, reply) => {

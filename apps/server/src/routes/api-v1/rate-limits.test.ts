@@ -89,5 +89,13 @@ describe('per-tier rate limits', () => {
       payload: { email: 'nobody@example.com', password: 'x' },
     });
     expect(login.headers['x-ratelimit-remaining']).toBe('2');
+    const unknown = await app.inject({
+      method: 'GET',
+      url: '/api/v1/no-such-thing',
+      remoteAddress: '203.0.113.9',
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe('NOT_FOUND');
+    expect(unknown.headers['x-ratelimit-limit']).toBe('3');
   });
 });
