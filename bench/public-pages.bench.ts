@@ -23,7 +23,7 @@ const routes = [
   '/risk-disclosure',
   '/no-such-page',
 ];
-const runs = 3;
+const runs = 5;
 const landingBudgetBytes = 150 * 1000;
 const lcpBudgetMs = 1000;
 

@@ -1,11 +1,17 @@
 import { Clock, Timer } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { ContentPage } from '@/components/layouts/content-page.js';
 import { Card } from '@/components/ui/card.js';
+import { Spinner } from '@/components/ui/spinner.js';
 import { paths } from '@/config/paths.js';
 import { ChannelCard } from '../components/channel-card.js';
-import { ContactForm } from '../components/contact-form.js';
 import { specialisedTeams, supportChannels, supportHours } from '../components/support-channels.js';
+
+// The form brings its validation library; the page shows its text and channels without waiting for it.
+const ContactForm = lazy(async () => ({
+  default: (await import('../components/contact-form.js')).ContactForm,
+}));
 
 const responseTargets = [
   ['Urgent', 'under 1 hour'],
@@ -41,7 +47,15 @@ export function ContactRoute() {
             </Link>{' '}
             is quicker.
           </p>
-          <ContactForm />
+          <Suspense
+            fallback={
+              <div className="flex min-h-[36rem] items-center justify-center">
+                <Spinner label="Loading the contact form" />
+              </div>
+            }
+          >
+            <ContactForm />
+          </Suspense>
         </Card>
 
         <div className="space-y-8">

@@ -1,10 +1,11 @@
 import { ArrowRight, BookOpen, ChevronDown } from 'lucide-react';
 import { Accordion } from 'radix-ui';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { ContentPage } from '@/components/layouts/content-page.js';
 import { Button } from '@/components/ui/button.js';
 import { Card } from '@/components/ui/card.js';
+import { Spinner } from '@/components/ui/spinner.js';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.js';
 import { paths } from '@/config/paths.js';
 import { faqCategories } from '@/content/faq.js';
@@ -13,7 +14,11 @@ import { useScrollToHash } from '@/hooks/use-scroll-to-hash.js';
 import { ChannelCard } from '../components/channel-card.js';
 import { HelpSearch } from '../components/help-search.js';
 import { supportChannels } from '../components/support-channels.js';
-import { SupportTicketForm } from '../components/support-ticket-form.js';
+
+// Loaded with the Contact Support tab: the form and its validation are not needed to read answers.
+const SupportTicketForm = lazy(async () => ({
+  default: (await import('../components/support-ticket-form.js')).SupportTicketForm,
+}));
 
 const tabs = ['faq', 'guides', 'contact'] as const;
 type Tab = (typeof tabs)[number];
@@ -143,7 +148,15 @@ export function HelpCenterRoute() {
               You get a reference number at once and a confirmation by e-mail; we answer to the address you
               give.
             </p>
-            <SupportTicketForm />
+            <Suspense
+              fallback={
+                <div className="flex min-h-96 items-center justify-center">
+                  <Spinner label="Loading the ticket form" />
+                </div>
+              }
+            >
+              <SupportTicketForm />
+            </Suspense>
           </Card>
         </TabsContent>
       </Tabs>
