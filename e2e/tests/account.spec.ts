@@ -52,7 +52,10 @@ test('a newcomer signs up, confirms the e-mail, signs in, stays signed in across
   const message = await waitForMail(request, email, /confirm/i);
   const link = linkIn(message, '/auth/v1/verify');
   await page.goto('/dev/mailbox');
-  await page.getByRole('link', { name: new RegExp(message.subject) }).first().click();
+  await page
+    .getByRole('link', { name: new RegExp(message.subject) })
+    .first()
+    .click();
   await page.goto(link);
   await expect(page.getByRole('banner').getByText(email)).toBeVisible();
 

@@ -20,7 +20,9 @@ export async function waitForMail(
       async () => {
         const response = await request.get('/dev/mailbox.json');
         const body = (await response.json()) as { messages: MailboxMessage[] };
-        found = body.messages.find((message) => message.to.includes(address) && subject.test(message.subject));
+        found = body.messages.find(
+          (message) => message.to.includes(address) && subject.test(message.subject),
+        );
         return found !== undefined;
       },
       { timeout: 15_000 },
