@@ -1,17 +1,14 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button.js';
 import { FormField } from '@/components/ui/form-field.js';
 import { type SignUpValues, useSignUp } from '../api/sign-up.js';
 import { LegalLinks } from './legal-links.js';
-import { PasswordVisibilityToggle } from './password-visibility-toggle.js';
+import { NewPasswordFields } from './new-password-fields.js';
 
 // The combined page's sign-up: names and username are optional; one toggle shows both passwords.
 export function SignUpForm() {
   const { register, handleSubmit } = useForm<SignUpValues>();
   const { submit, isPending } = useSignUp();
-  const [showPasswords, setShowPasswords] = useState(false);
-  const passwordType = showPasswords ? 'text' : 'password';
 
   return (
     <form onSubmit={handleSubmit((values) => submit(values))} className="space-y-4">
@@ -38,28 +35,12 @@ export function SignUpForm() {
         required
         {...register('email')}
       />
-      <FormField
-        id="signup-password"
-        label="Password"
-        type={passwordType}
-        autoComplete="new-password"
-        required
-        trailing={
-          <PasswordVisibilityToggle
-            visible={showPasswords}
-            onToggle={() => setShowPasswords((shown) => !shown)}
-            controls="signup-password signup-confirm-password"
-          />
-        }
-        {...register('password')}
-      />
-      <FormField
-        id="signup-confirm-password"
-        label="Confirm Password"
-        type={passwordType}
-        autoComplete="new-password"
-        required
-        {...register('confirmPassword')}
+      <NewPasswordFields
+        passwordId="signup-password"
+        passwordLabel="Password"
+        confirmId="signup-confirm-password"
+        password={register('password')}
+        confirmPassword={register('confirmPassword')}
       />
       <p className="text-muted text-xs">
         By creating an account you agree to our <LegalLinks />.

@@ -1,10 +1,9 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button.js';
 import { FormField } from '@/components/ui/form-field.js';
 import { type SignUpValues, useSignUp } from '../api/sign-up.js';
 import { LegalLinks } from './legal-links.js';
-import { PasswordVisibilityToggle } from './password-visibility-toggle.js';
+import { NewPasswordFields } from './new-password-fields.js';
 
 type SignUpWithTermsValues = Omit<SignUpValues, 'username'> & { agreedToTerms: boolean };
 
@@ -14,8 +13,6 @@ export function SignUpWithTermsForm() {
     defaultValues: { agreedToTerms: false },
   });
   const { submit, isPending } = useSignUp();
-  const [showPasswords, setShowPasswords] = useState(false);
-  const passwordType = showPasswords ? 'text' : 'password';
   const agreedToTerms = watch('agreedToTerms');
 
   return (
@@ -44,28 +41,12 @@ export function SignUpWithTermsForm() {
         required
         {...register('email')}
       />
-      <FormField
-        id="signup-password"
-        label="Password"
-        type={passwordType}
-        autoComplete="new-password"
-        required
-        trailing={
-          <PasswordVisibilityToggle
-            visible={showPasswords}
-            onToggle={() => setShowPasswords((shown) => !shown)}
-            controls="signup-password signup-confirm-password"
-          />
-        }
-        {...register('password')}
-      />
-      <FormField
-        id="signup-confirm-password"
-        label="Confirm Password"
-        type={passwordType}
-        autoComplete="new-password"
-        required
-        {...register('confirmPassword')}
+      <NewPasswordFields
+        passwordId="signup-password"
+        passwordLabel="Password"
+        confirmId="signup-confirm-password"
+        password={register('password')}
+        confirmPassword={register('confirmPassword')}
       />
       <div className="flex items-start gap-3">
         <input
