@@ -13,7 +13,12 @@ test('the API reference lists endpoints by group, shows code in JavaScript and P
   for (const group of ['Authentication', 'User', 'Trading', 'Escrow', 'Wallets']) {
     await expect(endpoints.getByRole('region', { name: group, exact: true })).toBeVisible();
   }
-  // Whether the server publishes its OpenAPI document yet or not, every documented endpoint is listed.
+  // Rendered from the server's live OpenAPI document: operations beyond the documented list appear
+  // (API keys), in groups after the five documented ones, and every documented endpoint is listed.
+  await expect(endpoints.getByText(/From this server’s OpenAPI document/)).toBeVisible();
+  await expect(
+    endpoints.getByRole('region', { name: 'API keys' }).getByText('/api/v1/api-keys').first(),
+  ).toBeVisible();
   const authentication = endpoints.getByRole('region', { name: 'Authentication', exact: true });
   await expect(authentication.getByText('/api/v1/auth/login', { exact: true })).toBeVisible();
   await expect(endpoints.getByText('/api/v1/escrow/fund', { exact: true })).toBeVisible();

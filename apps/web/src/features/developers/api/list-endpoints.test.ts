@@ -16,7 +16,10 @@ describe('listEndpoints', () => {
           parameters: [],
         },
         '/deals': { post: { summary: 'Create a deal', security: [{ bearerAuth: [] }] } },
-        '/api-keys': { get: { tags: ['API keys'], summary: 'List your API keys' } },
+        '/api-keys': {
+          get: { tags: ['API keys'], summary: 'List your API keys', security: [{ bearerAuth: [] }] },
+        },
+        '/support/contact': { post: { tags: ['Support'], summary: 'Send a message' } },
         '/deals/{id}/cancel': { post: { summary: 'Old way', deprecated: true } },
       },
     });
@@ -38,9 +41,13 @@ describe('listEndpoints', () => {
       group: 'API keys',
       auth: 'Bearer',
     });
+    expect(endpoints.find((endpoint) => endpoint.path === '/api/v1/support/contact')).toMatchObject({
+      group: 'Support',
+      auth: 'None',
+    });
     expect(endpoints.some((endpoint) => endpoint.path.endsWith('/cancel'))).toBe(false);
-    // 12 documented, 2 of them live, plus the live API-keys operation.
-    expect(endpoints).toHaveLength(13);
+    // 12 documented, 2 of them live, plus the live API-keys and contact operations.
+    expect(endpoints).toHaveLength(14);
     expect(endpoints.filter((endpoint) => endpoint.pending)).toHaveLength(10);
     expect(endpoints.find((endpoint) => endpoint.path === '/api/v1/wallets/balance')?.pending).toBe(true);
   });

@@ -150,9 +150,9 @@ export function listEndpoints(document: OpenApiDocument | null | undefined): End
       const documented = documentedEndpoints.find(
         (endpoint) => endpoint.path === path && endpoint.method === method.toUpperCase(),
       );
-      const security = operation.security ?? document.security;
-      const auth =
-        documented?.auth ?? (security === undefined ? 'Bearer' : security.length === 0 ? 'None' : 'Bearer');
+      // OpenAPI: an operation without `security` falls back to the document's; neither means public.
+      const security = operation.security ?? document.security ?? [];
+      const auth = documented?.auth ?? (security.length === 0 ? 'None' : 'Bearer');
       live.push({
         method: method.toUpperCase(),
         path,

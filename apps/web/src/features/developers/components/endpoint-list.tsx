@@ -24,7 +24,7 @@ export function EndpointList({ endpoints }: { endpoints: Endpoint[] }) {
               >
                 <span
                   className={cn(
-                    'w-fit rounded-md border px-2 py-0.5 font-mono font-semibold text-xs',
+                    'w-fit self-start rounded-md border px-2 py-0.5 font-mono font-semibold text-xs',
                     methodColour[endpoint.method] ?? 'border-border text-muted',
                   )}
                 >
