@@ -20,17 +20,23 @@ export async function expectNoSeriousAxeViolations(page: Page) {
   expect(serious, `axe on ${page.url()}`).toEqual([]);
 }
 
-/** Full-page screenshots at a phone width (390 px) and a desktop width (1440 px), left as they were. */
+/**
+ * Checks the page reflows without sideways scrolling from the smallest phones (360 px) to wide
+ * screens, and saves full-page screenshots at 390 px and 1440 px. The viewport is left as it was.
+ */
 export async function saveScreenshots(page: Page, name: string) {
   mkdirSync(screenshotDirectory, { recursive: true });
   const original = page.viewportSize();
-  for (const width of [390, 1440]) {
+  for (const width of [360, 390, 1440, 1920]) {
     await page.setViewportSize({ width, height: 900 });
-    // Nothing may overflow sideways at either width: the page must reflow, not scroll horizontally.
     await expect
-      .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth))
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), {
+        message: `no horizontal overflow at ${width} px`,
+      })
       .toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${screenshotDirectory}${name}-${width}.png`, fullPage: true });
+    if (width === 390 || width === 1440) {
+      await page.screenshot({ path: `${screenshotDirectory}${name}-${width}.png`, fullPage: true });
+    }
   }
   if (original) await page.setViewportSize(original);
 }
