@@ -2,7 +2,8 @@
 // queries, driven by autocannon in the same run. Target (issue 4): the list at ≥ 0.6 of bare.
 // PostgreSQL: BENCH_DATABASE_URL (an admin connection; a throw-away database is created and dropped),
 // default postgres://postgres@127.0.0.1:5432/postgres. BENCH_REDIS_URL: rate-limit counters in Redis
-// instead of the database, as replicas would run.
+// instead of the database, as replicas would run. BENCH_NODE_ARGS: extra node flags for our server only,
+// e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its time goes.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
@@ -14,6 +15,7 @@ const rootDirectory = join(import.meta.dirname, '..');
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
 const connections = 10;
+const rounds = 5;
 const listTarget = 0.6;
 
 async function freePort(): Promise<number> {
@@ -38,7 +40,10 @@ async function admin(statement: string): Promise<void> {
 }
 
 function spawnServer(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script], {
+  const nodeArgs = script.startsWith('apps/')
+    ? (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
+    : [];
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd: rootDirectory,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -130,19 +135,41 @@ try {
   });
   await waitFor(`http://127.0.0.1:${barePort}/`, bare);
 
-  const run = (url: string, method: 'GET' | 'POST') =>
+  const run = (url: string, method: 'GET' | 'POST', seconds: number) =>
     autocannon({
       url,
       method,
       connections,
-      duration: durationSeconds,
+      duration: seconds,
       headers,
       body: method === 'POST' ? newDeal : undefined,
     });
+  type Slice = Awaited<ReturnType<typeof run>>;
+  // The machine is shared: ours and bare take turns in short slices (alternating which goes first),
+  // so both see the same background load instead of one of them running through a busy spell.
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const compare = async (method: 'GET' | 'POST') => {
+    const slices = { ours: [] as Slice[], bare: [] as Slice[] };
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? (['ours', 'bare'] as const) : (['bare', 'ours'] as const);
+      for (const name of order) {
+        const url = name === 'ours' ? `${ourOrigin}/api/v1/deals` : `http://127.0.0.1:${barePort}/`;
+        slices[name].push(await run(url, method, durationSeconds / rounds));
+      }
+    }
+    const summarize = (results: Slice[]) => ({
+      perSecond: results.reduce((sum, r) => sum + r.requests.total, 0) / durationSeconds,
+      p50: median(results.map((r) => r.latency.p50)),
+      p99: median(results.map((r) => r.latency.p99)),
+      non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+      errors: results.reduce((sum, r) => sum + r.errors, 0),
+    });
+    return { our: summarize(slices.ours), base: summarize(slices.bare) };
+  };
 
   const counters = process.env.BENCH_REDIS_URL ? 'Redis' : 'PostgreSQL';
   console.log(
-    `PostgreSQL, rate-limit counters in ${counters}, ${connections} connections, ${durationSeconds} s per run, 50 deals listed 20 per page\n`,
+    `PostgreSQL, rate-limit counters in ${counters}, ${connections} connections, ${durationSeconds} s per run in ${rounds} alternating slices, p50/p99 the median of the slices, 50 deals listed 20 per page\n`,
   );
   const results = [];
   for (const [label, method] of [
@@ -166,8 +193,7 @@ try {
       headers,
       body: method === 'POST' ? newDeal : undefined,
     });
-    const our = await run(`${ourOrigin}/api/v1/deals`, method);
-    const base = await run(`http://127.0.0.1:${barePort}/`, method);
+    const { our, base } = await compare(method);
     for (const [name, result] of [
       ['covenant', our],
       ['bare', base],
@@ -181,7 +207,7 @@ try {
       label,
       our,
       base,
-      ratio: our.requests.average / base.requests.average,
+      ratio: our.perSecond / base.perSecond,
     });
   }
 
@@ -191,8 +217,8 @@ try {
   );
   for (const { label, our, base, ratio } of results) {
     console.log(
-      `${label.padEnd(20)}${pad(our.requests.average.toFixed(0), 12)}${pad(`${our.latency.p50}ms`, 7)}${pad(`${our.latency.p99}ms`, 7)}` +
-        `${pad(base.requests.average.toFixed(0), 12)}${pad(`${base.latency.p50}ms`, 7)}${pad(`${base.latency.p99}ms`, 7)}${pad(ratio.toFixed(2), 11)}`,
+      `${label.padEnd(20)}${pad(our.perSecond.toFixed(0), 12)}${pad(`${our.p50}ms`, 7)}${pad(`${our.p99}ms`, 7)}` +
+        `${pad(base.perSecond.toFixed(0), 12)}${pad(`${base.p50}ms`, 7)}${pad(`${base.p99}ms`, 7)}${pad(ratio.toFixed(2), 11)}`,
     );
   }
   const listRatio = results[0]!.ratio;
