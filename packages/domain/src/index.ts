@@ -1,4 +1,5 @@
 export * from './assets.js';
+export * from './deals/deal.js';
 export * from './errors.js';
 export * from './format-amount.js';
 export * from './kyc/kyc-application.js';

@@ -1,6 +1,6 @@
 import { type Db, schema } from '@covenant/db';
-import { AppError } from '@covenant/domain';
-import { checkDealTerms, type DealTerms, loadTraderProfiles } from './deal-terms.js';
+import { AppError, type DealTerms } from '@covenant/domain';
+import { checkDealTerms, loadTraderProfiles } from './deal-terms.js';
 import { type DealView, presentDeal } from './deal-view.js';
 
 export interface CreateDealDeps {

@@ -1,6 +1,7 @@
 import { type Db, schema } from '@covenant/db';
 import {
   AppError,
+  type DealTerms,
   isStableChain,
   isStableSymbol,
   parseBaseUnits,
@@ -11,18 +12,6 @@ import {
   validateNewTrade,
 } from '@covenant/domain';
 import { inArray } from 'drizzle-orm';
-
-/** The tradeable fields of a deal as the API takes them (amounts in base units). */
-export interface DealTerms {
-  asset_chain: string;
-  asset_symbol: string;
-  asset_amount: string;
-  stable_chain: string;
-  stable_symbol: string;
-  stable_amount: string;
-  meeting_required: boolean;
-  travel_location: string | null;
-}
 
 /** The profile fields the trading rules read, for the caller and the counterparty. */
 export interface TraderProfile {

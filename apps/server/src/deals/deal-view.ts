@@ -1,35 +1,10 @@
 import { type Db, schema } from '@covenant/db';
+import type { Deal, DealTerms } from '@covenant/domain';
 import { eq, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 
 /** A deal as the API shows it to one of its parties. */
-export interface DealView {
-  id: string;
-  buyer_id: string;
-  seller_id: string;
-  /** The other party, seen from the caller. */
-  counterparty_id: string;
-  buyer: PartyView;
-  seller: PartyView;
-  asset_chain: string;
-  asset_symbol: string;
-  asset_amount: string;
-  stable_chain: string;
-  stable_symbol: string;
-  stable_amount: string;
-  meeting_required: boolean;
-  travel_location: string | null;
-  status: schema.DealStatus;
-  created_at: string;
-  updated_at: string;
-  completed_at: string | null;
-}
-
-export interface PartyView {
-  id: string;
-  username: string | null;
-  trading_tier: schema.TradingTier | null;
-}
+export type DealView = Deal;
 
 const buyerProfile = alias(schema.profiles, 'buyer_profile');
 const sellerProfile = alias(schema.profiles, 'seller_profile');
@@ -62,6 +37,17 @@ export function presentDeal(row: DealViewRow, viewerId: string): DealView {
     counterparty_id: viewerId === deal.buyerId ? deal.sellerId : deal.buyerId,
     buyer: { id: deal.buyerId, username: row.buyerUsername, trading_tier: row.buyerTier },
     seller: { id: deal.sellerId, username: row.sellerUsername, trading_tier: row.sellerTier },
+    ...termsOf(deal),
+    status: deal.status,
+    created_at: deal.createdAt.toISOString(),
+    updated_at: deal.updatedAt.toISOString(),
+    completed_at: deal.completedAt?.toISOString() ?? null,
+  };
+}
+
+/** The tradeable fields of a stored deal, named as the API names them. */
+export function termsOf(deal: typeof schema.deals.$inferSelect): DealTerms {
+  return {
     asset_chain: deal.assetChain,
     asset_symbol: deal.assetSymbol,
     asset_amount: deal.assetAmount,
@@ -70,9 +56,5 @@ export function presentDeal(row: DealViewRow, viewerId: string): DealView {
     stable_amount: deal.stableAmount,
     meeting_required: deal.meetingRequired,
     travel_location: deal.travelLocation,
-    status: deal.status,
-    created_at: deal.createdAt.toISOString(),
-    updated_at: deal.updatedAt.toISOString(),
-    completed_at: deal.completedAt?.toISOString() ?? null,
   };
 }

@@ -1,22 +1,10 @@
 import { type Db, schema } from '@covenant/db';
-import { AppError } from '@covenant/domain';
+import { AppError, type DealWithHistory } from '@covenant/domain';
 import { and, asc, eq, or } from 'drizzle-orm';
-import { type DealView, presentDeal, selectDealViews } from './deal-view.js';
-
-export interface DealHistoryEntry {
-  seq: number;
-  action: string;
-  actor_id: string | null;
-  created_at: string;
-  details: Record<string, unknown>;
-}
+import { presentDeal, selectDealViews } from './deal-view.js';
 
 /** One of the caller's deals with its history; anybody else's deal is NOT_FOUND, never FORBIDDEN. */
-export async function getDeal(
-  db: Db,
-  userId: string,
-  dealId: string,
-): Promise<DealView & { history: DealHistoryEntry[] }> {
+export async function getDeal(db: Db, userId: string, dealId: string): Promise<DealWithHistory> {
   const [row] = await selectDealViews(
     db,
     and(eq(schema.deals.id, dealId), or(eq(schema.deals.buyerId, userId), eq(schema.deals.sellerId, userId))),

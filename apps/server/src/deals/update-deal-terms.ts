@@ -1,8 +1,8 @@
 import { type Db, schema } from '@covenant/db';
-import { AppError } from '@covenant/domain';
+import { AppError, type DealTerms } from '@covenant/domain';
 import { and, eq, or, sql } from 'drizzle-orm';
-import { checkDealTerms, type DealTerms, loadTraderProfiles } from './deal-terms.js';
-import { type DealView, presentDeal, selectDealViews } from './deal-view.js';
+import { checkDealTerms, loadTraderProfiles } from './deal-terms.js';
+import { type DealView, presentDeal, selectDealViews, termsOf } from './deal-view.js';
 
 /** Terms may change until escrow is funded (spec §4); afterwards only a dispute changes anything. */
 const changeableStatuses: ReadonlySet<schema.DealStatus> = new Set([
@@ -30,16 +30,7 @@ export async function updateDealTerms(
   if (!changeableStatuses.has(deal.status)) {
     throw new AppError('DEAL_NOT_ACTIVE', 'The deal can no longer be modified', { status: deal.status });
   }
-  const current: DealTerms = {
-    asset_chain: deal.assetChain,
-    asset_symbol: deal.assetSymbol,
-    asset_amount: deal.assetAmount,
-    stable_chain: deal.stableChain,
-    stable_symbol: deal.stableSymbol,
-    stable_amount: deal.stableAmount,
-    meeting_required: deal.meetingRequired,
-    travel_location: deal.travelLocation,
-  };
+  const current = termsOf(deal);
   const next: DealTerms = { ...current, ...changes };
   if (!next.meeting_required) next.travel_location = null;
   const counterpartyId = userId === deal.buyerId ? deal.sellerId : deal.buyerId;

@@ -1,3 +1,4 @@
+import { dealSchema, dealWithHistorySchema } from '@covenant/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,13 +8,7 @@ import { getDeal } from '../../deals/get-deal.js';
 import { listDeals } from '../../deals/list-deals.js';
 import { updateDealTerms } from '../../deals/update-deal-terms.js';
 import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook-event.js';
-import {
-  dealSchema,
-  dealTermsChangeSchema,
-  dealWithHistorySchema,
-  listDealsQuerySchema,
-  newDealSchema,
-} from './deal-schemas.js';
+import { dealTermsChangeSchema, listDealsQuerySchema, newDealSchema } from './deal-schemas.js';
 import { principalOf } from './principal-of.js';
 
 const dealIdParams = z.object({ id: z.uuid() });

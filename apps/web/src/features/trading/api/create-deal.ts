@@ -1,6 +1,6 @@
+import type { Deal } from '@covenant/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiClient, useApiClient } from '@/lib/api-client.js';
-import type { Deal } from './deal.js';
 
 // Amounts are base-unit decimal strings, parsed exactly from what the trader typed.
 export type CreateDealInput = {

@@ -1,10 +1,7 @@
+import type { DealWithHistory } from '@covenant/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { type ApiClient, ApiError, useApiClient } from '@/lib/api-client.js';
 import { useAuth } from '@/lib/auth.js';
-import type { Deal, DealHistoryEntry } from './deal.js';
-
-export type DealWithHistory = Deal & { history: DealHistoryEntry[] };
-
 export function getDeal(api: ApiClient, id: string): Promise<DealWithHistory> {
   return api.get<DealWithHistory>(`/deals/${encodeURIComponent(id)}`);
 }

@@ -1,7 +1,7 @@
+import type { Deal } from '@covenant/domain';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { type ApiClient, useApiClient } from '@/lib/api-client.js';
 import { useAuth } from '@/lib/auth.js';
-import type { Deal } from './deal.js';
 
 export type DealsPage = { data: Deal[]; has_more: boolean };
 

@@ -1,7 +1,6 @@
-import { tierLabels } from '@covenant/domain';
+import { type DealWithHistory, tierLabels } from '@covenant/domain';
 import type { ReactNode } from 'react';
 import { Card } from '@/components/ui/card.js';
-import type { DealWithHistory } from '../api/get-deal.js';
 import { DealStatusBadge } from './deal-status-badge.js';
 import { formatDealAmount } from './format-deal-amount.js';
 import { partnerName } from './partner-name.js';

@@ -1,7 +1,7 @@
+import type { Deal } from '@covenant/domain';
 import { Inbox } from 'lucide-react';
 import { Button } from '@/components/ui/button.js';
 import { Spinner } from '@/components/ui/spinner.js';
-import type { Deal } from '../api/deal.js';
 import { QueryErrorState } from './query-error-state.js';
 import { TradeCard } from './trade-card.js';
 

@@ -1,9 +1,9 @@
+import type { Deal } from '@covenant/domain';
 import { ArrowRight, MapPin } from 'lucide-react';
 import { generatePath, Link } from 'react-router';
 import { Button } from '@/components/ui/button.js';
 import { Card } from '@/components/ui/card.js';
 import { paths } from '@/config/paths.js';
-import type { Deal } from '../api/deal.js';
 import { Badge } from './badge.js';
 import { DealStatusBadge } from './deal-status-badge.js';
 import { formatDealAmount } from './format-deal-amount.js';

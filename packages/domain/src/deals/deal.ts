@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { tradingTiers } from '../tier-limits.js';
+
+export const dealStatuses = [
+  'draft',
+  'cis_submitted',
+  'terms_agreed',
+  'escrow_funded',
+  'completed',
+  'cancelled',
+  'disputed',
+] as const;
+
+const dealPartySchema = z.object({
+  id: z.uuid(),
+  username: z.string().nullable(),
+  trading_tier: z.enum(tradingTiers).nullable(),
+});
+
+/** The tradeable fields of a deal (amounts are decimal strings in the token's base units). */
+const dealTermsFields = {
+  asset_chain: z.string(),
+  asset_symbol: z.string(),
+  asset_amount: z.string(),
+  stable_chain: z.string(),
+  stable_symbol: z.string(),
+  stable_amount: z.string(),
+  meeting_required: z.boolean(),
+  travel_location: z.string().nullable(),
+};
+
+/** A deal as /api/v1 shows it to one of its parties: the server's response schema and the web's type. */
+export const dealSchema = z.object({
+  id: z.uuid(),
+  buyer_id: z.uuid(),
+  seller_id: z.uuid(),
+  counterparty_id: z.uuid().describe('The other party, seen from the caller'),
+  buyer: dealPartySchema,
+  seller: dealPartySchema,
+  ...dealTermsFields,
+  status: z.enum(dealStatuses),
+  created_at: z.string(),
+  updated_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+
+export const dealHistoryEntrySchema = z.object({
+  seq: z.number().int(),
+  action: z.string(),
+  actor_id: z.uuid().nullable(),
+  created_at: z.string(),
+  details: z.record(z.string(), z.unknown()),
+});
+
+export const dealWithHistorySchema = dealSchema.extend({ history: z.array(dealHistoryEntrySchema) });
+
+export type Deal = z.infer<typeof dealSchema>;
+export type DealTerms = Pick<Deal, keyof typeof dealTermsFields>;
+export type DealHistoryEntry = z.infer<typeof dealHistoryEntrySchema>;
+export type DealWithHistory = z.infer<typeof dealWithHistorySchema>;
