@@ -3,6 +3,7 @@ export * from './deals/deal.js';
 export * from './errors.js';
 export * from './format-amount.js';
 export * from './kyc/kyc-application.js';
+export * from './kyc/kyc-submission.js';
 export * from './parse-amount.js';
 export * from './support/contact-message.js';
 export * from './support/support-priority.js';

@@ -1,9 +1,9 @@
 import { schema } from '@covenant/db';
-import { AppError, type TradingTier, tierLimitUsd } from '@covenant/domain';
+import { AppError, type KycSubmission, type TradingTier, tierLimitUsd } from '@covenant/domain';
 import { eq } from 'drizzle-orm';
 import { renderKycApprovedEmail } from '../email/templates/kyc-approved.js';
 import type { KycDeps } from './kyc-deps.js';
-import { type KycSubmissionView, presentKycSubmissions } from './present-kyc-submission.js';
+import { presentKycSubmissions } from './present-kyc-submission.js';
 import { findApplicantEmail, recordKycDecision } from './record-kyc-decision.js';
 
 /**
@@ -14,7 +14,7 @@ import { findApplicantEmail, recordKycDecision } from './record-kyc-decision.js'
 export async function approveKycSubmission(
   deps: KycDeps,
   input: { submissionId: string; reviewerId: string; tier: TradingTier; limitUsd: bigint | undefined },
-): Promise<KycSubmissionView> {
+): Promise<KycSubmission> {
   if (input.tier === 'institutional' && input.limitUsd === undefined) {
     throw new AppError('VALIDATION_FAILED', 'The institutional tier needs a limit', {
       issues: [{ path: '/limit_usd', message: 'Set the per-transaction limit for the institutional tier' }],

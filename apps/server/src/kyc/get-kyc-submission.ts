@@ -1,10 +1,10 @@
 import { type Db, schema } from '@covenant/db';
-import { AppError } from '@covenant/domain';
+import { AppError, type StaffKycSubmission } from '@covenant/domain';
 import { eq } from 'drizzle-orm';
-import { findStaffKycSubmissions, type StaffKycSubmissionView } from './list-kyc-submissions.js';
+import { findStaffKycSubmissions } from './list-kyc-submissions.js';
 
 /** One submission with its owner, for compliance staff. */
-export async function getKycSubmission(db: Db, id: string): Promise<StaffKycSubmissionView> {
+export async function getKycSubmission(db: Db, id: string): Promise<StaffKycSubmission> {
   const [view] = await findStaffKycSubmissions(db, {
     where: eq(schema.kycSubmissions.id, id),
     oldestFirst: false,

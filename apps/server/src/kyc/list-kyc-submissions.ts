@@ -1,10 +1,7 @@
 import { type Db, schema } from '@covenant/db';
+import type { StaffKycSubmission } from '@covenant/domain';
 import { asc, desc, eq, type SQL } from 'drizzle-orm';
-import { type KycSubmissionView, presentKycSubmissions } from './present-kyc-submission.js';
-
-export interface StaffKycSubmissionView extends KycSubmissionView {
-  user: { id: string; email: string; username: string | null };
-}
+import { presentKycSubmissions } from './present-kyc-submission.js';
 
 /**
  * The compliance queue: submissions of every trader with who sent them. Pending ones come oldest
@@ -13,7 +10,7 @@ export interface StaffKycSubmissionView extends KycSubmissionView {
 export async function listKycSubmissions(
   db: Db,
   query: { status: schema.KycSubmissionStatus | undefined; limit: number },
-): Promise<StaffKycSubmissionView[]> {
+): Promise<StaffKycSubmission[]> {
   return findStaffKycSubmissions(db, {
     where: query.status ? eq(schema.kycSubmissions.status, query.status) : undefined,
     oldestFirst: query.status === 'pending',
@@ -25,7 +22,7 @@ export async function listKycSubmissions(
 export async function findStaffKycSubmissions(
   db: Db,
   query: { where: SQL | undefined; oldestFirst: boolean; limit: number },
-): Promise<StaffKycSubmissionView[]> {
+): Promise<StaffKycSubmission[]> {
   const order = query.oldestFirst ? asc : desc;
   const rows = await db
     .select({

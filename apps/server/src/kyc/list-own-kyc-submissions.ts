@@ -1,9 +1,10 @@
 import { type Db, schema } from '@covenant/db';
+import type { KycSubmission } from '@covenant/domain';
 import { desc, eq } from 'drizzle-orm';
-import { type KycSubmissionView, presentKycSubmissions } from './present-kyc-submission.js';
+import { presentKycSubmissions } from './present-kyc-submission.js';
 
 /** `GET /api/v1/kyc`: the caller's own submissions, newest first. */
-export async function listOwnKycSubmissions(db: Db, userId: string): Promise<KycSubmissionView[]> {
+export async function listOwnKycSubmissions(db: Db, userId: string): Promise<KycSubmission[]> {
   const rows = await db
     .select()
     .from(schema.kycSubmissions)

@@ -1,29 +1,11 @@
 import { type Db, schema } from '@covenant/db';
+import type { KycSubmission } from '@covenant/domain';
 import { asc, eq, inArray } from 'drizzle-orm';
 
 export type KycSubmissionRow = typeof schema.kycSubmissions.$inferSelect;
 
-/** A KYC submission as the API shows it to its owner and to compliance staff. */
-export interface KycSubmissionView {
-  id: string;
-  status: schema.KycSubmissionStatus;
-  subject_type: schema.KycSubjectType;
-  legal_name: string;
-  country: string;
-  date_of_birth: string | null;
-  registration_number: string | null;
-  address: string;
-  requested_tier: schema.TradingTier;
-  approved_tier: schema.TradingTier | null;
-  limit_usd: string | null;
-  rejection_reason: string | null;
-  submitted_at: string;
-  reviewed_at: string | null;
-  documents: { id: string; filename: string; content_type: string; size: number }[];
-}
-
 /** Presents submissions with their documents (one query for all documents), keeping their order. */
-export async function presentKycSubmissions(db: Db, rows: KycSubmissionRow[]): Promise<KycSubmissionView[]> {
+export async function presentKycSubmissions(db: Db, rows: KycSubmissionRow[]): Promise<KycSubmission[]> {
   if (rows.length === 0) return [];
   const documents = await db
     .select({

@@ -1,8 +1,9 @@
 import { schema } from '@covenant/db';
+import type { KycSubmission } from '@covenant/domain';
 import { and, eq } from 'drizzle-orm';
 import { renderKycRejectedEmail } from '../email/templates/kyc-rejected.js';
 import type { KycDeps } from './kyc-deps.js';
-import { type KycSubmissionView, presentKycSubmissions } from './present-kyc-submission.js';
+import { presentKycSubmissions } from './present-kyc-submission.js';
 import { findApplicantEmail, recordKycDecision } from './record-kyc-decision.js';
 
 /**
@@ -12,7 +13,7 @@ import { findApplicantEmail, recordKycDecision } from './record-kyc-decision.js'
 export async function rejectKycSubmission(
   deps: KycDeps,
   input: { submissionId: string; reviewerId: string; reason: string },
-): Promise<KycSubmissionView> {
+): Promise<KycSubmission> {
   const reviewedAt = deps.now();
   const { submission, email } = await deps.db.transaction(async (tx) => {
     const submission = await recordKycDecision(tx, {

@@ -1,12 +1,12 @@
 import { schema } from '@covenant/db';
-import { AppError, type KycApplication, kycDocumentRules } from '@covenant/domain';
+import { AppError, type KycApplication, type KycSubmission, kycDocumentRules } from '@covenant/domain';
 import { and, eq } from 'drizzle-orm';
 import { isUniqueViolation } from '../auth/unique-violation.js';
 import { detectContentType } from '../files/detect-content-type.js';
 import { discardEncryptedFile } from '../files/discard-encrypted-file.js';
 import { type StoredFile, storeEncryptedFile } from '../files/store-encrypted-file.js';
 import type { KycDeps } from './kyc-deps.js';
-import { type KycSubmissionView, presentKycSubmissions } from './present-kyc-submission.js';
+import { presentKycSubmissions } from './present-kyc-submission.js';
 
 export interface KycDocumentUpload {
   filename: string;
@@ -26,7 +26,7 @@ export async function submitKyc(
   userId: string,
   application: KycApplication,
   uploads: KycDocumentUpload[],
-): Promise<KycSubmissionView> {
+): Promise<KycSubmission> {
   if (uploads.length < kycDocumentRules.minFiles || uploads.length > kycDocumentRules.maxFiles) {
     throw new AppError('VALIDATION_FAILED', 'Attach between 1 and 5 documents', {
       issues: [{ path: '/documents', message: 'Attach between 1 and 5 documents' }],

@@ -1,9 +1,9 @@
+import { kycSubmissionSchema } from '@covenant/domain';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createKycDeps } from '../../kyc/create-kyc-deps.js';
-import { kycSubmissionSchema } from '../../kyc/kyc-submission-schema.js';
 import { listOwnKycSubmissions } from '../../kyc/list-own-kyc-submissions.js';
 import { readKycForm } from '../../kyc/read-kyc-form.js';
 import { submitKyc } from '../../kyc/submit-kyc.js';

@@ -1,11 +1,10 @@
-import { tradingTiers } from '@covenant/domain';
+import { kycSubmissionSchema, staffKycSubmissionSchema, tradingTiers } from '@covenant/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { approveKycSubmission } from '../../kyc/approve-kyc-submission.js';
 import { createKycDeps } from '../../kyc/create-kyc-deps.js';
 import { getKycSubmission } from '../../kyc/get-kyc-submission.js';
-import { kycSubmissionSchema, staffKycSubmissionSchema } from '../../kyc/kyc-submission-schema.js';
 import { listKycSubmissions } from '../../kyc/list-kyc-submissions.js';
 import { readKycDocument } from '../../kyc/read-kyc-document.js';
 import { rejectKycSubmission } from '../../kyc/reject-kyc-submission.js';

@@ -1,7 +1,7 @@
+import type { KycSubmission } from '@covenant/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { type ApiClient, useApiClient } from '@/lib/api-client.js';
 import { useAuth } from '@/lib/auth.js';
-import type { KycSubmission } from './kyc-submission.js';
 
 export function getKycSubmissions(api: ApiClient): Promise<{ data: KycSubmission[] }> {
   return api.get<{ data: KycSubmission[] }>('/kyc');

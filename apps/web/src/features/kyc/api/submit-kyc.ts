@@ -1,7 +1,6 @@
-import type { KycApplication } from '@covenant/domain';
+import type { KycApplication, KycSubmission } from '@covenant/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiClient, useApiClient } from '@/lib/api-client.js';
-import type { KycSubmission } from './kyc-submission.js';
 
 export type KycRequest = { application: KycApplication; documents: File[] };
 

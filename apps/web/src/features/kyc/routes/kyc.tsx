@@ -1,4 +1,4 @@
-import { formatUsd, tierLabels } from '@covenant/domain';
+import { formatUsd, type KycSubmission, tierLabels } from '@covenant/domain';
 import { ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -9,7 +9,6 @@ import { Card } from '@/components/ui/card.js';
 import { Spinner } from '@/components/ui/spinner.js';
 import { paths } from '@/config/paths.js';
 import { useKycSubmissions } from '../api/get-kyc-submissions.js';
-import type { KycSubmission } from '../api/kyc-submission.js';
 import { KycForm } from '../components/kyc-form.js';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', {

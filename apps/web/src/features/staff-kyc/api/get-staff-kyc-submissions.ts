@@ -1,7 +1,7 @@
+import type { StaffKycSubmission } from '@covenant/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { KycStatus } from '@/components/kyc-status-badge.js';
 import { type ApiClient, useApiClient } from '@/lib/api-client.js';
-import type { StaffKycSubmission } from './staff-kyc-submission.js';
 
 export function getStaffKycSubmissions(api: ApiClient, status: KycStatus | '') {
   return api.get<{ data: StaffKycSubmission[] }>('/staff/kyc', { query: { status } });

@@ -1,7 +1,6 @@
-import type { TradingTier } from '@covenant/domain';
+import type { StaffKycSubmission, TradingTier } from '@covenant/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiClient, useApiClient } from '@/lib/api-client.js';
-import type { StaffKycSubmission } from './staff-kyc-submission.js';
 
 export type KycDecision =
   | { decision: 'approve'; tier: TradingTier; limit_usd?: string }

@@ -1,17 +1,11 @@
+import type { KycDocument } from '@covenant/domain';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button.js';
 import { Spinner } from '@/components/ui/spinner.js';
 import { useKycDocument } from '../api/get-kyc-document.js';
-import type { StaffKycDocument } from '../api/staff-kyc-submission.js';
 
 /** Shows an image document inline; a PDF is offered as a download (the page's CSP frames nothing from blobs). */
-export function DocumentViewer({
-  submissionId,
-  document,
-}: {
-  submissionId: string;
-  document: StaffKycDocument;
-}) {
+export function DocumentViewer({ submissionId, document }: { submissionId: string; document: KycDocument }) {
   const file = useKycDocument(submissionId, document.id);
   const [url, setUrl] = useState<string>();
 

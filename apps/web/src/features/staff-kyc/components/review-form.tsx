@@ -1,4 +1,4 @@
-import { type TradingTier, tierLabels, tradingTiers } from '@covenant/domain';
+import { type StaffKycSubmission, type TradingTier, tierLabels, tradingTiers } from '@covenant/domain';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button.js';
@@ -8,7 +8,6 @@ import { Label } from '@/components/ui/label.js';
 import { Select } from '@/components/ui/select.js';
 import { Textarea } from '@/components/ui/textarea.js';
 import { useReviewKycSubmission } from '../api/review-kyc-submission.js';
-import type { StaffKycSubmission } from '../api/staff-kyc-submission.js';
 
 /** Approve with a tier (and, for institutional, the limit in whole dollars) or reject with a reason. */
 export function ReviewForm({ submission }: { submission: StaffKycSubmission }) {

@@ -1,9 +1,8 @@
-import { formatUsd, tierLabels } from '@covenant/domain';
+import { formatUsd, type StaffKycSubmission, tierLabels } from '@covenant/domain';
 import { useState } from 'react';
 import { KycStatusBadge } from '@/components/kyc-status-badge.js';
 import { Button } from '@/components/ui/button.js';
 import { Card } from '@/components/ui/card.js';
-import type { StaffKycSubmission } from '../api/staff-kyc-submission.js';
 import { DocumentViewer } from './document-viewer.js';
 import { ReviewForm } from './review-form.js';
 

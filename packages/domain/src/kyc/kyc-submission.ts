@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { tradingTiers } from '../tier-limits.js';
+import { kycSubjectTypes } from './kyc-application.js';
+
+const tierSchema = z.enum(tradingTiers);
+
+/** A verification request as the API shows it to its owner: the server's response schema and the web's type. */
+export const kycSubmissionSchema = z.object({
+  id: z.uuid(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  subject_type: z.enum(kycSubjectTypes),
+  legal_name: z.string(),
+  country: z.string().describe('ISO 3166-1 alpha-2'),
+  date_of_birth: z.string().nullable().describe('YYYY-MM-DD; individuals only'),
+  registration_number: z.string().nullable().describe('companies only'),
+  address: z.string(),
+  requested_tier: tierSchema,
+  approved_tier: tierSchema.nullable(),
+  limit_usd: z.string().nullable().describe('per-transaction limit granted, whole US dollars'),
+  rejection_reason: z.string().nullable(),
+  submitted_at: z.string(),
+  reviewed_at: z.string().nullable(),
+  documents: z.array(
+    z.object({ id: z.uuid(), filename: z.string(), content_type: z.string(), size: z.number().int() }),
+  ),
+});
+
+/** The same request with the trader who sent it, as compliance staff see it. */
+export const staffKycSubmissionSchema = kycSubmissionSchema.extend({
+  user: z.object({ id: z.uuid(), email: z.string(), username: z.string().nullable() }),
+});
+
+export type KycSubmission = z.infer<typeof kycSubmissionSchema>;
+export type KycDocument = KycSubmission['documents'][number];
+export type StaffKycSubmission = z.infer<typeof staffKycSubmissionSchema>;
