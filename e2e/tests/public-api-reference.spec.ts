@@ -41,6 +41,7 @@ test('the API reference lists endpoints by group, shows code in JavaScript and P
     await expect(webhooks.getByRole('heading', { name: event })).toBeVisible();
   }
   await expect(webhooks.getByText(/"settlement_transactions"/)).toBeVisible();
+  await expect(webhooks.getByText(/"type": "escrow.funded"/)).toBeVisible();
   await expect(webhooks.getByText('Covenant-Signature: t=<unix time>,v1=<hex>')).toBeVisible();
   await expect(webhooks.getByText(/timingSafeEqual/)).toBeVisible();
   await expect(webhooks.getByText(/hmac\.compare_digest/)).toBeVisible();
@@ -58,7 +59,7 @@ test('the webhook verification shown on the page accepts a correct signature and
   const { createHmac } = await import('node:crypto');
   const module = await import(`data:text/javascript,${encodeURIComponent(code)}`);
   const secret = 'whsec_test';
-  const body = '{"event":"deal.created","data":{"deal_id":"0c6d2f4a"}}';
+  const body = '{"id":"4d1c7a2e","type":"deal.created","data":{"deal_id":"0c6d2f4a"}}';
   const t = Math.floor(Date.now() / 1000);
   const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
   expect(module.verifyCovenantSignature(body, `t=${t},v1=${v1}`, secret)).toBe(true);

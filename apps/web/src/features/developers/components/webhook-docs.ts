@@ -1,7 +1,10 @@
 // The documented webhook events (spec §7) with example deliveries, and how to verify a signature.
+// A delivery's body is `{id, type, created_at, data}`; `id` is the same when a delivery is retried.
 export const webhookEventExamples = [
   {
     event: 'deal.created',
+    deliveryId: '4d1c7a2e-9b3f-4e6a-8c5d-2f7b1e9a3c60',
+    sentAt: '2026-03-02T14:05:12.000Z',
     when: 'A deal you are a party to has been created.',
     data: {
       deal_id: '0c6d2f4a-8b1e-4c3d-9f7a-2e5b8d1c4a90',
@@ -13,6 +16,8 @@ export const webhookEventExamples = [
   },
   {
     event: 'escrow.funded',
+    deliveryId: '8a2e5c1f-7d3b-4f9e-a6c2-1b8d4e7f0a35',
+    sentAt: '2026-03-02T15:31:47.000Z',
     when: 'A leg’s deposit has reached the required confirmations.',
     data: {
       deal_id: '0c6d2f4a-8b1e-4c3d-9f7a-2e5b8d1c4a90',
@@ -24,6 +29,8 @@ export const webhookEventExamples = [
   },
   {
     event: 'deal.completed',
+    deliveryId: 'c3f9b6d2-1e8a-4c7f-9d5b-6a2e0f4c8b17',
+    sentAt: '2026-03-02T17:42:31.000Z',
     when: 'Both legs have been paid out.',
     data: {
       deal_id: '0c6d2f4a-8b1e-4c3d-9f7a-2e5b8d1c4a90',

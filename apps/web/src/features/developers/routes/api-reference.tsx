@@ -167,7 +167,16 @@ export function ApiReferenceRoute() {
               <p className="mt-1 mb-4 text-muted text-sm">{example.when}</p>
               <CodeBlock
                 label={`${example.event} payload`}
-                code={JSON.stringify({ event: example.event, data: example.data }, null, 2)}
+                code={JSON.stringify(
+                  {
+                    id: example.deliveryId,
+                    type: example.event,
+                    created_at: example.sentAt,
+                    data: example.data,
+                  },
+                  null,
+                  2,
+                )}
               />
             </section>
           ))}
