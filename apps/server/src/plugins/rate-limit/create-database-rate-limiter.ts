@@ -4,26 +4,36 @@ import { decideRateLimit, type RateLimiter } from './rate-limiter.js';
 
 const { rateLimits } = schema;
 
-/** Rate limits kept in the `rate_limits` table: one atomic upsert per request. */
+/**
+ * Rate limits kept in the `rate_limits` table: one atomic upsert per request, a named statement so
+ * the server parses and plans it once per connection instead of on every request.
+ */
 export function createDatabaseRateLimiter(db: Db, clock: () => Date): RateLimiter {
+  const now = sql`${sql.placeholder('now')}::timestamptz`;
+  const windowEnded = sql`${rateLimits.resetAt} <= ${now}`;
+  const upsert = db
+    .insert(rateLimits)
+    .values({
+      key: sql.placeholder('key'),
+      count: 1,
+      resetAt: sql`${sql.placeholder('windowEnd')}::timestamptz`,
+    })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`case when ${windowEnded} then 1 else ${rateLimits.count} + 1 end`,
+        resetAt: sql`case when ${windowEnded} then excluded.reset_at else ${rateLimits.resetAt} end`,
+      },
+    })
+    .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt })
+    .prepare('rate_limit_consume');
   return {
     consume: async (key, limit, windowSeconds) => {
-      const now = clock();
-      const windowEnd = new Date(now.getTime() + windowSeconds * 1000);
-      const windowEnded = sql`${rateLimits.resetAt} <= ${now.toISOString()}`;
-      const [row] = await db
-        .insert(rateLimits)
-        .values({ key, count: 1, resetAt: windowEnd })
-        .onConflictDoUpdate({
-          target: rateLimits.key,
-          set: {
-            count: sql`case when ${windowEnded} then 1 else ${rateLimits.count} + 1 end`,
-            resetAt: sql`case when ${windowEnded} then excluded.reset_at else ${rateLimits.resetAt} end`,
-          },
-        })
-        .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt });
+      const at = clock();
+      const windowEnd = new Date(at.getTime() + windowSeconds * 1000);
+      const [row] = await upsert.execute({ key, now: at.toISOString(), windowEnd: windowEnd.toISOString() });
       if (!row) throw new Error('rate limit upsert returned no row');
-      return decideRateLimit(row.count, limit, row.resetAt, now);
+      return decideRateLimit(row.count, limit, row.resetAt, at);
     },
     close: async () => {},
   };
