@@ -1,5 +1,6 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
+import { createdAt, updatedAt } from './timestamps.js';
 
 export type ApiAccessTier = 'standard' | 'premium';
 
@@ -9,7 +10,7 @@ export const apiAccessTiers = pgTable('api_access_tiers', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   tier: text('tier').$type<ApiAccessTier>().notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /** Named API keys. Only a SHA-256 of the key is kept; the prefix lets people recognise their keys. */
@@ -23,7 +24,7 @@ export const apiKeys = pgTable(
     name: text('name').notNull(),
     prefix: text('prefix').notNull(),
     keyHash: text('key_hash').notNull().unique(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (table) => [index('api_keys_user_id_idx').on(table.userId, table.createdAt)],
@@ -45,7 +46,7 @@ export const idempotencyKeys = pgTable(
     statusCode: integer('status_code'),
     responseBody: text('response_body'),
     responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [
     primaryKey({ columns: [table.userId, table.key] }),

@@ -13,9 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-
-const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
-const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+import { createdAt, updatedAt } from './timestamps.js';
 
 /** An authentication method and when it was used, as GoTrue puts it into the `amr` claim. */
 export interface AuthMethodReference {

@@ -11,6 +11,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
+import { createdAt, updatedAt } from './timestamps.js';
 
 export type DealStatus =
   | 'draft'
@@ -44,8 +45,8 @@ export const deals = pgTable(
     meetingRequired: boolean('meeting_required').notNull().default(false),
     travelLocation: text('travel_location'),
     status: text('status').$type<DealStatus>().notNull().default('draft'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (table) => [
@@ -66,7 +67,7 @@ export const dealHistory = pgTable(
     action: text('action').notNull(),
     actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.dealId, table.seq] })],
 );

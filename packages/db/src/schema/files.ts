@@ -1,5 +1,6 @@
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
+import { createdAt } from './timestamps.js';
 
 /**
  * Files uploaded by users (KYC documents, later CIS files), encrypted at rest. The ciphertext lives
@@ -23,7 +24,7 @@ export const storedFiles = pgTable(
     /** base64 IV and GCM tag of the content encrypted with the data key. */
     iv: text('iv').notNull(),
     authTag: text('auth_tag').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [index('stored_files_owner_id_idx').on(table.ownerId)],
 );

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, pgSequence, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, pgSequence, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
+import { createdAt, updatedAt } from './timestamps.js';
 
 export type SupportKind = 'contact' | 'ticket';
 export type SupportStatus = 'open' | 'in_progress' | 'resolved' | 'closed';
@@ -38,8 +39,8 @@ export const supportMessages = pgTable(
     category: text('category'),
     body: text('body').notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     // The inbox lists newest first, filtered by status and kind, paging on (created_at, id).
@@ -60,7 +61,7 @@ export const supportReplies = pgTable(
     authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
     authorEmail: text('author_email').notNull(),
     body: text('body').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [index('support_replies_message_idx').on(table.messageId, table.createdAt)],
 );

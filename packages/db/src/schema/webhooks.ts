@@ -1,5 +1,6 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
+import { createdAt } from './timestamps.js';
 
 /** Where a user wants events delivered. The secret signs every delivery, so it is kept as given. */
 export const webhookEndpoints = pgTable(
@@ -12,7 +13,7 @@ export const webhookEndpoints = pgTable(
     url: text('url').notNull(),
     events: jsonb('events').$type<string[]>().notNull(),
     secret: text('secret').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [index('webhook_endpoints_user_id_idx').on(table.userId, table.createdAt)],
 );
@@ -31,7 +32,7 @@ export const webhookDeliveries = pgTable(
     body: text('body').notNull(),
     status: text('status').$type<WebhookDeliveryStatus>().notNull().default('pending'),
     attemptCount: integer('attempt_count').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
   },
   (table) => [index('webhook_deliveries_endpoint_idx').on(table.endpointId, table.createdAt)],
