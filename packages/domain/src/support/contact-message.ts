@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { replyAddressSchema } from './reply-address.js';
 import { supportPriorities } from './support-priority.js';
 
 /** The contact form's topics (spec §3), in the order the subject select lists them. */
@@ -35,12 +36,7 @@ const phonePattern = /^\+?[\d\s().-]{7,24}$/;
 export const contactMessageSchema = z.object({
   first_name: z.string().trim().min(1, 'Enter your first name').max(100, 'Use at most 100 characters'),
   last_name: z.string().trim().min(1, 'Enter your last name').max(100, 'Use at most 100 characters'),
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(254, 'Use at most 254 characters')
-    .pipe(z.email('Enter a valid email address')),
+  email: replyAddressSchema,
   phone: z
     .string()
     .trim()

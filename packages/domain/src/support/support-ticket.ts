@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { replyAddressSchema } from './reply-address.js';
 
 /** The ticket form's categories (spec §2, Help Center), in the order the select lists them. */
 export const ticketCategories = [
@@ -24,12 +25,7 @@ export const ticketCategoryLabels: Record<TicketCategory, string> = {
  * `POST /api/v1/support/tickets`.
  */
 export const supportTicketSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(254, 'Use at most 254 characters')
-    .pipe(z.email('Enter a valid email address')),
+  email: replyAddressSchema,
   subject: z
     .string()
     .trim()
