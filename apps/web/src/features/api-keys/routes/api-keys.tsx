@@ -1,7 +1,6 @@
-import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router';
+import { BackLink } from '@/components/back-link.js';
 import { PageTitle } from '@/components/page-title.js';
-import { Button } from '@/components/ui/button.js';
 import { paths } from '@/config/paths.js';
 import { ApiKeysSection } from '../components/api-keys-section.js';
 import { WebhooksSection } from '../components/webhooks-section.js';
@@ -11,12 +10,7 @@ export function ApiKeysRoute() {
   return (
     <div className="mx-auto w-full max-w-4xl space-y-6 px-4 py-12 sm:px-6">
       <PageTitle title="Get API Key" />
-      <Button asChild variant="link">
-        <Link to={paths.trading}>
-          <ArrowLeft aria-hidden />
-          Back to Trading
-        </Link>
-      </Button>
+      <BackLink to={paths.trading}>Back to Trading</BackLink>
       <div>
         <h1 className="font-semibold text-3xl tracking-tight">Get API Key</h1>
         <p className="mt-2 text-muted">

@@ -4,9 +4,9 @@ import {
   type TicketCategory,
   ticketCategoryLabels,
 } from '@covenant/domain';
-import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { BackLink } from '@/components/back-link.js';
 import { PageTitle } from '@/components/page-title.js';
 import { Button } from '@/components/ui/button.js';
 import { Label } from '@/components/ui/label.js';
@@ -50,12 +50,7 @@ function InboxMessage() {
   return (
     <div className="mx-auto w-full max-w-4xl space-y-6 px-4 py-12 sm:px-6">
       <PageTitle title={message.data ? `${message.data.reference} · Support Inbox` : 'Support Inbox'} />
-      <Button asChild variant="link">
-        <Link to={paths.staffInbox}>
-          <ArrowLeft aria-hidden />
-          Back to Inbox
-        </Link>
-      </Button>
+      <BackLink to={paths.staffInbox}>Back to Inbox</BackLink>
       {missing ? (
         <p className="text-muted">There is no support message at this address.</p>
       ) : message.isError ? (

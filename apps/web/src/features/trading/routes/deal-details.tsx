@@ -1,7 +1,6 @@
-import { ArrowLeft } from 'lucide-react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { BackLink } from '@/components/back-link.js';
 import { PageTitle } from '@/components/page-title.js';
-import { Button } from '@/components/ui/button.js';
 import { Spinner } from '@/components/ui/spinner.js';
 import { paths } from '@/config/paths.js';
 import { ApiError } from '@/lib/api-client.js';
@@ -23,12 +22,7 @@ export function DealDetailsRoute() {
   return (
     <div className="mx-auto w-full max-w-4xl space-y-6 px-4 py-12 sm:px-6">
       <PageTitle title="Deal" />
-      <Button asChild variant="link">
-        <Link to={paths.trading}>
-          <ArrowLeft aria-hidden />
-          Back to Trading
-        </Link>
-      </Button>
+      <BackLink to={paths.trading}>Back to Trading</BackLink>
       <h1 className="font-semibold text-3xl tracking-tight">Deal Details</h1>
       {missing ? (
         <p className="text-muted">This deal does not exist, or you are not a party to it.</p>
