@@ -3,6 +3,7 @@ import { ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { KycStatusBadge } from '@/components/kyc-status-badge.js';
+import { LoadError } from '@/components/load-error.js';
 import { PageTitle } from '@/components/page-title.js';
 import { Button } from '@/components/ui/button.js';
 import { Card } from '@/components/ui/card.js';
@@ -37,14 +38,9 @@ export function KycRoute() {
       {submissions.isPending ? (
         <Spinner label="Loading your verification" />
       ) : submissions.isError ? (
-        <div role="alert" className="space-y-3">
-          <p className="text-destructive">
-            Your verification could not be loaded: {submissions.error.message}
-          </p>
-          <Button variant="outline" onClick={() => void submissions.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError onRetry={() => void submissions.refetch()}>
+          Your verification could not be loaded: {submissions.error.message}
+        </LoadError>
       ) : (
         <>
           {latest && <LatestSubmission submission={latest} />}

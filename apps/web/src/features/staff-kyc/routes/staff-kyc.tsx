@@ -1,8 +1,8 @@
 import { tierLabels } from '@covenant/domain';
 import { useSearchParams } from 'react-router';
 import { type KycStatus, KycStatusBadge } from '@/components/kyc-status-badge.js';
+import { LoadError } from '@/components/load-error.js';
 import { PageTitle } from '@/components/page-title.js';
-import { Button } from '@/components/ui/button.js';
 import { Label } from '@/components/ui/label.js';
 import { Select } from '@/components/ui/select.js';
 import { Spinner } from '@/components/ui/spinner.js';
@@ -73,12 +73,9 @@ function KycConsole() {
       {queue.isPending ? (
         <Spinner label="Loading the queue" />
       ) : queue.isError ? (
-        <div role="alert" className="space-y-3">
-          <p className="text-destructive">The queue could not be loaded: {queue.error.message}</p>
-          <Button variant="outline" onClick={() => void queue.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError onRetry={() => void queue.refetch()}>
+          The queue could not be loaded: {queue.error.message}
+        </LoadError>
       ) : submissions.length === 0 ? (
         <p className="rounded-lg border border-border border-dashed p-8 text-center text-muted">
           No verification requests here.

@@ -7,6 +7,7 @@ import {
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { BackLink } from '@/components/back-link.js';
+import { LoadError } from '@/components/load-error.js';
 import { PageTitle } from '@/components/page-title.js';
 import { Button } from '@/components/ui/button.js';
 import { Label } from '@/components/ui/label.js';
@@ -54,12 +55,9 @@ function InboxMessage() {
       {missing ? (
         <p className="text-muted">There is no support message at this address.</p>
       ) : message.isError ? (
-        <div role="alert" className="space-y-3">
-          <p className="text-destructive">The message could not be loaded: {message.error.message}</p>
-          <Button variant="outline" onClick={() => void message.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError onRetry={() => void message.refetch()}>
+          The message could not be loaded: {message.error.message}
+        </LoadError>
       ) : !message.data ? (
         <Spinner label="Loading the message" />
       ) : (

@@ -1,4 +1,5 @@
 import { generatePath, Link, useSearchParams } from 'react-router';
+import { LoadError } from '@/components/load-error.js';
 import { PageTitle } from '@/components/page-title.js';
 import { Button } from '@/components/ui/button.js';
 import { Label } from '@/components/ui/label.js';
@@ -92,12 +93,9 @@ function Inbox() {
       {inbox.isPending ? (
         <Spinner label="Loading the inbox" />
       ) : inbox.isError ? (
-        <div role="alert" className="space-y-3">
-          <p className="text-destructive">The inbox could not be loaded: {inbox.error.message}</p>
-          <Button variant="outline" onClick={() => void inbox.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError onRetry={() => void inbox.refetch()}>
+          The inbox could not be loaded: {inbox.error.message}
+        </LoadError>
       ) : messages.length === 0 ? (
         <p className="rounded-lg border border-border border-dashed p-8 text-center text-muted">
           No messages match these filters.
