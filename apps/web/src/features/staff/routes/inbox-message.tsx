@@ -26,13 +26,8 @@ import {
   supportStatusLabels,
 } from '../api/support-message.js';
 import { AdminOnly, NotAllowed } from '../components/admin-only.js';
+import { formatUtcTime } from '../components/format-utc-time.js';
 import { PriorityBadge, StatusBadge } from '../components/support-badges.js';
-
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 export function InboxMessageRoute() {
   return (
@@ -71,7 +66,7 @@ function MessageThread({ message }: { message: SupportMessageDetail }) {
   const details: [string, string][] = [
     ['From', message.name ? `${message.name} <${message.email}>` : message.email],
     ['Type', message.kind === 'ticket' ? 'Support ticket' : 'Contact message'],
-    ['Received', `${dateFormat.format(new Date(message.created_at))} UTC`],
+    ['Received', formatUtcTime(message.created_at)],
   ];
   if (message.phone) details.push(['Phone', message.phone]);
   if (message.topic)
@@ -114,7 +109,7 @@ function MessageThread({ message }: { message: SupportMessageDetail }) {
             className="ml-4 rounded-lg border border-primary/30 bg-primary/5 p-4 sm:ml-12"
           >
             <p className="mb-2 text-muted text-xs">
-              {reply.author_email} replied on {dateFormat.format(new Date(reply.created_at))} UTC:
+              {reply.author_email} replied on {formatUtcTime(reply.created_at)}:
             </p>
             <p className="whitespace-pre-wrap">{reply.body}</p>
           </article>

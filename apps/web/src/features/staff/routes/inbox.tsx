@@ -15,13 +15,8 @@ import {
   supportStatusLabels,
 } from '../api/support-message.js';
 import { AdminOnly, NotAllowed } from '../components/admin-only.js';
+import { formatUtcTime } from '../components/format-utc-time.js';
 import { PriorityBadge, StatusBadge } from '../components/support-badges.js';
-
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 export function InboxRoute() {
   return (
@@ -112,9 +107,7 @@ function Inbox() {
                   <span className="font-mono text-muted text-xs">{message.reference}</span>
                   <StatusBadge status={message.status} />
                   <PriorityBadge priority={message.priority} />
-                  <span className="ml-auto text-muted text-xs">
-                    {dateFormat.format(new Date(message.created_at))} UTC
-                  </span>
+                  <span className="ml-auto text-muted text-xs">{formatUtcTime(message.created_at)}</span>
                 </div>
                 <p className="font-medium">{message.title}</p>
                 <p className="text-muted text-sm">
