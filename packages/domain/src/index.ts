@@ -1,5 +1,7 @@
 export * from './assets.js';
+export * from './deals/canonical-json.js';
 export * from './deals/deal.js';
+export * from './deals/deal-transitions.js';
 export * from './errors.js';
 export * from './format-amount.js';
 export * from './kyc/kyc-application.js';

@@ -1,0 +1,73 @@
+import { AppError } from '../errors.js';
+import type { dealStatuses } from './deal.js';
+
+export type DealStatus = (typeof dealStatuses)[number];
+
+/** Who acts on a deal: one of its two parties, the platform itself, or a mediator during a dispute. */
+export const dealActors = ['buyer', 'seller', 'system', 'mediator'] as const;
+export type DealActor = (typeof dealActors)[number];
+
+export const dealActions = [
+  'propose_terms',
+  'complete_cis_exchange',
+  'accept_terms',
+  'fund_escrow',
+  'release',
+  'cancel',
+  'expire_funding',
+  'open_dispute',
+  'resolve_release',
+  'resolve_refund',
+] as const;
+export type DealAction = (typeof dealActions)[number];
+
+interface Transition {
+  from: DealStatus;
+  action: DealAction;
+  actors: readonly DealActor[];
+  to: DealStatus;
+}
+
+const parties = ['buyer', 'seller'] as const;
+
+/**
+ * Every move a deal can make. Anything not listed is refused. Terms may change until escrow is
+ * funded (spec §4); a change after agreement reopens the negotiation, so the escrow is never set up
+ * on terms one side has not accepted. Once funded, only the platform (release) or a dispute moves
+ * the deal; a mediator's decision either releases (per terms or split per leg) or refunds both.
+ */
+export const dealTransitions: readonly Transition[] = [
+  { from: 'draft', action: 'propose_terms', actors: parties, to: 'draft' },
+  { from: 'cis_submitted', action: 'propose_terms', actors: parties, to: 'cis_submitted' },
+  { from: 'terms_agreed', action: 'propose_terms', actors: parties, to: 'cis_submitted' },
+  { from: 'draft', action: 'complete_cis_exchange', actors: parties, to: 'cis_submitted' },
+  { from: 'cis_submitted', action: 'accept_terms', actors: parties, to: 'terms_agreed' },
+  { from: 'terms_agreed', action: 'fund_escrow', actors: ['system'], to: 'escrow_funded' },
+  { from: 'escrow_funded', action: 'release', actors: ['system'], to: 'completed' },
+  { from: 'draft', action: 'cancel', actors: parties, to: 'cancelled' },
+  { from: 'cis_submitted', action: 'cancel', actors: parties, to: 'cancelled' },
+  { from: 'terms_agreed', action: 'cancel', actors: parties, to: 'cancelled' },
+  { from: 'terms_agreed', action: 'expire_funding', actors: ['system'], to: 'cancelled' },
+  { from: 'terms_agreed', action: 'open_dispute', actors: parties, to: 'disputed' },
+  { from: 'escrow_funded', action: 'open_dispute', actors: parties, to: 'disputed' },
+  { from: 'disputed', action: 'resolve_release', actors: ['mediator'], to: 'completed' },
+  { from: 'disputed', action: 'resolve_refund', actors: ['mediator'], to: 'cancelled' },
+];
+
+/**
+ * The status a deal in `status` moves to when `actor` does `action`. Throws 409 DEAL_NOT_ACTIVE for
+ * a change of terms the deal no longer allows, and 409 INVALID_STATE_TRANSITION for any other move
+ * the table does not list (including a listed move by the wrong actor).
+ */
+export function nextDealStatus(status: DealStatus, action: DealAction, actor: DealActor): DealStatus {
+  const transition = dealTransitions.find((entry) => entry.from === status && entry.action === action);
+  if (transition?.actors.includes(actor)) return transition.to;
+  if (action === 'propose_terms' && !transition) {
+    throw new AppError('DEAL_NOT_ACTIVE', 'The deal can no longer be modified', { status });
+  }
+  throw new AppError('INVALID_STATE_TRANSITION', `A ${status} deal cannot do ${action} by ${actor}`, {
+    status,
+    action,
+    actor,
+  });
+}
