@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Db, schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from './principal.js';
 
 const keyPattern = /^[\x21-\x7e]{1,255}$/;
@@ -10,6 +10,26 @@ const keyPattern = /^[\x21-\x7e]{1,255}$/;
 interface HeldKey {
   userId: string;
   key: string;
+}
+
+/**
+ * Claims the request's `Idempotency-Key` for `body`. Returns true when the answer was already sent
+ * (a replay); the handler must then stop. Throws 409 for the same key with another request.
+ */
+export type ClaimIdempotencyKey = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: unknown,
+) => Promise<boolean>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * For routes that read their own body (multipart): call with what was read, before acting on it.
+     * Every other POST is claimed before its handler runs.
+     */
+    claimIdempotencyKey: ClaimIdempotencyKey;
+  }
 }
 
 /**
@@ -25,16 +45,16 @@ export function honourIdempotencyKeys(
 ): void {
   const held = new WeakMap<FastifyRequest, HeldKey>();
 
-  app.addHook('preHandler', async (request, reply) => {
+  const claim: ClaimIdempotencyKey = async (request, reply, body) => {
     const header = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || header === undefined) return;
+    if (request.method !== 'POST' || header === undefined) return false;
     const key = Array.isArray(header) ? header[0] : header;
     if (!key || !keyPattern.test(key)) {
       throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be 1 to 255 printable characters');
     }
     const { userId } = principalOf(request);
     const requestHash = createHash('sha256')
-      .update(JSON.stringify([request.method, request.url, userId, request.body ?? null]))
+      .update(JSON.stringify([request.method, request.url, userId, body ?? null]))
       .digest('hex');
     const inserted = await db
       .insert(schema.idempotencyKeys)
@@ -43,7 +63,7 @@ export function honourIdempotencyKeys(
       .returning({ key: schema.idempotencyKeys.key });
     if (inserted.length > 0) {
       held.set(request, { userId, key });
-      return;
+      return false;
     }
     const [first] = await db
       .select()
@@ -58,7 +78,15 @@ export function honourIdempotencyKeys(
     }
     reply.header('Idempotent-Replayed', 'true');
     for (const [name, value] of Object.entries(first.responseHeaders ?? {})) reply.header(name, value);
-    return reply.code(first.statusCode).send(first.responseBody ?? undefined);
+    await reply.code(first.statusCode).send(first.responseBody ?? undefined);
+    return true;
+  };
+  app.decorate('claimIdempotencyKey', claim);
+
+  app.addHook('preHandler', async (request, reply) => {
+    // A multipart body is still unread here; its route claims the key once it has read the parts.
+    if (request.isMultipart?.()) return;
+    if (await claim(request, reply, request.body)) return reply;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

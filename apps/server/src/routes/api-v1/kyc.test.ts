@@ -96,6 +96,31 @@ const submit = (
 const profileOf = async (token: string) => (await call('GET', '/user/profile', token)).body;
 
 describe('POST /api/v1/kyc', () => {
+  it('replays the first answer for the same Idempotency-Key and files, and refuses other files', async () => {
+    const trader = await signUp();
+    const send = (documents: Upload[]) =>
+      fetch(`${server.origin}/api/v1/kyc`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${trader.token}`, 'idempotency-key': 'kyc-retry-1' },
+        body: form(individual, documents),
+      });
+    const first = await send([{ name: 'id.png', content: png }]);
+    expect(first.status).toBe(201);
+    const firstBody = await first.json();
+
+    const retry = await send([{ name: 'id.png', content: png }]);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(await retry.json()).toEqual(firstBody);
+
+    // Same fields and file name, different bytes: a different request under the same key.
+    const changed = Buffer.concat([png, Buffer.from([0])]);
+    const other = await send([{ name: 'id.png', content: changed }]);
+    expect(other.status).toBe(409);
+    expect(((await other.json()) as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect((await call('GET', '/kyc', trader.token)).body.data).toHaveLength(1);
+  });
+
   it('stores the submission, marks the profile pending and lists it', async () => {
     const trader = await signUp();
     const created = await submit(trader.token, { ...individual, country: 'de' }, [

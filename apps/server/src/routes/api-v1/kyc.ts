@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { kycSubmissionSchema } from '@covenant/domain';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
@@ -35,6 +36,12 @@ export const apiV1KycRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const { userId } = principalOf(request);
       const { application, uploads } = await readKycForm(request, deps.now().toISOString().slice(0, 10));
+      // The same key with the same fields and files replays the first answer; with others, 409.
+      const sent = await app.claimIdempotencyKey(request, reply, {
+        application,
+        documents: uploads.map((upload) => [upload.filename, sha256(upload.content)]),
+      });
+      if (sent) return reply;
       const submission = await submitKyc(deps, userId, application, uploads);
       return reply.code(201).send(submission);
     },
@@ -52,3 +59,7 @@ export const apiV1KycRoutes: FastifyPluginAsync = async (app) => {
     async (request) => ({ data: await listOwnKycSubmissions(deps.db, principalOf(request).userId) }),
   );
 };
+
+function sha256(content: Buffer): string {
+  return createHash('sha256').update(content).digest('hex');
+}
