@@ -1,7 +1,8 @@
 import { type Db, schema } from '@covenant/db';
 import { AppError, type DealTerms } from '@covenant/domain';
+import { appendDealEvent } from './append-deal-event.js';
 import { checkDealTerms, loadTraderProfiles } from './deal-terms.js';
-import { type DealView, presentDeal } from './deal-view.js';
+import { type DealView, presentDeal, termsOf } from './deal-view.js';
 
 export interface CreateDealDeps {
   db: Db;
@@ -16,7 +17,7 @@ export interface NewDeal extends DealTerms {
 
 /**
  * The caller creates a draft deal as buyer with a verified, KYC-complete counterparty as seller
- * (spec §4-§6). The first history entry records the creation.
+ * (spec §4-§6). The first audit entry (and history entry) records the creation with the terms.
  */
 export async function createDeal(deps: CreateDealDeps, buyerId: string, input: NewDeal): Promise<DealView> {
   const profiles = await loadTraderProfiles(deps.db, [buyerId, input.counterparty_id]);
@@ -52,12 +53,11 @@ export async function createDeal(deps: CreateDealDeps, buyerId: string, input: N
         updatedAt: now,
       })
       .returning();
-    await tx.insert(schema.dealHistory).values({
+    await appendDealEvent(tx, {
       dealId: created!.id,
-      seq: 1,
-      action: 'created',
       actorId: buyerId,
-      details: {},
+      action: 'created',
+      payload: { buyer_id: buyerId, seller_id: input.counterparty_id, terms: { ...termsOf(created!) } },
       createdAt: now,
     });
     return created!;

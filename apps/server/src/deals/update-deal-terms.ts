@@ -1,19 +1,14 @@
 import { type Db, schema } from '@covenant/db';
-import { AppError, type DealTerms } from '@covenant/domain';
-import { and, eq, or, sql } from 'drizzle-orm';
+import { AppError, type DealTerms, nextDealStatus } from '@covenant/domain';
+import { and, eq, or } from 'drizzle-orm';
+import { appendDealEvent } from './append-deal-event.js';
 import { checkDealTerms, loadTraderProfiles } from './deal-terms.js';
 import { type DealView, presentDeal, selectDealViews, termsOf } from './deal-view.js';
 
-/** Terms may change until escrow is funded (spec §4); afterwards only a dispute changes anything. */
-const changeableStatuses: ReadonlySet<schema.DealStatus> = new Set([
-  'draft',
-  'cis_submitted',
-  'terms_agreed',
-]);
-
 /**
  * A party changes some of a deal's terms before funding. The result is checked like a new trade
- * (symbols, amounts, maximum, the caller's tier limit) and the change is recorded in the history.
+ * (symbols, amounts, maximum, the caller's tier limit) and the change is recorded in the audit trail.
+ * A change after the terms were agreed reopens the negotiation (the transition table in @covenant/domain).
  */
 export async function updateDealTerms(
   deps: { db: Db; now: () => Date },
@@ -27,9 +22,9 @@ export async function updateDealTerms(
   );
   const [deal] = await deps.db.select().from(schema.deals).where(mine);
   if (!deal) throw new AppError('NOT_FOUND', 'Deal not found');
-  if (!changeableStatuses.has(deal.status)) {
-    throw new AppError('DEAL_NOT_ACTIVE', 'The deal can no longer be modified', { status: deal.status });
-  }
+  const role = userId === deal.buyerId ? 'buyer' : 'seller';
+  // Checked before the work below for a quick answer; checked again under the lock.
+  nextDealStatus(deal.status, 'propose_terms', role);
   const current = termsOf(deal);
   const next: DealTerms = { ...current, ...changes };
   if (!next.meeting_required) next.travel_location = null;
@@ -49,9 +44,7 @@ export async function updateDealTerms(
       .from(schema.deals)
       .where(eq(schema.deals.id, dealId))
       .for('update');
-    if (!locked || !changeableStatuses.has(locked.status)) {
-      throw new AppError('DEAL_NOT_ACTIVE', 'The deal can no longer be modified', { status: locked?.status });
-    }
+    const status = nextDealStatus(locked!.status, 'propose_terms', role);
     await tx
       .update(schema.deals)
       .set({
@@ -63,15 +56,15 @@ export async function updateDealTerms(
         stableAmount: stableAmount.toString(),
         meetingRequired: next.meeting_required,
         travelLocation: next.travel_location,
+        status,
         updatedAt: now,
       })
       .where(eq(schema.deals.id, dealId));
-    await tx.insert(schema.dealHistory).values({
+    await appendDealEvent(tx, {
       dealId,
-      seq: sql`(select coalesce(max(${schema.dealHistory.seq}), 0) + 1 from ${schema.dealHistory} where ${schema.dealHistory.dealId} = ${dealId})`,
-      action: 'terms_updated',
       actorId: userId,
-      details: { changes: changed },
+      action: 'terms_updated',
+      payload: { changes: changed },
       createdAt: now,
     });
   });

@@ -58,3 +58,23 @@ export type Deal = z.infer<typeof dealSchema>;
 export type DealTerms = Pick<Deal, keyof typeof dealTermsFields>;
 export type DealHistoryEntry = z.infer<typeof dealHistoryEntrySchema>;
 export type DealWithHistory = z.infer<typeof dealWithHistorySchema>;
+
+/** A deal's tamper-evident audit trail as /api/v1 shows it (docs/audit-trail.md defines the hashes). */
+export const dealAuditTrailSchema = z.object({
+  deal_id: z.uuid(),
+  entries: z.array(
+    z.object({
+      seq: z.number().int(),
+      action: z.string(),
+      actor_id: z.uuid().nullable(),
+      payload: z.record(z.string(), z.unknown()),
+      created_at: z.string(),
+      prev_hash: z.string(),
+      hash: z.string(),
+    }),
+  ),
+  verified: z.boolean().describe('Whether every hash was recomputed from its entry and the previous hash'),
+  broken_at_seq: z.number().int().nullable().describe('The first entry that does not verify, if any'),
+});
+
+export type DealAuditTrail = z.infer<typeof dealAuditTrailSchema>;

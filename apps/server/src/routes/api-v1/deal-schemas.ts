@@ -36,3 +36,7 @@ export const listDealsQuerySchema = z.object({
   starting_after: z.uuid().optional(),
   status: z.enum(dealStatuses).optional(),
 });
+
+export const cancelDealSchema = z.object({
+  reason: z.string().trim().min(1).max(1000).describe('Why the deal is cancelled; kept in the audit trail'),
+});

@@ -1,15 +1,22 @@
-import { dealSchema, dealWithHistorySchema } from '@covenant/domain';
+import { dealAuditTrailSchema, dealSchema, dealWithHistorySchema } from '@covenant/domain';
 import fastJson, { type Schema } from 'fast-json-stringify';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { cancelDeal } from '../../deals/cancel-deal.js';
 import { createDeal } from '../../deals/create-deal.js';
 import type { DealView } from '../../deals/deal-view.js';
 import { getDeal } from '../../deals/get-deal.js';
+import { getDealAudit } from '../../deals/get-deal-audit.js';
 import { listDeals } from '../../deals/list-deals.js';
 import { updateDealTerms } from '../../deals/update-deal-terms.js';
 import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook-event.js';
-import { dealTermsChangeSchema, listDealsQuerySchema, newDealSchema } from './deal-schemas.js';
+import {
+  cancelDealSchema,
+  dealTermsChangeSchema,
+  listDealsQuerySchema,
+  newDealSchema,
+} from './deal-schemas.js';
 import { principalOf } from './principal-of.js';
 
 const dealListSchema = z.object({ data: z.array(dealSchema), has_more: z.boolean() });
@@ -17,7 +24,7 @@ const dealListSchema = z.object({ data: z.array(dealSchema), has_more: z.boolean
 const dealListJsonSchema = z.toJSONSchema(dealListSchema, { io: 'output', target: 'draft-7' }) as Schema;
 const dealIdParams = z.object({ id: z.uuid() });
 
-/** `/deals`: create, list, read and change the terms of the caller's deals. */
+/** `/deals`: create, list, read, change the terms of and cancel the caller's deals, and read their audit trail. */
 export const dealRoutes: FastifyPluginAsync = async (app) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const db = app.database.db;
@@ -101,5 +108,35 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) =>
       updateDealTerms({ db, now: app.clock }, principalOf(request).userId, request.params.id, request.body),
+  );
+
+  routes.post(
+    '/deals/:id/cancel',
+    {
+      schema: {
+        tags: ['Trading'],
+        summary: 'Cancel a deal before any funding (either party); the reason goes into the audit trail',
+        security: [{ bearerAuth: [] }],
+        params: dealIdParams,
+        body: cancelDealSchema,
+        response: { 200: dealSchema },
+      },
+    },
+    async (request) =>
+      cancelDeal({ db, now: app.clock }, principalOf(request).userId, request.params.id, request.body.reason),
+  );
+
+  routes.get(
+    '/deals/:id/audit',
+    {
+      schema: {
+        tags: ['Trading'],
+        summary: 'Read a deal’s hash-chained audit trail, verified afresh',
+        security: [{ bearerAuth: [] }],
+        params: dealIdParams,
+        response: { 200: dealAuditTrailSchema },
+      },
+    },
+    async (request) => getDealAudit(db, principalOf(request).userId, request.params.id),
   );
 };
