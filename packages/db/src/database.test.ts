@@ -31,6 +31,13 @@ describe('the test database', () => {
     await database.ping();
   });
 
+  it('serves a named statement again after a statement failed', async () => {
+    const named = database.db.select().from(rateLimits).prepare('database_test_rate_limits');
+    await named.execute();
+    await expect(database.executeSql('select 1/0')).rejects.toThrow('division by zero');
+    await expect(named.execute()).resolves.toBeInstanceOf(Array);
+  });
+
   it('is reachable by other clients through its connection string', async () => {
     await database.db.insert(rateLimits).values({ key: 'shared', count: 1, resetAt: later });
     const result = await other.query('select count from rate_limits where key = $1', ['shared']);

@@ -81,6 +81,15 @@ async function connect(
   // An idle client that breaks (server restart) is dropped by the pool and replaced on next use;
   // queries report their own errors. Without a listener the process would crash instead.
   pool.on('error', () => {});
+  if (engine === 'pglite') {
+    // The socket server drops a connection after a failed statement (and the pool drops idle ones),
+    // but PGlite's one session keeps the named statements the old connection prepared: the new
+    // connection would prepare them again and fail with "prepared statement … already exists". Queued
+    // before the pool hands the connection out.
+    pool.on('connect', (client) => {
+      client.query('deallocate all').catch(() => {});
+    });
+  }
   const db = drizzle({ client: pool, schema });
   return {
     db,

@@ -198,6 +198,22 @@ describe('GET /api/v1/deals/:id/audit', () => {
     }
   });
 
+  it('refuses UPDATE, DELETE and TRUNCATE in the database itself', async () => {
+    const dealId = await newDeal();
+    const where = sql`deal_id = ${dealId}`;
+    await expect(
+      database.db.execute(sql`update deal_audit_entries set payload = '{}'::jsonb where ${where}`),
+    ).rejects.toThrow();
+    await expect(database.db.execute(sql`delete from deal_audit_entries where ${where}`)).rejects.toThrow();
+    await expect(database.db.execute(sql`truncate deal_audit_entries`)).rejects.toThrow();
+    const rows = await database.db
+      .select()
+      .from(schema.dealAuditEntries)
+      .where(eq(schema.dealAuditEntries.dealId, dealId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.payload).toMatchObject({ buyer_id: buyer.id });
+  });
+
   it('fails verification at an entry edited behind the application’s back', async () => {
     const dealId = await newDeal();
     await call('PUT', `/api/v1/deals/${dealId}/terms`, seller.token, { stable_amount: '31000000000' });
@@ -216,23 +232,5 @@ describe('GET /api/v1/deals/:id/audit', () => {
 
     const untouched = await newDeal();
     expect((await call('GET', `/api/v1/deals/${untouched}/audit`, buyer.token)).json().verified).toBe(true);
-  });
-
-  // Last in the file: on PGlite a statement failing on the shared connection was seen to leave the
-  // app's named prepared statements out of step ("prepared statement already exists") for later requests.
-  it('refuses UPDATE, DELETE and TRUNCATE in the database itself', async () => {
-    const dealId = await newDeal();
-    const where = sql`deal_id = ${dealId}`;
-    await expect(
-      database.db.execute(sql`update deal_audit_entries set payload = '{}'::jsonb where ${where}`),
-    ).rejects.toThrow();
-    await expect(database.db.execute(sql`delete from deal_audit_entries where ${where}`)).rejects.toThrow();
-    await expect(database.db.execute(sql`truncate deal_audit_entries`)).rejects.toThrow();
-    const rows = await database.db
-      .select()
-      .from(schema.dealAuditEntries)
-      .where(eq(schema.dealAuditEntries.dealId, dealId));
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.payload).toMatchObject({ buyer_id: buyer.id });
   });
 });
