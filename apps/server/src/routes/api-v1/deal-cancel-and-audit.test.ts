@@ -1,30 +1,24 @@
 import { createHash } from 'node:crypto';
 import { type Database, schema } from '@covenant/db';
-import { createTestDatabase } from '@covenant/db/testing';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../build-test-app.js';
-import { createTestTrader, type TestTrader } from '../../testing/create-test-trader.js';
+import type { TestTrader } from '../../testing/create-test-trader.js';
+import { type DealParties, startDealParties } from '../../testing/start-deal-parties.js';
 
+let parties: DealParties;
 let database: Database;
-let testApp: TestApp;
 let app: FastifyInstance;
 let buyer: TestTrader;
 let seller: TestTrader;
 let outsider: TestTrader;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  testApp = await buildTestApp({ database });
-  app = testApp.app;
-  buyer = await createTestTrader(app);
-  seller = await createTestTrader(app);
-  outsider = await createTestTrader(app);
+  parties = await startDealParties();
+  ({ database, app, buyer, seller, outsider } = parties);
 });
 afterAll(async () => {
-  await testApp?.close();
-  await database?.close();
+  await parties?.close();
 });
 
 function call(method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: unknown) {
