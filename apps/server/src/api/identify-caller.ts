@@ -62,6 +62,7 @@ function prepareSessionCaller(db: Db) {
   return db
     .select({
       tier: schema.apiAccessTiers.tier,
+      aal: schema.sessions.aal,
       roles: sql<
         schema.UserRole[]
       >`array(select ${schema.userRoles.role} from ${schema.userRoles} where ${schema.userRoles.userId} = ${schema.sessions.userId} order by 1)`,
@@ -80,7 +81,7 @@ function prepareSessionCaller(db: Db) {
 /** Built once per database: the statement runs on every authenticated request. */
 const sessionCallerQueries = new WeakMap<Db, ReturnType<typeof prepareSessionCaller>>();
 
-/** One query: the session still exists, with the user's staff roles and API tier. */
+/** One query: the session still exists, with its assurance level and the user's staff roles and API tier. */
 async function loadSessionCaller(db: Db, claims: TokenClaims): Promise<Principal> {
   let query = sessionCallerQueries.get(db);
   if (!query) {
@@ -92,6 +93,7 @@ async function loadSessionCaller(db: Db, claims: TokenClaims): Promise<Principal
   return {
     userId: claims.userId,
     roles: row.roles,
+    aal: row.aal,
     kind: 'session',
     apiKeyId: null,
     tier: row.tier ?? 'standard',
@@ -119,5 +121,12 @@ async function loadApiKeyCaller(deps: Pick<AuthDeps, 'db' | 'now'>, keyHash: str
       ),
     );
   // API keys carry no staff roles: staff actions need a signed-in session.
-  return { userId: row.userId, roles: [], kind: 'api_key', apiKeyId: row.id, tier: row.tier ?? 'standard' };
+  return {
+    userId: row.userId,
+    roles: [],
+    aal: 'aal1',
+    kind: 'api_key',
+    apiKeyId: row.id,
+    tier: row.tier ?? 'standard',
+  };
 }

@@ -5,6 +5,8 @@ export interface Principal {
   userId: string;
   /** Staff roles; API keys carry none, so staff actions need a signed-in session. */
   roles: schema.UserRole[];
+  /** The session's assurance level: 'aal2' once a TOTP code was verified in it. API keys are 'aal1'. */
+  aal: 'aal1' | 'aal2';
   kind: 'session' | 'api_key';
   /** The API key's id when kind is api_key: rate limits count per key. */
   apiKeyId: string | null;

@@ -18,10 +18,13 @@ export interface TestTraderOverrides {
   kycCompleted?: boolean;
   tierLimitUsd?: string | null;
   apiTier?: schema.ApiAccessTier;
+  /** Staff roles to grant; staff get an aal2 session (as after a TOTP code) unless `aal` says otherwise. */
+  roles?: schema.UserRole[];
+  aal?: 'aal1' | 'aal2';
 }
 
 /**
- * A confirmed user with a profile (verified, KYC complete, Enhanced unless told otherwise) and a
+ * A confirmed user (a trader, or staff with `roles`) with a profile (verified, KYC complete, Enhanced unless told otherwise) and a
  * signed-in session, written straight into the app's database: faster than signing up through the API.
  */
 export async function createTestTrader(
@@ -44,11 +47,18 @@ export async function createTestTrader(
   if (overrides.apiTier) {
     await db.insert(schema.apiAccessTiers).values({ userId: user!.id, tier: overrides.apiTier });
   }
-  const amr = [{ method: 'password', timestamp: Math.floor(now.getTime() / 1000) }];
-  const [session] = await db.insert(schema.sessions).values({ userId: user!.id, amr }).returning();
+  const roles = overrides.roles ?? [];
+  if (roles.length > 0) {
+    await db.insert(schema.userRoles).values(roles.map((role) => ({ userId: user!.id, role })));
+  }
+  const aal = overrides.aal ?? (roles.length > 0 ? 'aal2' : 'aal1');
+  const seconds = Math.floor(now.getTime() / 1000);
+  const amr: schema.AuthMethodReference[] = [{ method: 'password', timestamp: seconds }];
+  if (aal === 'aal2') amr.unshift({ method: 'totp', timestamp: seconds });
+  const [session] = await db.insert(schema.sessions).values({ userId: user!.id, amr, aal }).returning();
   const { accessToken } = await issueAccessToken(
     { signingKey: app.signingKey, config: app.config, now: app.clock },
-    { user: user!, factors: [], roles: [] },
+    { user: user!, factors: [], roles },
     session!,
   );
   return { id: user!.id, email, username, token: accessToken };

@@ -80,6 +80,32 @@ export const routes: RouteObject[] = [
                 }),
               },
               {
+                path: paths.staffDisputes,
+                lazy: async () => ({
+                  Component: (await import('@/features/staff-disputes/routes/disputes.js'))
+                    .StaffDisputesRoute,
+                }),
+              },
+              {
+                path: paths.staffDispute,
+                lazy: async () => ({
+                  Component: (await import('@/features/staff-disputes/routes/dispute.js')).StaffDisputeRoute,
+                }),
+              },
+              {
+                path: paths.staffUsers,
+                lazy: async () => ({
+                  Component: (await import('@/features/staff-users/routes/staff-users.js')).StaffUsersRoute,
+                }),
+              },
+              {
+                path: paths.accountSecurity,
+                lazy: async () => ({
+                  Component: (await import('@/features/account-security/routes/account-security.js'))
+                    .AccountSecurityRoute,
+                }),
+              },
+              {
                 path: paths.staffInboxMessage,
                 lazy: async () => ({
                   Component: (await import('@/features/staff/routes/inbox-message.js')).InboxMessageRoute,

@@ -24,4 +24,8 @@ export const paths = {
   staffInbox: '/staff/inbox',
   staffInboxMessage: '/staff/inbox/:id',
   staffKyc: '/staff/kyc',
+  staffDisputes: '/staff/disputes',
+  staffDispute: '/staff/disputes/:id',
+  staffUsers: '/staff/users',
+  accountSecurity: '/settings/security',
 } as const;

@@ -200,6 +200,8 @@ export const userRoles = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role').$type<UserRole>().notNull(),
+    /** The admin who granted the role (null for roles seeded or granted before this was recorded). */
+    grantedBy: uuid('granted_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.role] })],

@@ -45,6 +45,14 @@ export const deals = pgTable(
     meetingRequired: boolean('meeting_required').notNull().default(false),
     travelLocation: text('travel_location'),
     status: text('status').$type<DealStatus>().notNull().default('draft'),
+    /** The latest proposed version of the terms (deal_terms_versions); 1 is the buyer's opening proposal. */
+    termsVersion: integer('terms_version').notNull().default(1),
+    /** Hours the parties have to fund the escrow once the terms are agreed (1 to 168). */
+    fundingDeadlineHours: integer('funding_deadline_hours').notNull().default(24),
+    /** The version both parties agreed, and the SHA-256 over it and both parties' addresses. */
+    acceptedTermsVersion: integer('accepted_terms_version'),
+    termsHash: text('terms_hash'),
+    termsAgreedAt: timestamp('terms_agreed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),

@@ -3,6 +3,7 @@
 export * from './api-access.js';
 export * from './auth.js';
 export * from './deal-audit.js';
+export * from './deal-lifecycle.js';
 export * from './deals.js';
 export * from './files.js';
 export * from './kyc.js';

@@ -17,6 +17,16 @@ const allowed: Record<string, string> = {
   'cis_submitted propose_terms seller': 'cis_submitted',
   'terms_agreed propose_terms buyer': 'cis_submitted',
   'terms_agreed propose_terms seller': 'cis_submitted',
+  'draft set_addresses buyer': 'draft',
+  'draft set_addresses seller': 'draft',
+  'cis_submitted set_addresses buyer': 'cis_submitted',
+  'cis_submitted set_addresses seller': 'cis_submitted',
+  'terms_agreed set_addresses buyer': 'cis_submitted',
+  'terms_agreed set_addresses seller': 'cis_submitted',
+  'draft attach_cis buyer': 'draft',
+  'draft attach_cis seller': 'draft',
+  'draft review_cis buyer': 'draft',
+  'draft review_cis seller': 'draft',
   'draft complete_cis_exchange buyer': 'cis_submitted',
   'draft complete_cis_exchange seller': 'cis_submitted',
   'cis_submitted accept_terms buyer': 'terms_agreed',
@@ -36,6 +46,7 @@ const allowed: Record<string, string> = {
   'escrow_funded open_dispute seller': 'disputed',
   'disputed resolve_release mediator': 'completed',
   'disputed resolve_refund mediator': 'cancelled',
+  'disputed resolve_split mediator': 'completed',
 };
 
 const closedToTerms = new Set(['escrow_funded', 'completed', 'cancelled', 'disputed']);
@@ -66,7 +77,8 @@ describe('nextDealStatus over every status × action × actor', () => {
       return;
     }
     const code = errorCodeOf(() => nextDealStatus(status, action, actor));
-    if (action === 'propose_terms' && closedToTerms.has(status)) expect(code).toBe('DEAL_NOT_ACTIVE');
+    if ((action === 'propose_terms' || action === 'set_addresses') && closedToTerms.has(status))
+      expect(code).toBe('DEAL_NOT_ACTIVE');
     else expect(code).toBe('INVALID_STATE_TRANSITION');
   });
 

@@ -9,6 +9,9 @@ export type DealActor = (typeof dealActors)[number];
 
 export const dealActions = [
   'propose_terms',
+  'set_addresses',
+  'attach_cis',
+  'review_cis',
   'complete_cis_exchange',
   'accept_terms',
   'fund_escrow',
@@ -18,7 +21,11 @@ export const dealActions = [
   'open_dispute',
   'resolve_release',
   'resolve_refund',
+  'resolve_split',
 ] as const;
+
+/** Actions that change what was agreed: refused with DEAL_NOT_ACTIVE (not INVALID_STATE_TRANSITION) once funded or closed. */
+const termChanges: readonly DealAction[] = ['propose_terms', 'set_addresses'];
 export type DealAction = (typeof dealActions)[number];
 
 interface Transition {
@@ -35,11 +42,19 @@ const parties = ['buyer', 'seller'] as const;
  * funded (spec §4); a change after agreement reopens the negotiation, so the escrow is never set up
  * on terms one side has not accepted. Once funded, only the platform (release) or a dispute moves
  * the deal; a mediator's decision either releases (per terms or split per leg) or refunds both.
+ * Each party attaches a CIS and reviews the other's while the deal is a draft; the approval that
+ * completes the exchange is `complete_cis_exchange`. Addresses are part of what is agreed, so setting
+ * them after agreement reopens the negotiation like a change of terms.
  */
 export const dealTransitions: readonly Transition[] = [
   { from: 'draft', action: 'propose_terms', actors: parties, to: 'draft' },
   { from: 'cis_submitted', action: 'propose_terms', actors: parties, to: 'cis_submitted' },
   { from: 'terms_agreed', action: 'propose_terms', actors: parties, to: 'cis_submitted' },
+  { from: 'draft', action: 'set_addresses', actors: parties, to: 'draft' },
+  { from: 'cis_submitted', action: 'set_addresses', actors: parties, to: 'cis_submitted' },
+  { from: 'terms_agreed', action: 'set_addresses', actors: parties, to: 'cis_submitted' },
+  { from: 'draft', action: 'attach_cis', actors: parties, to: 'draft' },
+  { from: 'draft', action: 'review_cis', actors: parties, to: 'draft' },
   { from: 'draft', action: 'complete_cis_exchange', actors: parties, to: 'cis_submitted' },
   { from: 'cis_submitted', action: 'accept_terms', actors: parties, to: 'terms_agreed' },
   { from: 'terms_agreed', action: 'fund_escrow', actors: ['system'], to: 'escrow_funded' },
@@ -52,6 +67,7 @@ export const dealTransitions: readonly Transition[] = [
   { from: 'escrow_funded', action: 'open_dispute', actors: parties, to: 'disputed' },
   { from: 'disputed', action: 'resolve_release', actors: ['mediator'], to: 'completed' },
   { from: 'disputed', action: 'resolve_refund', actors: ['mediator'], to: 'cancelled' },
+  { from: 'disputed', action: 'resolve_split', actors: ['mediator'], to: 'completed' },
 ];
 
 /**
@@ -62,7 +78,7 @@ export const dealTransitions: readonly Transition[] = [
 export function nextDealStatus(status: DealStatus, action: DealAction, actor: DealActor): DealStatus {
   const transition = dealTransitions.find((entry) => entry.from === status && entry.action === action);
   if (transition?.actors.includes(actor)) return transition.to;
-  if (action === 'propose_terms' && !transition) {
+  if (termChanges.includes(action) && !transition) {
     throw new AppError('DEAL_NOT_ACTIVE', 'The deal can no longer be modified', { status });
   }
   throw new AppError('INVALID_STATE_TRANSITION', `A ${status} deal cannot do ${action} by ${actor}`, {

@@ -3,6 +3,11 @@ import { BackLink } from '@/components/back-link.js';
 import { PageTitle } from '@/components/page-title.js';
 import { Spinner } from '@/components/ui/spinner.js';
 import { paths } from '@/config/paths.js';
+import { CisPanel } from '@/features/deal-room/components/cis-panel.js';
+import { DisputePanel } from '@/features/deal-room/components/dispute-panel.js';
+import { MessagesPanel } from '@/features/deal-room/components/messages-panel.js';
+import { TermsPanel } from '@/features/deal-room/components/terms-panel.js';
+import { useDealLiveUpdates } from '@/features/deal-room/hooks/use-deal-live-updates.js';
 import { ApiError } from '@/lib/api-client.js';
 import { useAuth } from '@/lib/auth.js';
 import { useDeal } from '../api/get-deal.js';
@@ -15,6 +20,7 @@ export function DealDetailsRoute() {
   const { id = '' } = useParams();
   const { user } = useAuth();
   const deal = useDeal(id);
+  useDealLiveUpdates(id);
   useConsoleError('Error fetching trade:', deal.error);
   // The server answers 404 for deals of others too, never revealing that they exist.
   const missing = deal.error instanceof ApiError && deal.error.status === 404;
@@ -31,7 +37,13 @@ export function DealDetailsRoute() {
       ) : !deal.data ? (
         <Spinner label="Loading the deal" />
       ) : (
-        <DealDetails deal={deal.data} viewerId={user?.id} />
+        <>
+          <DealDetails deal={deal.data} viewerId={user?.id} />
+          <CisPanel deal={deal.data} viewerId={user?.id} />
+          <TermsPanel deal={deal.data} viewerId={user?.id} />
+          <DisputePanel deal={deal.data} viewerId={user?.id} />
+          <MessagesPanel deal={deal.data} viewerId={user?.id} />
+        </>
       )}
     </div>
   );

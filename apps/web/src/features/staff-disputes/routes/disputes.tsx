@@ -1,0 +1,4 @@
+/** The mediators' dispute queue (being built). */
+export function StaffDisputesRoute() {
+  return null;
+}

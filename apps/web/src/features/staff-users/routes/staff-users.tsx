@@ -1,0 +1,4 @@
+/** Admins assign staff roles (being built). */
+export function StaffUsersRoute() {
+  return null;
+}
