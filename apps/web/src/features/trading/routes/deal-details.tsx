@@ -3,6 +3,7 @@ import { BackLink } from '@/components/back-link.js';
 import { PageTitle } from '@/components/page-title.js';
 import { Spinner } from '@/components/ui/spinner.js';
 import { paths } from '@/config/paths.js';
+import { AuditPanel } from '@/features/deal-room/components/audit-panel.js';
 import { CisPanel } from '@/features/deal-room/components/cis-panel.js';
 import { DisputePanel } from '@/features/deal-room/components/dispute-panel.js';
 import { MessagesPanel } from '@/features/deal-room/components/messages-panel.js';
@@ -43,6 +44,7 @@ export function DealDetailsRoute() {
           <TermsPanel deal={deal.data} viewerId={user?.id} />
           <DisputePanel deal={deal.data} viewerId={user?.id} />
           <MessagesPanel deal={deal.data} viewerId={user?.id} />
+          <AuditPanel deal={deal.data} viewerId={user?.id} />
         </>
       )}
     </div>
