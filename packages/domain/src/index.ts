@@ -1,4 +1,5 @@
 export * from './assets.js';
+export * from './cis/cis.js';
 export * from './deals/canonical-json.js';
 export * from './deals/deal.js';
 export * from './deals/deal-transitions.js';
