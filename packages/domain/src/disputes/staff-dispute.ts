@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { dealCisSchema } from '../cis/cis.js';
+import { dealAuditTrailSchema, dealSchema, dealStatuses } from '../deals/deal.js';
+import { disputeSchema, disputeStatuses } from './dispute.js';
+
+const partySummary = z.object({ id: z.uuid(), username: z.string().nullable() });
+
+/** A row of the mediators' queue: the dispute with enough of its deal to pick a case. */
+export const staffDisputeSummarySchema = z.object({
+  id: z.uuid(),
+  status: z.enum(disputeStatuses),
+  reason: z.string(),
+  created_at: z.string(),
+  decided_at: z.string().nullable(),
+  mediator: partySummary.nullable(),
+  deal: z.object({
+    id: z.uuid(),
+    status: z.enum(dealStatuses),
+    asset_chain: z.string(),
+    asset_symbol: z.string(),
+    asset_amount: z.string(),
+    stable_chain: z.string(),
+    stable_symbol: z.string(),
+    stable_amount: z.string(),
+    buyer: partySummary,
+    seller: partySummary,
+  }),
+});
+export type StaffDisputeSummary = z.infer<typeof staffDisputeSummarySchema>;
+
+export const staffDisputeQueueQuerySchema = z.object({ status: z.enum(disputeStatuses).optional() });
+
+/** Everything a mediator reads before deciding: the deal, both CIS, every terms version, the messages and the audit trail. */
+export const staffDisputeCaseSchema = z.object({
+  dispute: disputeSchema,
+  deal: dealSchema.omit({ counterparty_id: true }),
+  cis: dealCisSchema,
+  terms_versions: z.array(
+    z.object({
+      version: z.number().int(),
+      proposed_by: z.uuid(),
+      terms: z.record(z.string(), z.unknown()),
+      created_at: z.string(),
+    }),
+  ),
+  messages: z.array(
+    z.object({ id: z.uuid(), author_id: z.uuid(), body: z.string(), created_at: z.string() }),
+  ),
+  audit: dealAuditTrailSchema,
+});
+export type StaffDisputeCase = z.infer<typeof staffDisputeCaseSchema>;
