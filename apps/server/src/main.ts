@@ -125,6 +125,10 @@ function printWelcome(url: string, mailbox: boolean, accounts: DemoAccount[]): v
     const width = Math.max(...accounts.map((account) => account.email.length));
     lines.push('', `  Demo accounts (password: ${accounts[0]?.password}):`);
     for (const account of accounts) lines.push(`    ${account.email.padEnd(width)}  ${account.description}`);
+    const totpSecret = accounts.find((account) => account.totpSecret)?.totpSecret;
+    if (totpSecret) {
+      lines.push(`  TOTP secret for staff demo accounts: ${totpSecret}, add it to an authenticator app`);
+    }
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }

@@ -3,7 +3,7 @@ import { createTestDatabase } from '@covenant/db/testing';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../auth/hash-password.js';
-import { demoPassword, seedDemoData } from './seed-demo-data.js';
+import { demoPassword, demoStaffTotpSecret, findDemoAccounts, seedDemoData } from './seed-demo-data.js';
 
 let database: Database;
 beforeAll(async () => {
@@ -69,5 +69,21 @@ describe('seedDemoData', () => {
       { email: 'admin@demo.covenant.test', role: 'compliance' },
       { email: 'mediator@demo.covenant.test', role: 'mediator' },
     ]);
+
+    const factors = await database.db
+      .select({ email: users.email, status: schema.mfaFactors.status, secret: schema.mfaFactors.secret })
+      .from(schema.mfaFactors)
+      .innerJoin(users, eq(users.id, schema.mfaFactors.userId))
+      .orderBy(asc(users.email));
+    expect(factors).toEqual([
+      { email: 'admin@demo.covenant.test', status: 'verified', secret: demoStaffTotpSecret },
+      { email: 'mediator@demo.covenant.test', status: 'verified', secret: demoStaffTotpSecret },
+    ]);
+    expect(first.filter((account) => account.totpSecret).map((account) => account.email)).toEqual([
+      'mediator@demo.covenant.test',
+      'admin@demo.covenant.test',
+    ]);
+    expect(await findDemoAccounts(database.db)).toEqual(first);
+    expect(demoStaffTotpSecret).toMatch(/^[A-Z2-7]{32}$/);
   });
 });

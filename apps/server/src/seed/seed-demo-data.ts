@@ -1,16 +1,24 @@
 import { type Db, schema } from '@covenant/db';
-import { inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { hashPassword } from '../auth/hash-password.js';
 
 export const demoPassword = 'covenant-demo';
+
+/**
+ * The TOTP secret (base32) of the demo staff accounts' verified second factor: published on purpose,
+ * like the demo password, so staff pages can be tried locally with any authenticator app.
+ */
+export const demoStaffTotpSecret = 'COVENANTDEMOTOTPSECRETFORSTAFFAA';
 
 export interface DemoAccount {
   email: string;
   password: string;
   description: string;
+  /** Base32 TOTP secret of the account's verified factor (staff accounts only). */
+  totpSecret: string | null;
 }
 
-interface DemoAccountSpec extends Omit<DemoAccount, 'password'> {
+interface DemoAccountSpec extends Omit<DemoAccount, 'password' | 'totpSecret'> {
   username: string;
   firstName: string;
   lastName: string;
@@ -76,7 +84,7 @@ const demoAccounts: DemoAccountSpec[] = [
 
 /**
  * Creates the demo accounts (confirmed, with profiles and roles), all with the password
- * `covenant-demo`. Accounts that exist already are left as they are, so it can run on every start.
+ * `covenant-demo`; staff accounts also get a verified TOTP factor with `demoStaffTotpSecret`. Accounts that exist already are left as they are, so it can run on every start.
  * Returns every demo account, for printing.
  */
 export async function seedDemoData(db: Db, clock: () => Date = () => new Date()): Promise<DemoAccount[]> {
@@ -106,25 +114,56 @@ export async function seedDemoData(db: Db, clock: () => Date = () => new Date())
         .values({ id: user.id, username: account.username, ...account.profile });
       if (account.roles.length > 0) {
         await tx.insert(schema.userRoles).values(account.roles.map((role) => ({ userId: user.id, role })));
+        // Staff pages need an aal2 session, so demo staff come with a verified authenticator.
+        await tx.insert(schema.mfaFactors).values({
+          userId: user.id,
+          friendlyName: 'Demo authenticator',
+          factorType: 'totp',
+          status: 'verified',
+          secret: demoStaffTotpSecret,
+          createdAt: now,
+          updatedAt: now,
+        });
       }
     });
   }
-  return demoAccounts.map(({ email, description }) => ({ email, password: demoPassword, description }));
+  return demoAccounts.map(presentDemoAccount);
 }
 
-/** The demo accounts present in the database (a restart prints them again). */
+/** The demo accounts present in the database (a restart prints them again), with the demo TOTP secret where that factor exists. */
 export async function findDemoAccounts(db: Db): Promise<DemoAccount[]> {
   const rows = await db
-    .select({ email: schema.users.email })
+    .select({ email: schema.users.email, factorId: schema.mfaFactors.id })
     .from(schema.users)
+    .leftJoin(
+      schema.mfaFactors,
+      and(
+        eq(schema.mfaFactors.userId, schema.users.id),
+        eq(schema.mfaFactors.secret, demoStaffTotpSecret),
+        eq(schema.mfaFactors.status, 'verified'),
+      ),
+    )
     .where(
       inArray(
         schema.users.email,
         demoAccounts.map((account) => account.email),
       ),
     );
+  const withFactor = new Set(rows.filter((row) => row.factorId !== null).map((row) => row.email));
   const present = new Set(rows.map((row) => row.email));
   return demoAccounts
     .filter((account) => present.has(account.email))
-    .map(({ email, description }) => ({ email, password: demoPassword, description }));
+    .map((account) => ({
+      ...presentDemoAccount(account),
+      totpSecret: withFactor.has(account.email) ? demoStaffTotpSecret : null,
+    }));
+}
+
+function presentDemoAccount({ email, description, roles }: DemoAccountSpec): DemoAccount {
+  return {
+    email,
+    password: demoPassword,
+    description,
+    totpSecret: roles.length > 0 ? demoStaffTotpSecret : null,
+  };
 }

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoPassword, seedDemoData } from '../../seed/seed-demo-data.js';
+import { signInDemoStaff } from '../../testing/sign-in-demo-staff.js';
 import { type AuthTestServer, startAuthTestServer } from '../auth-v1/start-auth-test-server.js';
 
 let server: AuthTestServer;
@@ -9,7 +10,7 @@ let complianceToken: string;
 beforeAll(async () => {
   server = await startAuthTestServer({ env: { AUTH_REQUIRE_EMAIL_CONFIRMATION: 'false' } });
   await seedDemoData(server.database.db, server.now);
-  complianceToken = await signIn('admin@demo.covenant.test');
+  complianceToken = await signInDemoStaff(server, 'admin@demo.covenant.test');
 });
 afterAll(() => server?.close());
 
@@ -286,7 +287,7 @@ describe('/api/v1/staff/kyc', () => {
     const trader = await signUp();
     const { body: submission } = await submit(trader.token);
     const documentPath = `/staff/kyc/${submission.id}/documents/${submission.documents[0].id}`;
-    const mediatorToken = await signIn('mediator@demo.covenant.test');
+    const mediatorToken = await signInDemoStaff(server, 'mediator@demo.covenant.test');
     const requests: [string, string, Json?][] = [
       ['GET', '/staff/kyc?status=pending'],
       ['GET', `/staff/kyc/${submission.id}`],
@@ -309,6 +310,13 @@ describe('/api/v1/staff/kyc', () => {
       expect((await call('GET', path, complianceToken)).status, `GET ${path} as compliance`).toBe(200);
     }
     expect((await call('GET', `/kyc`, trader.token)).body.data[0].status).toBe('pending');
+  });
+
+  it('asks compliance staff signed in with a password only (aal1) for a second factor', async () => {
+    const aal1 = await signInDemoStaff(server, 'admin@demo.covenant.test', { aal1Only: true });
+    const refused = await call('GET', '/staff/kyc?status=pending', aal1);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', details: { required_aal: 'aal2' } });
   });
 
   it('shows the queue with the traders, the submission and its decrypted documents', async () => {

@@ -2,6 +2,7 @@ import { schema } from '@covenant/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoPassword, seedDemoData } from '../../seed/seed-demo-data.js';
+import { signInDemoStaff } from '../../testing/sign-in-demo-staff.js';
 import { type AuthTestServer, startAuthTestServer } from '../auth-v1/start-auth-test-server.js';
 
 let server: AuthTestServer;
@@ -183,8 +184,8 @@ describe('/api/v1/staff/support', () => {
     const sent = await send('/support/contact', { ...contact, email: unique(contact.email) });
     const id = (await storedByReference(sent.body.reference))!.id;
     const buyer = await tokenOf('buyer@demo.covenant.test');
-    const mediator = await tokenOf('mediator@demo.covenant.test');
-    const admin = await tokenOf('admin@demo.covenant.test');
+    const mediator = await signInDemoStaff(server, 'mediator@demo.covenant.test');
+    const admin = await signInDemoStaff(server, 'admin@demo.covenant.test');
     const routes = [
       { method: 'GET', path: '/staff/support/messages', body: undefined, ok: 200 },
       { method: 'GET', path: `/staff/support/messages/${id}`, body: undefined, ok: 200 },
@@ -205,9 +206,17 @@ describe('/api/v1/staff/support', () => {
     }
   });
 
+  it('asks an admin signed in with a password only (aal1) for a second factor', async () => {
+    freshWindow();
+    const aal1 = await signInDemoStaff(server, 'admin@demo.covenant.test', { aal1Only: true });
+    const refused = await send('/staff/support/messages', undefined, aal1, 'GET');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', details: { required_aal: 'aal2' } });
+  });
+
   it('lists with filters and cursor pages, reads, sets the status and replies by e-mail', async () => {
     freshWindow();
-    const admin = await tokenOf('admin@demo.covenant.test');
+    const admin = await signInDemoStaff(server, 'admin@demo.covenant.test');
     const email = unique('inbox@example.com');
     const a = await send('/support/contact', { ...contact, email, priority: 'urgent' });
     const b = await send('/support/tickets', { ...ticket, email });
@@ -270,7 +279,7 @@ describe('/api/v1/staff/support', () => {
   });
 
   it('answers unknown messages with 404 and bad input with 400, in the API error shape', async () => {
-    const admin = await tokenOf('admin@demo.covenant.test');
+    const admin = await signInDemoStaff(server, 'admin@demo.covenant.test');
     const missing = await send(
       '/staff/support/messages/00000000-0000-4000-8000-000000000000',
       undefined,
