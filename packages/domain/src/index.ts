@@ -1,5 +1,6 @@
 export * from './assets.js';
 export * from './cis/cis.js';
+export * from './deals/audit-chain.js';
 export * from './deals/canonical-json.js';
 export * from './deals/deal.js';
 export * from './deals/deal-transitions.js';

@@ -1,7 +1,6 @@
 import { type Db, schema } from '@covenant/db';
-import type { CanonicalValue } from '@covenant/domain';
+import { type CanonicalValue, genesisHash, hashAuditEntry } from '@covenant/domain';
 import { desc, eq, sql } from 'drizzle-orm';
-import { genesisHash, hashAuditEntry } from './audit-chain.js';
 
 export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
 

@@ -1,7 +1,6 @@
 import { type Db, schema } from '@covenant/db';
-import { AppError, type DealAuditTrail } from '@covenant/domain';
+import { AppError, type DealAuditTrail, findBrokenAuditEntry } from '@covenant/domain';
 import { and, asc, eq, or } from 'drizzle-orm';
-import { findBrokenAuditEntry } from './audit-chain.js';
 
 /** A deal's audit trail for one of its parties, with the chain verified afresh; anybody else gets NOT_FOUND. */
 export async function getDealAudit(db: Db, userId: string, dealId: string): Promise<DealAuditTrail> {
@@ -15,6 +14,20 @@ export async function getDealAudit(db: Db, userId: string, dealId: string): Prom
       ),
     );
   if (!deal) throw new AppError('NOT_FOUND', 'Deal not found');
+  return readAuditTrail(db, dealId);
+}
+
+/** Any deal's audit trail for staff (the route checks the role), verified afresh; NOT_FOUND for no such deal. */
+export async function getDealAuditForStaff(db: Db, dealId: string): Promise<DealAuditTrail> {
+  const [deal] = await db
+    .select({ id: schema.deals.id })
+    .from(schema.deals)
+    .where(eq(schema.deals.id, dealId));
+  if (!deal) throw new AppError('NOT_FOUND', 'Deal not found');
+  return readAuditTrail(db, dealId);
+}
+
+async function readAuditTrail(db: Db, dealId: string): Promise<DealAuditTrail> {
   const rows = await db
     .select()
     .from(schema.dealAuditEntries)

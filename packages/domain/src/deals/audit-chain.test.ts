@@ -1,5 +1,13 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type AuditEntryContent, findBrokenAuditEntry, genesisHash, hashAuditEntry } from './audit-chain.js';
+import {
+  type AuditEntryContent,
+  dealAuditExportFormat,
+  dealAuditExportSchema,
+  findBrokenAuditEntry,
+  genesisHash,
+  hashAuditEntry,
+} from './audit-chain.js';
 
 const dealId = '6a1c1f0e-8a53-4d7b-9f7e-0d6f2b1c0a11';
 
@@ -44,5 +52,37 @@ describe('audit chain', () => {
     const edited = { ...entries[1]!, payload: { b: 'w' } };
     edited.hash = hashAuditEntry(edited.prev_hash, edited);
     expect(findBrokenAuditEntry([entries[0]!, edited, entries[2]!])).toBe(3);
+  });
+});
+
+describe('hashAuditEntry', () => {
+  it('equals SHA-256 of the previous hash and the canonical JSON, as node:crypto computes it', () => {
+    const content = {
+      deal_id: dealId,
+      seq: 1,
+      actor_id: null,
+      action: 'created',
+      payload: { amount: '100000000', ä: 'ß' },
+      created_at: '2026-01-01T00:00:00.000Z',
+    };
+    const expected = createHash('sha256')
+      .update(
+        `${genesisHash}{"action":"created","actor_id":null,"created_at":"2026-01-01T00:00:00.000Z","deal_id":"${dealId}","payload":{"amount":"100000000","ä":"ß"},"seq":1}`,
+      )
+      .digest('hex');
+    expect(hashAuditEntry(genesisHash, content)).toBe(expected);
+  });
+});
+
+describe('dealAuditExportSchema', () => {
+  it('accepts the export format and refuses another', () => {
+    const file = {
+      format: dealAuditExportFormat,
+      deal_id: dealId,
+      exported_at: '2026-01-01T00:00:00.000Z',
+      entries: [],
+    };
+    expect(dealAuditExportSchema.safeParse(file).success).toBe(true);
+    expect(dealAuditExportSchema.safeParse({ ...file, format: 'covenant-deal-audit/2' }).success).toBe(false);
   });
 });
