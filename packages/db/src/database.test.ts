@@ -90,6 +90,120 @@ describe('the test database', () => {
   });
 });
 
+describe('listening for notifications', () => {
+  let database: Database;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  /** Resolves once `received` holds `count` payloads; fails the test after a while. */
+  async function waitFor(received: string[], count: number, timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (received.length < count) {
+      if (Date.now() > deadline) throw new Error(`only ${received.length} of ${count} notifications arrived`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it('hears a NOTIFY committed through the pool, at commit, and none from a rollback', async () => {
+    const received: string[] = [];
+    const listener = await database.listen('test_events', (payload) => received.push(payload));
+    try {
+      await database.executeSql(`select pg_notify('test_events', 'alone')`);
+      await waitFor(received, 1);
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_notify('test_events', 'in a transaction')`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        // Delivered at commit, not before.
+        expect(received).toEqual(['alone']);
+      });
+      await expect(
+        database.db.transaction(async (tx) => {
+          await tx.execute(sql`select pg_notify('test_events', 'rolled back')`);
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      await database.executeSql(`select pg_notify('other_channel', 'elsewhere')`);
+      await database.executeSql(`select pg_notify('test_events', 'last')`);
+      await waitFor(received, 3);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(received).toEqual(['alone', 'in a transaction', 'last']);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('hears the deal triggers of migration 0007', async () => {
+    const received: string[] = [];
+    const listener = await database.listen('deal_events', (payload) => received.push(payload));
+    try {
+      await database.executeSql(`select pg_notify('deal_events', json_build_object('kind', 'probe')::text)`);
+      await waitFor(received, 1);
+      expect(JSON.parse(received[0]!)).toEqual({ kind: 'probe' });
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('keeps hearing after its connection dropped', async () => {
+    const received: string[] = [];
+    let reconnected = false;
+    const listener = await database.listen(
+      'test_events',
+      (payload) => received.push(payload),
+      () => {
+        reconnected = true;
+      },
+    );
+    try {
+      if (database.engine === 'postgres') {
+        // The listening connection is killed from outside; it comes back after the first pause.
+        await database.executeSql(
+          `select pg_terminate_backend(pid) from pg_stat_activity
+           where application_name = 'covenant-listen' and datname = current_database()`,
+        );
+        const deadline = Date.now() + 5_000;
+        while (!reconnected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(reconnected).toBe(true);
+      } else {
+        // PGlite's socket server drops the pool's connection after a failed statement; the
+        // notifications then arrive on the pool's next connection.
+        await expect(database.executeSql('select 1/0')).rejects.toThrow('division by zero');
+      }
+      await database.executeSql(`select pg_notify('test_events', 'after the drop')`);
+      await waitFor(received, 1);
+      expect(received).toEqual(['after the drop']);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('hears nothing once closed, and refuses a channel name that is not plain', async () => {
+    const received: string[] = [];
+    const listener = await database.listen('test_events', (payload) => received.push(payload));
+    await listener.close();
+    await database.executeSql(`select pg_notify('test_events', 'too late')`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received).toEqual([]);
+    await expect(database.listen('x; drop table users', () => {})).rejects.toThrow(
+      'not a plain channel name',
+    );
+  });
+
+  it('closes its listeners with the database', async () => {
+    const own = await createTestDatabase();
+    const received: string[] = [];
+    await own.listen('test_events', (payload) => received.push(payload));
+    await own.close();
+    await expect(own.ping()).rejects.toThrow();
+    expect(received).toEqual([]);
+  });
+});
+
 describe('an embedded database in a directory', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'covenant-pglite-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

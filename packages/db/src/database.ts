@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -5,6 +6,12 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import {
+  channelPattern,
+  listenOnPglite,
+  listenOnPostgres,
+  type Notified,
+} from './listen-for-notifications.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -35,6 +42,21 @@ export interface Database {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /**
+   * LISTENs on `channel` until the listener is closed (or the database is). `onNotify` gets each
+   * payload, delivered at the notifying transaction's commit. On PostgreSQL a dedicated connection
+   * listens and reconnects with backoff after a drop; notifications sent meanwhile are lost, so
+   * `onReconnect` tells the caller to catch up.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onReconnect?: () => void,
+  ): Promise<DatabaseListener>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseListener {
   close(): Promise<void>;
 }
 
@@ -54,7 +76,14 @@ const embeddedMaxConnections = 8;
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.engine === 'postgres') {
-    return connect('postgres', options.url, 10, async () => {});
+    const { url } = options;
+    return connect(
+      'postgres',
+      url,
+      10,
+      async () => {},
+      (channel, notified) => listenOnPostgres(url, channel, notified),
+    );
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create(options.dataDir);
@@ -65,19 +94,31 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     maxConnections: embeddedMaxConnections,
   });
   await server.start();
-  return connect('pglite', `postgres://postgres@${server.getServerConn()}/postgres`, 1, async () => {
-    await server.stop();
-    await pglite.close();
-  });
+  return connect(
+    'pglite',
+    `postgres://postgres@${server.getServerConn()}/postgres`,
+    1,
+    async () => {
+      await server.stop();
+      await pglite.close();
+    },
+    (channel, notified, pooled) => listenOnPglite(pglite, channel, notified, pooled),
+  );
 }
+
+type ListenVia = (channel: string, notified: Notified, pooled: EventEmitter) => Promise<DatabaseListener>;
 
 async function connect(
   engine: Database['engine'],
   connectionString: string,
   maxConnections: number,
   closeEngine: () => Promise<void>,
+  listenVia: ListenVia,
 ): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: maxConnections });
+  /** Notifications arriving on pool connections, by channel (only PGlite's shared session gets any). */
+  const pooled = new EventEmitter();
+  const listeners = new Set<DatabaseListener>();
   // An idle client that breaks (server restart) is dropped by the pool and replaced on next use;
   // queries report their own errors. Without a listener the process would crash instead.
   pool.on('error', () => {});
@@ -88,6 +129,7 @@ async function connect(
     // before the pool hands the connection out.
     pool.on('connect', (client) => {
       client.query('deallocate all').catch(() => {});
+      client.on('notification', (message) => pooled.emit(message.channel, message.payload ?? ''));
     });
   }
   const db = drizzle({ client: pool, schema });
@@ -101,7 +143,21 @@ async function connect(
     ping: async () => {
       await pool.query('select 1');
     },
+    listen: async (channel, onNotify, onReconnect) => {
+      if (!channelPattern.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
+      const notified = { payload: onNotify, reconnected: onReconnect ?? (() => {}) };
+      const listener = await listenVia(channel, notified, pooled);
+      const tracked: DatabaseListener = {
+        close: async () => {
+          listeners.delete(tracked);
+          await listener.close();
+        },
+      };
+      listeners.add(tracked);
+      return tracked;
+    },
     close: async () => {
+      await Promise.all([...listeners].map((listener) => listener.close()));
       await pool.end();
       await closeEngine();
     },
