@@ -18,3 +18,4 @@ export * from './support/support-ticket.js';
 export * from './tier-limits.js';
 export * from './trade-limits.js';
 export * from './validate-new-trade.js';
+export * from './deal-room/deal-room.js';
