@@ -60,7 +60,7 @@ export function findBrokenAuditEntry(entries: ReadonlyArray<ChainedAuditEntry>):
 }
 
 /** The format tag of a deal's audit export file; a later, different layout gets a new number. */
-export const dealAuditExportFormat = 'covenant-deal-audit/1';
+export const dealAuditExportFormat = 'covenant-deal-audit/1' as const;
 
 /** `GET /api/v1/deals/{id}/audit/export`: the file a party keeps and verifies offline. */
 export const dealAuditExportSchema = z.object({

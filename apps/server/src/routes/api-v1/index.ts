@@ -13,6 +13,7 @@ import { createAuthDeps } from '../../auth/create-auth-deps.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { apiV1AuthRoutes } from './auth.js';
 import { cisRoutes } from './cis.js';
+import { dealAuditExportRoutes } from './deal-audit-export.js';
 import { dealRoomRoutes } from './deal-room.js';
 import { dealRoutes } from './deals.js';
 import { apiDescriptionRoutes, collectOpenApi } from './describe-api.js';
@@ -64,6 +65,7 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     honourIdempotencyKeys(authenticated, app.database.db, principalOf);
     // Each area registers its routes here.
     await authenticated.register(dealRoutes);
+    await authenticated.register(dealAuditExportRoutes);
     await authenticated.register(cisRoutes);
     await authenticated.register(disputeRoutes);
     await authenticated.register(dealRoomRoutes);

@@ -1,0 +1,68 @@
+import { type Db, schema } from '@covenant/db';
+import { AppError, type StaffRole, type StaffUser } from '@covenant/domain';
+import { and, eq, inArray } from 'drizzle-orm';
+
+export interface RoleChange {
+  user: StaffUser;
+  granted: StaffRole[];
+  revoked: StaffRole[];
+}
+
+/**
+ * Replaces a user's staff roles with `roles`, recording the admin who granted each new one. An admin
+ * cannot take away their own admin role (409 CONFLICT), so the console is never locked out by a
+ * slip. The user's next request already carries the new roles: they are read per request.
+ */
+export async function setUserRoles(
+  deps: { db: Db; now: () => Date },
+  adminId: string,
+  userId: string,
+  roles: readonly StaffRole[],
+): Promise<RoleChange> {
+  if (userId === adminId && !roles.includes('admin')) {
+    throw new AppError('CONFLICT', 'You cannot remove your own admin role; ask another admin');
+  }
+  return deps.db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({
+        id: schema.users.id,
+        email: schema.users.email,
+        createdAt: schema.users.createdAt,
+        username: schema.profiles.username,
+      })
+      .from(schema.users)
+      .leftJoin(schema.profiles, eq(schema.profiles.id, schema.users.id))
+      .where(eq(schema.users.id, userId))
+      .for('update', { of: schema.users });
+    if (!user) throw new AppError('NOT_FOUND', 'User not found');
+    const held = await tx
+      .select({ role: schema.userRoles.role })
+      .from(schema.userRoles)
+      .where(eq(schema.userRoles.userId, userId));
+    const current = held.map((row) => row.role);
+    const granted = roles.filter((role) => !current.includes(role));
+    const revoked = current.filter((role) => !roles.includes(role));
+    if (revoked.length > 0) {
+      await tx
+        .delete(schema.userRoles)
+        .where(and(eq(schema.userRoles.userId, userId), inArray(schema.userRoles.role, revoked)));
+    }
+    if (granted.length > 0) {
+      const now = deps.now();
+      await tx
+        .insert(schema.userRoles)
+        .values(granted.map((role) => ({ userId, role, grantedBy: adminId, createdAt: now })));
+    }
+    return {
+      user: {
+        id: user.id,
+        email: user.email,
+        username: user.username,
+        roles: [...roles].sort(),
+        created_at: user.createdAt.toISOString(),
+      },
+      granted,
+      revoked,
+    };
+  });
+}
