@@ -14,6 +14,7 @@ export * from './kyc/kyc-submission.js';
 export * from './parse-amount.js';
 export * from './support/contact-message.js';
 export * from './support/support-priority.js';
+export * from './staff/staff-user.js';
 export * from './support/support-ticket.js';
 export * from './tier-limits.js';
 export * from './trade-limits.js';
