@@ -1,0 +1,160 @@
+import { schema } from '@covenant/db';
+import {
+  AppError,
+  type DealAction,
+  type Dispute,
+  type DisputeDecisionRequest,
+  type DisputePayout,
+  disputePayout,
+  nextDealStatus,
+} from '@covenant/domain';
+import { eq } from 'drizzle-orm';
+import { appendDealEvent, type Transaction } from '../deals/append-deal-event.js';
+import type { DisputeDeps } from './dispute-deps.js';
+import { lockDisputeForMediator } from './lock-dispute-for-mediator.js';
+import { loadDisputes } from './present-disputes.js';
+
+const resolutions: Record<DisputeDecisionRequest['decision'], DealAction> = {
+  release: 'resolve_release',
+  refund: 'resolve_refund',
+  split: 'resolve_split',
+};
+
+/**
+ * A mediator decides an open dispute: in one transaction the deal moves through the transition
+ * table, the dispute records the decision, the amounts per leg and the rationale, an escrow
+ * instruction is queued for the escrow engine, and the audit trail records it all. A case another
+ * mediator has taken is theirs to decide; a decided dispute cannot be decided again.
+ */
+export async function decideDispute(
+  deps: DisputeDeps,
+  mediatorId: string,
+  disputeId: string,
+  request: DisputeDecisionRequest,
+): Promise<Dispute> {
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
+    const { dispute, deal } = await lockDisputeForMediator(tx, mediatorId, disputeId);
+    if (dispute.status !== 'open') {
+      throw new AppError('CONFLICT', 'This dispute is already decided', { reason: 'dispute_decided' });
+    }
+    if (dispute.mediatorId !== null && dispute.mediatorId !== mediatorId) {
+      throw new AppError('CONFLICT', 'Another mediator has taken this case', {
+        reason: 'dispute_taken',
+        mediator_id: dispute.mediatorId,
+      });
+    }
+    const status = nextDealStatus(deal.status, resolutions[request.decision], 'mediator');
+    const payout = disputePayout(
+      { asset: BigInt(deal.assetAmount), stable: BigInt(deal.stableAmount) },
+      request.decision,
+      request.split && {
+        asset: { buyer: BigInt(request.split.asset.buyer), seller: BigInt(request.split.asset.seller) },
+        stable: { buyer: BigInt(request.split.stable.buyer), seller: BigInt(request.split.stable.seller) },
+      },
+    );
+    const amounts = amountsText(payout);
+
+    await tx
+      .update(schema.deals)
+      .set({ status, updatedAt: now, ...(status === 'completed' ? { completedAt: now } : {}) })
+      .where(eq(schema.deals.id, deal.id));
+    await tx
+      .update(schema.dealDisputes)
+      .set({
+        status: 'decided',
+        mediatorId,
+        decision: request.decision,
+        decisionDetails: amounts,
+        rationale: request.rationale,
+        decidedBy: mediatorId,
+        decidedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(schema.dealDisputes.id, disputeId));
+    const [instruction] = await tx
+      .insert(schema.escrowInstructions)
+      .values({
+        dealId: deal.id,
+        disputeId,
+        kind: 'mediator_decision',
+        payload: await instructionPayload(tx, deal, disputeId, request.decision, payout),
+        status: 'queued',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: schema.escrowInstructions.id });
+    await appendDealEvent(tx, {
+      dealId: deal.id,
+      actorId: mediatorId,
+      action: 'dispute_decided',
+      payload: {
+        dispute_id: disputeId,
+        decision: request.decision,
+        amounts,
+        rationale: request.rationale,
+        escrow_instruction_id: instruction!.id,
+        from_status: deal.status,
+        to_status: status,
+      },
+      createdAt: now,
+    });
+  });
+  const [view] = await loadDisputes(deps.db, eq(schema.dealDisputes.id, disputeId));
+  return view!;
+}
+
+function amountsText(payout: DisputePayout) {
+  return {
+    asset: { buyer: payout.asset.buyer.toString(), seller: payout.asset.seller.toString() },
+    stable: { buyer: payout.stable.buyer.toString(), seller: payout.stable.seller.toString() },
+  };
+}
+
+/**
+ * What the escrow engine carries out, complete in itself: per leg the chain, the token, the amount
+ * held and who deposited it, and the base units (with the address, when the party has set one) that
+ * go to each side. A party's share of the leg it receives goes to its payout address; the share of
+ * the leg it deposited returns to its refund address. Fees are the escrow engine's to deduct.
+ */
+async function instructionPayload(
+  tx: Transaction,
+  deal: typeof schema.deals.$inferSelect,
+  disputeId: string,
+  decision: DisputeDecisionRequest['decision'],
+  payout: DisputePayout,
+) {
+  const addresses = await tx
+    .select()
+    .from(schema.dealAddresses)
+    .where(eq(schema.dealAddresses.dealId, deal.id));
+  const of = (party: 'buyer' | 'seller') => addresses.find((row) => row.party === party);
+  return {
+    dispute_id: disputeId,
+    decision,
+    buyer_id: deal.buyerId,
+    seller_id: deal.sellerId,
+    legs: {
+      asset: {
+        chain: deal.assetChain,
+        symbol: deal.assetSymbol,
+        amount: deal.assetAmount,
+        deposited_by: 'seller',
+        to_buyer: payout.asset.buyer.toString(),
+        to_seller: payout.asset.seller.toString(),
+        buyer_address: of('buyer')?.payoutAddress ?? null,
+        seller_address: of('seller')?.refundAddress ?? null,
+      },
+      stable: {
+        chain: deal.stableChain,
+        symbol: deal.stableSymbol,
+        amount: deal.stableAmount,
+        deposited_by: 'buyer',
+        to_buyer: payout.stable.buyer.toString(),
+        to_seller: payout.stable.seller.toString(),
+        buyer_address: of('buyer')?.refundAddress ?? null,
+        seller_address: of('seller')?.payoutAddress ?? null,
+      },
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { schema } from '@covenant/db';
+import { AppError, type StaffDisputeCase } from '@covenant/domain';
+import { asc, eq } from 'drizzle-orm';
+import { loadDealCis } from '../cis/load-deal-cis.js';
+import { presentDeal, selectDealViews } from '../deals/deal-view.js';
+import { getDealAuditForStaff } from '../deals/get-deal-audit.js';
+import type { DisputeDeps } from './dispute-deps.js';
+import { loadDisputes } from './present-disputes.js';
+
+/**
+ * Everything a mediator reads before deciding: the dispute with its evidence, the deal, both
+ * parties' CIS, every version of the terms, the parties' messages and the audit trail verified afresh.
+ */
+export async function getDisputeCase(
+  deps: Pick<DisputeDeps, 'db' | 'fileStore'>,
+  disputeId: string,
+): Promise<StaffDisputeCase> {
+  const [dispute] = await loadDisputes(deps.db, eq(schema.dealDisputes.id, disputeId));
+  if (!dispute) throw new AppError('NOT_FOUND', 'Dispute not found');
+  const dealId = dispute.deal_id;
+  const [[dealRow], cis, terms, messages, audit] = await Promise.all([
+    selectDealViews(deps.db, eq(schema.deals.id, dealId)),
+    loadDealCis(deps, dealId),
+    deps.db
+      .select()
+      .from(schema.dealTermsVersions)
+      .where(eq(schema.dealTermsVersions.dealId, dealId))
+      .orderBy(asc(schema.dealTermsVersions.version)),
+    deps.db
+      .select()
+      .from(schema.dealMessages)
+      .where(eq(schema.dealMessages.dealId, dealId))
+      .orderBy(asc(schema.dealMessages.createdAt), asc(schema.dealMessages.id)),
+    getDealAuditForStaff(deps.db, dealId),
+  ]);
+  // Seen from neither side: the schema leaves out the counterparty presentDeal works out for a party.
+  const deal = presentDeal(dealRow!, dealRow!.deal.buyerId);
+  return {
+    dispute,
+    deal,
+    cis,
+    terms_versions: terms.map((version) => ({
+      version: version.version,
+      proposed_by: version.proposedBy,
+      terms: version.terms,
+      created_at: version.createdAt.toISOString(),
+    })),
+    messages: messages.map((message) => ({
+      id: message.id,
+      author_id: message.authorId,
+      body: message.body,
+      created_at: message.createdAt.toISOString(),
+    })),
+    audit,
+  };
+}

@@ -1,0 +1,82 @@
+import { schema } from '@covenant/db';
+import { AppError, type Dispute, nextDealStatus, type OpenDispute } from '@covenant/domain';
+import { eq } from 'drizzle-orm';
+import { isUniqueViolation } from '../auth/unique-violation.js';
+import { appendDealEvent } from '../deals/append-deal-event.js';
+import type { DisputeDeps } from './dispute-deps.js';
+import { findPartyDeal } from './find-party-deal.js';
+import { linkDisputeEvidence } from './link-dispute-evidence.js';
+import { loadDisputes } from './present-disputes.js';
+import {
+  checkEvidence,
+  discardDisputeEvidence,
+  type EvidenceUpload,
+  type StoredEvidence,
+  storeDisputeEvidence,
+} from './store-dispute-evidence.js';
+
+const alreadyOpen = () =>
+  new AppError('CONFLICT', 'This deal already has an open dispute', { reason: 'dispute_open' });
+
+/**
+ * A party disputes its deal (once terms are agreed or the escrow is funded): the deal becomes
+ * `disputed` and waits in the mediators' queue. Evidence is stored encrypted first; the transaction
+ * then locks the deal, moves it through the transition table and records the dispute, its evidence
+ * and the audit entry together. Of two simultaneous disputes only the first wins.
+ */
+export async function openDispute(
+  deps: DisputeDeps,
+  userId: string,
+  dealId: string,
+  dispute: OpenDispute,
+  uploads: readonly EvidenceUpload[],
+): Promise<Dispute> {
+  const checked = checkEvidence(uploads);
+  // Refused early (stranger, wrong status) without storing anything; decided again under the lock.
+  const deal = await findPartyDeal(deps.db, userId, dealId);
+  nextDealStatus(deal.status, 'open_dispute', deal.role);
+
+  const stored: StoredEvidence[] = await storeDisputeEvidence(deps, userId, checked);
+  const now = deps.now();
+  let disputeId: string;
+  try {
+    disputeId = await deps.db.transaction(async (tx) => {
+      const locked = await findPartyDeal(tx, userId, dealId, { lock: true });
+      const status = nextDealStatus(locked.status, 'open_dispute', locked.role);
+      await tx.update(schema.deals).set({ status, updatedAt: now }).where(eq(schema.deals.id, dealId));
+      const [row] = await tx
+        .insert(schema.dealDisputes)
+        .values({
+          dealId,
+          openedBy: userId,
+          reason: dispute.reason,
+          statusBefore: locked.status,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: schema.dealDisputes.id });
+      const evidence = await linkDisputeEvidence(tx, row!.id, userId, stored, now);
+      await appendDealEvent(tx, {
+        dealId,
+        actorId: userId,
+        action: 'dispute_opened',
+        payload: {
+          dispute_id: row!.id,
+          reason: dispute.reason,
+          evidence,
+          from_status: locked.status,
+          to_status: status,
+        },
+        createdAt: now,
+      });
+      return row!.id;
+    });
+  } catch (error) {
+    // The rows were rolled back; the evidence must not outlive them.
+    await discardDisputeEvidence(deps, stored);
+    if (isUniqueViolation(error, 'deal_disputes_one_open_idx')) throw alreadyOpen();
+    throw error;
+  }
+  const [view] = await loadDisputes(deps.db, eq(schema.dealDisputes.id, disputeId));
+  return view!;
+}

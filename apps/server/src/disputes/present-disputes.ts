@@ -1,0 +1,54 @@
+import { type Db, schema } from '@covenant/db';
+import { type Dispute, type DisputeAmounts, disputeAmountsSchema } from '@covenant/domain';
+import { asc, eq, inArray, type SQL } from 'drizzle-orm';
+
+/** Disputes matching `where`, oldest first, each with its evidence's metadata (never the content). */
+export async function loadDisputes(db: Pick<Db, 'select'>, where: SQL | undefined): Promise<Dispute[]> {
+  const rows = await db
+    .select()
+    .from(schema.dealDisputes)
+    .where(where)
+    .orderBy(asc(schema.dealDisputes.createdAt), asc(schema.dealDisputes.id));
+  if (rows.length === 0) return [];
+  const evidence = await db
+    .select({ link: schema.disputeEvidence, file: schema.storedFiles })
+    .from(schema.disputeEvidence)
+    .innerJoin(schema.storedFiles, eq(schema.storedFiles.id, schema.disputeEvidence.fileId))
+    .where(
+      inArray(
+        schema.disputeEvidence.disputeId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .orderBy(asc(schema.disputeEvidence.createdAt), asc(schema.storedFiles.filename));
+  return rows.map((row) => ({
+    id: row.id,
+    deal_id: row.dealId,
+    status: row.status,
+    reason: row.reason,
+    opened_by: row.openedBy,
+    status_before: row.statusBefore,
+    mediator_id: row.mediatorId,
+    evidence: evidence
+      .filter(({ link }) => link.disputeId === row.id)
+      .map(({ link, file }) => ({
+        id: link.id,
+        filename: file.filename,
+        content_type: file.contentType,
+        size: file.size,
+        uploaded_by: link.uploadedBy,
+        created_at: link.createdAt.toISOString(),
+      })),
+    decision: row.decision,
+    amounts: amountsOf(row.decisionDetails),
+    rationale: row.rationale,
+    decided_by: row.decidedBy,
+    decided_at: row.decidedAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+  }));
+}
+
+function amountsOf(details: Record<string, unknown> | null): DisputeAmounts | null {
+  const parsed = disputeAmountsSchema.safeParse(details);
+  return parsed.success ? parsed.data : null;
+}
