@@ -372,11 +372,64 @@ describe('/trading other tabs', () => {
     expect(screen.getByLabelText('Trading Partner')).toHaveValue('user-grace');
   });
 
-  it('CIS Documents: the placeholder with a disabled Upload CIS that says why', async () => {
-    openTrading();
+  it('CIS Documents: the empty state, then Upload CIS checks the form and lists the new sheet', async () => {
+    const { api } = openTrading();
+    const sheets: unknown[] = [];
+    api.on('GET /cis', () => ({ status: 200, body: { data: sheets } }));
+    api.on('POST /cis', ({ body }) => {
+      const sheet = {
+        id: 'cis-1',
+        ...(body as object),
+        has_pdf: false,
+        created_at: '2026-03-04T10:00:00.000Z',
+      };
+      sheets.unshift(sheet);
+      return { status: 201, body: sheet };
+    });
     await userEvent.click(await screen.findByRole('tab', { name: 'CIS Documents' }));
-    const upload = await screen.findByRole('button', { name: 'Upload CIS' });
-    expect(upload).toBeDisabled();
-    expect(upload).toHaveAccessibleDescription(/CIS exchange arrives with the deal lifecycle/);
+    expect(await screen.findByText('No CIS documents yet')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Your Customer Information Sheets will be listed here. Both parties upload and approve a CIS before they negotiate terms.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Upload CIS' }));
+
+    const form = within(screen.getByRole('form', { name: 'Customer Information Sheet' }));
+    await userEvent.click(form.getByRole('button', { name: 'Save CIS' }));
+    expect(await form.findByText('Enter the legal name')).toBeInTheDocument();
+    expect(form.getByText('Choose at least one asset')).toBeInTheDocument();
+    expect(form.getByText('Choose at least one chain')).toBeInTheDocument();
+    expect(api.requestsTo('POST /cis')).toHaveLength(0);
+
+    await userEvent.type(form.getByLabelText('Legal name'), 'Ada Lovelace');
+    await userEvent.selectOptions(form.getByLabelText('Entity type'), 'Individual');
+    await userEvent.type(form.getByLabelText('Jurisdiction (country code or name)'), 'GB');
+    await userEvent.type(form.getByLabelText('Source of funds'), 'Royalties');
+    await userEvent.click(form.getByLabelText('USDC'));
+    await userEvent.click(form.getByLabelText('BTC', { selector: '[name="assets"]' }));
+    await userEvent.selectOptions(form.getByLabelText('Usual trade size'), '$100,000 – $1,000,000');
+    await userEvent.click(form.getByLabelText('ETH', { selector: '[name="preferred_chains"]' }));
+    await userEvent.selectOptions(form.getByLabelText('Settlement window'), 'Same day');
+    await userEvent.click(form.getByRole('button', { name: 'Save CIS' }));
+
+    const [sheet] = await screen.findAllByTestId('cis-sheet');
+    expect(api.requestsTo('POST /cis')[0]?.body).toEqual({
+      legal_name: 'Ada Lovelace',
+      entity_type: 'individual',
+      jurisdiction: 'GB',
+      source_of_funds: 'Royalties',
+      assets: ['BTC', 'USDC'],
+      size_range: '100k_to_1m',
+      preferred_chains: ['ETH'],
+      settlement_window: 'same_day',
+    });
+    const value = (label: string) =>
+      within(sheet as HTMLElement).getByText(label, { selector: 'dt' }).nextSibling;
+    expect(value('Legal name')).toHaveTextContent('Ada Lovelace');
+    expect(value('Assets')).toHaveTextContent('BTC, USDC');
+    expect(value('Usual trade size')).toHaveTextContent('$100,000 – $1,000,000');
+    expect(value('Signed PDF')).toHaveTextContent('None');
+    expect(screen.queryByText('No CIS documents yet')).not.toBeInTheDocument();
   });
 });

@@ -1,0 +1,175 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { authStorageKey } from '@/lib/auth-client.js';
+import { createFakeApiServer } from '@/testing/fake-api-server.js';
+import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
+import { renderApp } from '@/testing/render-app.js';
+
+configure({ asyncUtilTimeout: 5000 });
+
+const adaSheet = {
+  id: 'cis-ada',
+  legal_name: 'Ada Lovelace',
+  entity_type: 'individual',
+  jurisdiction: 'GB',
+  source_of_funds: 'Royalties from the Analytical Engine',
+  assets: ['BTC', 'USDC'],
+  size_range: '100k_to_1m',
+  preferred_chains: ['BTC', 'ETH'],
+  settlement_window: 'within_3_days',
+  has_pdf: true,
+  created_at: '2026-03-01T10:00:00.000Z',
+};
+
+const graceSheet = {
+  ...adaSheet,
+  id: 'cis-grace',
+  legal_name: 'Hopper Capital LLC',
+  entity_type: 'company',
+  has_pdf: false,
+};
+
+const entry = (cis: object, status = 'pending', review_comment: string | null = null) => ({
+  cis,
+  status,
+  review_comment,
+  reviewed_at: status === 'pending' ? null : '2026-03-05T10:00:00.000Z',
+  attached_at: '2026-03-04T11:00:00.000Z',
+});
+
+// Grace (the seller) opens a deal with Ada; the test says what the CIS exchange and her sheets are.
+function openDeal({
+  status = 'draft',
+  exchange,
+  sheets = [graceSheet],
+}: {
+  status?: string;
+  exchange: { buyer: unknown; seller: unknown };
+  sheets?: unknown[];
+}) {
+  const auth = createFakeAuthServer();
+  const grace = auth.addUser('grace@example.com', 'correct horse');
+  window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('grace@example.com')));
+  const api = createFakeApiServer(auth);
+  api.on('GET /deals/deal-1', {
+    status: 200,
+    body: {
+      id: 'deal-1',
+      buyer_id: 'user-ada',
+      seller_id: grace.id,
+      counterparty_id: 'user-ada',
+      buyer: { id: 'user-ada', username: 'ada', trading_tier: 'enhanced' },
+      seller: { id: grace.id, username: 'GraceHopper', trading_tier: 'institutional' },
+      asset_chain: 'BTC',
+      asset_symbol: 'BTC',
+      asset_amount: '50000000',
+      stable_chain: 'ETH',
+      stable_symbol: 'USDC',
+      stable_amount: '30000000000',
+      meeting_required: false,
+      travel_location: null,
+      status,
+      created_at: '2026-03-04T10:00:00.000Z',
+      updated_at: '2026-03-04T10:00:00.000Z',
+      completed_at: null,
+      history: [],
+    },
+  });
+  api.on('GET /deals/deal-1/cis', { status: 200, body: exchange });
+  api.on('GET /cis', { status: 200, body: { data: sheets } });
+  renderApp('/trading/deals/deal-1', api.server);
+  return api;
+}
+
+async function cisPanel() {
+  const heading = await screen.findByRole('heading', { name: 'CIS exchange' });
+  return within(heading.parentElement as HTMLElement);
+}
+
+describe('CIS exchange on the deal page', () => {
+  it("shows the counterparty's whole CIS with its PDF, and sends an approval", async () => {
+    const api = openDeal({ exchange: { buyer: entry(adaSheet), seller: entry(graceSheet) } });
+    const panel = await cisPanel();
+    const theirs = within(await panel.findByRole('region', { name: "ada's CIS" }));
+    const value = (label: string) => theirs.getByText(label, { selector: 'dt' }).nextSibling;
+    expect(value('Legal name')).toHaveTextContent('Ada Lovelace');
+    expect(value('Entity type')).toHaveTextContent('Individual');
+    expect(value('Jurisdiction')).toHaveTextContent('GB');
+    expect(value('Source of funds')).toHaveTextContent('Royalties from the Analytical Engine');
+    expect(value('Assets')).toHaveTextContent('BTC, USDC');
+    expect(value('Usual trade size')).toHaveTextContent('$100,000 – $1,000,000');
+    expect(value('Preferred chains')).toHaveTextContent('BTC, ETH');
+    expect(value('Settlement window')).toHaveTextContent('Within 3 days');
+    expect(theirs.getByRole('button', { name: 'Download signed PDF' })).toBeInTheDocument();
+    expect(theirs.getByText('Awaiting review')).toBeInTheDocument();
+
+    const mine = within(panel.getByRole('region', { name: 'Your CIS' }));
+    expect(mine.getByText('Hopper Capital LLC')).toBeInTheDocument();
+
+    api.on('POST /deals/deal-1/cis/approve', {
+      status: 200,
+      body: { buyer: entry(adaSheet, 'approved'), seller: entry(graceSheet) },
+    });
+    const dealReads = api.requestsTo('GET /deals/deal-1').length;
+    await userEvent.click(theirs.getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(api.requestsTo('POST /deals/deal-1/cis/approve')).toHaveLength(1));
+    // The approval may have moved the deal: the deal and its CIS exchange are read again.
+    await waitFor(() => expect(api.requestsTo('GET /deals/deal-1').length).toBeGreaterThan(dealReads));
+  });
+
+  it('needs a comment to reject, and sends it', async () => {
+    const api = openDeal({ exchange: { buyer: entry(adaSheet), seller: null } });
+    api.on('POST /deals/deal-1/cis/reject', {
+      status: 200,
+      body: { buyer: entry(adaSheet, 'rejected', 'Jurisdiction is incomplete'), seller: null },
+    });
+    const panel = await cisPanel();
+    const theirs = within(await panel.findByRole('region', { name: "ada's CIS" }));
+    await userEvent.click(theirs.getByRole('button', { name: 'Reject' }));
+    expect(await theirs.findByText('Say what is wrong with the sheet')).toBeInTheDocument();
+    expect(api.requestsTo('POST /deals/deal-1/cis/reject')).toHaveLength(0);
+
+    await userEvent.type(theirs.getByLabelText('Reason for rejecting'), 'Jurisdiction is incomplete');
+    await userEvent.click(theirs.getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(api.requestsTo('POST /deals/deal-1/cis/reject')).toHaveLength(1));
+    expect(api.requestsTo('POST /deals/deal-1/cis/reject')[0]?.body).toEqual({
+      comment: 'Jurisdiction is incomplete',
+    });
+  });
+
+  it('attaches one of your sheets, or points to the upload when you have none', async () => {
+    const api = openDeal({ exchange: { buyer: null, seller: null } });
+    api.on('POST /deals/deal-1/cis', {
+      status: 200,
+      body: { buyer: null, seller: entry(graceSheet) },
+    });
+    const panel = await cisPanel();
+    expect(await panel.findByText('ada has not attached a CIS yet.')).toBeInTheDocument();
+    const mine = within(panel.getByRole('region', { name: 'Your CIS' }));
+    expect(await mine.findByLabelText('Attach one of your sheets')).toHaveValue('cis-grace');
+    await userEvent.click(mine.getByRole('button', { name: 'Attach CIS' }));
+    await waitFor(() => expect(api.requestsTo('POST /deals/deal-1/cis')).toHaveLength(1));
+    expect(api.requestsTo('POST /deals/deal-1/cis')[0]?.body).toEqual({ cis_id: 'cis-grace' });
+  });
+
+  it('links to the CIS Documents tab when you have no sheet', async () => {
+    openDeal({ exchange: { buyer: null, seller: null }, sheets: [] });
+    const panel = await cisPanel();
+    const link = await panel.findByRole('link', { name: 'Upload one in the CIS Documents tab of Trading' });
+    expect(link).toHaveAttribute('href', '/trading');
+  });
+
+  it('says both CIS are approved and offers no more actions once the exchange is done', async () => {
+    openDeal({
+      status: 'cis_submitted',
+      exchange: { buyer: entry(adaSheet, 'approved'), seller: entry(graceSheet, 'approved') },
+    });
+    const panel = await cisPanel();
+    expect(await panel.findByText('Both CIS approved')).toBeInTheDocument();
+    expect(panel.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(panel.queryByRole('button', { name: 'Reject' })).not.toBeInTheDocument();
+    expect(panel.queryByRole('button', { name: /Attach CIS|Replace CIS/ })).not.toBeInTheDocument();
+    expect(panel.getAllByText('Approved')).toHaveLength(2);
+  });
+});
