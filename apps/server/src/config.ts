@@ -20,6 +20,8 @@ const envSchema = z.object({
   ETH_RPC_URL: z.string().url().optional(),
   BTC_RPC_URL: z.string().url().optional(),
   SOL_RPC_URL: z.string().url().optional(),
+  /** The Bitcoin network whose address formats deal addresses must have (version bytes, bech32 prefix). */
+  BITCOIN_NETWORK: z.enum(['mainnet', 'testnet', 'regtest']).default('regtest'),
   WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
   /** Requests per hour to /api/v1 per user or API key, by API access tier (spec: 1000 and 10000). */
   API_RATE_LIMIT_STANDARD: z.coerce.number().int().min(1).default(1000),
@@ -64,6 +66,8 @@ export interface Config {
   mailFrom: string;
   publicUrl: string;
   webhookAllowPrivate: boolean;
+  /** The Bitcoin network deal addresses are checked against. */
+  bitcoinNetwork: Env['BITCOIN_NETWORK'];
   /** Requests per hour to /api/v1 by API access tier. */
   apiRateLimits: { standard: number; premium: number };
   logLevel: Env['LOG_LEVEL'];
@@ -99,6 +103,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+    bitcoinNetwork: env.BITCOIN_NETWORK,
     apiRateLimits: { standard: env.API_RATE_LIMIT_STANDARD, premium: env.API_RATE_LIMIT_PREMIUM },
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,

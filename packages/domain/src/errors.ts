@@ -21,6 +21,7 @@ export const errorStatus = {
   INVALID_SIGNATURE: 400,
   ESCROW_ALREADY_FUNDED: 409,
   INVALID_STATE_TRANSITION: 409,
+  ADDRESSES_REQUIRED: 422,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -2,7 +2,7 @@ import { type Db, schema } from '@covenant/db';
 import { AppError, type DealTerms } from '@covenant/domain';
 import { appendDealEvent } from './append-deal-event.js';
 import { checkDealTerms, loadTraderProfiles } from './deal-terms.js';
-import { type DealView, presentDeal, termsOf } from './deal-view.js';
+import { type DealView, presentDeal, versionTermsOf } from './deal-view.js';
 
 export interface CreateDealDeps {
   db: Db;
@@ -17,7 +17,8 @@ export interface NewDeal extends DealTerms {
 
 /**
  * The caller creates a draft deal as buyer with a verified, KYC-complete counterparty as seller
- * (spec §4-§6). The first audit entry (and history entry) records the creation with the terms.
+ * (spec §4-§6). Its terms are version 1, proposed by the buyer; the first audit entry (and history
+ * entry) records the creation with them.
  */
 export async function createDeal(deps: CreateDealDeps, buyerId: string, input: NewDeal): Promise<DealView> {
   const profiles = await loadTraderProfiles(deps.db, [buyerId, input.counterparty_id]);
@@ -53,11 +54,15 @@ export async function createDeal(deps: CreateDealDeps, buyerId: string, input: N
         updatedAt: now,
       })
       .returning();
+    const terms = versionTermsOf(created!);
+    await tx
+      .insert(schema.dealTermsVersions)
+      .values({ dealId: created!.id, version: 1, proposedBy: buyerId, terms, createdAt: now });
     await appendDealEvent(tx, {
       dealId: created!.id,
       actorId: buyerId,
       action: 'created',
-      payload: { buyer_id: buyerId, seller_id: input.counterparty_id, terms: { ...termsOf(created!) } },
+      payload: { buyer_id: buyerId, seller_id: input.counterparty_id, version: 1, terms: { ...terms } },
       createdAt: now,
     });
     return created!;
@@ -69,6 +74,11 @@ export async function createDeal(deps: CreateDealDeps, buyerId: string, input: N
       buyerTier: buyer!.tradingTier,
       sellerUsername: seller.username,
       sellerTier: seller.tradingTier,
+      buyerPayout: null,
+      buyerRefund: null,
+      sellerPayout: null,
+      sellerRefund: null,
+      termsProposedBy: buyerId,
     },
     buyerId,
   );

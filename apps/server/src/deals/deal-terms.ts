@@ -1,6 +1,7 @@
 import { type Db, schema } from '@covenant/db';
 import {
   AppError,
+  type DealParty,
   type DealTerms,
   isStableChain,
   isStableSymbol,
@@ -11,7 +12,8 @@ import {
   tierLimitUsd,
   validateNewTrade,
 } from '@covenant/domain';
-import { inArray } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
+import type { Transaction } from './append-deal-event.js';
 
 /** The profile fields the trading rules read, for the caller and the counterparty. */
 export interface TraderProfile {
@@ -90,4 +92,28 @@ export function checkDealTerms(
     throw new AppError(code, failure.message, failure.details);
   }
   return { assetAmount: assetAmount!, stableAmount: stableAmount! };
+}
+
+/**
+ * The caller's deal with its row locked until the transaction ends, and the caller's side of it: the
+ * terms, addresses and acceptance use cases decide under this lock, so of two concurrent requests the
+ * second sees what the first did. Anybody else's deal is NOT_FOUND, never FORBIDDEN.
+ */
+export async function lockPartyDeal(
+  tx: Transaction,
+  userId: string,
+  dealId: string,
+): Promise<{ deal: typeof schema.deals.$inferSelect; party: DealParty }> {
+  const [deal] = await tx
+    .select()
+    .from(schema.deals)
+    .where(
+      and(
+        eq(schema.deals.id, dealId),
+        or(eq(schema.deals.buyerId, userId), eq(schema.deals.sellerId, userId)),
+      ),
+    )
+    .for('update');
+  if (!deal) throw new AppError('NOT_FOUND', 'Deal not found');
+  return { deal, party: userId === deal.buyerId ? 'buyer' : 'seller' };
 }

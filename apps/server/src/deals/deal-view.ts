@@ -1,6 +1,6 @@
 import { type Db, schema } from '@covenant/db';
-import type { Deal, DealTerms } from '@covenant/domain';
-import { eq, type SQL } from 'drizzle-orm';
+import type { Deal, DealPartyAddresses, DealTerms, DealTermsVersionTerms } from '@covenant/domain';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 
 /** A deal as the API shows it to one of its parties. */
@@ -8,8 +8,15 @@ export type DealView = Deal;
 
 const buyerProfile = alias(schema.profiles, 'buyer_profile');
 const sellerProfile = alias(schema.profiles, 'seller_profile');
+const buyerAddresses = alias(schema.dealAddresses, 'buyer_addresses');
+const sellerAddresses = alias(schema.dealAddresses, 'seller_addresses');
+const latestVersion = alias(schema.dealTermsVersions, 'latest_terms_version');
 
-/** Deals with both parties' public profile fields, filtered and ordered by the caller. */
+/**
+ * Deals with both parties' public profile fields, their addresses and who proposed the latest
+ * version of the terms, filtered and ordered by the caller. Every join is on a primary key, so a deal
+ * stays one row.
+ */
 export function selectDealViews(db: Db, where: SQL | undefined) {
   return db
     .select({
@@ -18,15 +25,35 @@ export function selectDealViews(db: Db, where: SQL | undefined) {
       buyerTier: buyerProfile.tradingTier,
       sellerUsername: sellerProfile.username,
       sellerTier: sellerProfile.tradingTier,
+      buyerPayout: buyerAddresses.payoutAddress,
+      buyerRefund: buyerAddresses.refundAddress,
+      sellerPayout: sellerAddresses.payoutAddress,
+      sellerRefund: sellerAddresses.refundAddress,
+      termsProposedBy: latestVersion.proposedBy,
     })
     .from(schema.deals)
     .leftJoin(buyerProfile, eq(buyerProfile.id, schema.deals.buyerId))
     .leftJoin(sellerProfile, eq(sellerProfile.id, schema.deals.sellerId))
+    .leftJoin(
+      buyerAddresses,
+      and(eq(buyerAddresses.dealId, schema.deals.id), eq(buyerAddresses.party, 'buyer')),
+    )
+    .leftJoin(
+      sellerAddresses,
+      and(eq(sellerAddresses.dealId, schema.deals.id), eq(sellerAddresses.party, 'seller')),
+    )
+    .leftJoin(
+      latestVersion,
+      and(eq(latestVersion.dealId, schema.deals.id), eq(latestVersion.version, schema.deals.termsVersion)),
+    )
     .where(where)
     .$dynamic();
 }
 
 type DealViewRow = Awaited<ReturnType<typeof selectDealViews>>[number];
+
+const addresses = (payout: string | null, refund: string | null): DealPartyAddresses | null =>
+  payout !== null && refund !== null ? { payout_address: payout, refund_address: refund } : null;
 
 export function presentDeal(row: DealViewRow, viewerId: string): DealView {
   const { deal } = row;
@@ -39,6 +66,17 @@ export function presentDeal(row: DealViewRow, viewerId: string): DealView {
     seller: { id: deal.sellerId, username: row.sellerUsername, trading_tier: row.sellerTier },
     ...termsOf(deal),
     status: deal.status,
+    terms_version: deal.termsVersion,
+    // Deals from before versions were kept have no version row: their terms are the buyer's opening ones.
+    terms_proposed_by: row.termsProposedBy ?? deal.buyerId,
+    funding_deadline_hours: deal.fundingDeadlineHours,
+    accepted_terms_version: deal.acceptedTermsVersion,
+    terms_hash: deal.termsHash,
+    terms_agreed_at: deal.termsAgreedAt?.toISOString() ?? null,
+    addresses: {
+      buyer: addresses(row.buyerPayout, row.buyerRefund),
+      seller: addresses(row.sellerPayout, row.sellerRefund),
+    },
     created_at: deal.createdAt.toISOString(),
     updated_at: deal.updatedAt.toISOString(),
     completed_at: deal.completedAt?.toISOString() ?? null,
@@ -57,4 +95,9 @@ export function termsOf(deal: typeof schema.deals.$inferSelect): DealTerms {
     meeting_required: deal.meetingRequired,
     travel_location: deal.travelLocation,
   };
+}
+
+/** What a version of the terms fixes, as the deals row mirrors its latest version. */
+export function versionTermsOf(deal: typeof schema.deals.$inferSelect): DealTermsVersionTerms {
+  return { ...termsOf(deal), funding_deadline_hours: deal.fundingDeadlineHours };
 }

@@ -1,61 +1,65 @@
 import { type Db, schema } from '@covenant/db';
-import { AppError, type DealTerms, nextDealStatus } from '@covenant/domain';
-import { and, eq, or } from 'drizzle-orm';
+import { type DealTermsVersionTerms, nextDealStatus } from '@covenant/domain';
+import { eq } from 'drizzle-orm';
 import { appendDealEvent } from './append-deal-event.js';
-import { checkDealTerms, loadTraderProfiles } from './deal-terms.js';
-import { type DealView, presentDeal, selectDealViews, termsOf } from './deal-view.js';
+import { checkDealTerms, loadTraderProfiles, lockPartyDeal } from './deal-terms.js';
+import { type DealView, presentDeal, selectDealViews, versionTermsOf } from './deal-view.js';
 
 /**
- * A party changes some of a deal's terms before funding. The result is checked like a new trade
- * (symbols, amounts, maximum, the caller's tier limit) and the change is recorded in the audit trail.
- * A change after the terms were agreed reopens the negotiation (the transition table in @covenant/domain).
+ * A party proposes a new version of a deal's terms before funding: the latest version with `changes`
+ * applied. A proposal by the other party than the latest proposer is a counter-proposal; only the
+ * party that did not propose the latest version may accept it. The result is checked like a new trade
+ * (symbols, amounts, maximum, the proposer's tier limit); the version is kept, the deals row mirrors
+ * it, and the proposal goes into the audit trail. A proposal after agreement reopens the negotiation
+ * (the transition table in @covenant/domain) and clears the accepted version and its hash.
  */
-export async function updateDealTerms(
+export async function proposeDealTerms(
   deps: { db: Db; now: () => Date },
   userId: string,
   dealId: string,
-  changes: Partial<DealTerms>,
+  changes: Partial<DealTermsVersionTerms>,
 ): Promise<DealView> {
-  const mine = and(
-    eq(schema.deals.id, dealId),
-    or(eq(schema.deals.buyerId, userId), eq(schema.deals.sellerId, userId)),
-  );
-  const [deal] = await deps.db.select().from(schema.deals).where(mine);
-  if (!deal) throw new AppError('NOT_FOUND', 'Deal not found');
-  const role = userId === deal.buyerId ? 'buyer' : 'seller';
-  // Checked before the work below for a quick answer; checked again under the lock.
-  nextDealStatus(deal.status, 'propose_terms', role);
-  const current = termsOf(deal);
-  const next: DealTerms = { ...current, ...changes };
-  if (!next.meeting_required) next.travel_location = null;
-  const counterpartyId = userId === deal.buyerId ? deal.sellerId : deal.buyerId;
+  // Read before the transaction: on PGlite nothing but the transaction may be awaited inside it.
   const profiles = await loadTraderProfiles(deps.db, [userId]);
-  const { assetAmount, stableAmount } = checkDealTerms(profiles.get(userId), counterpartyId, next);
-  const changed = Object.fromEntries(
-    (Object.keys(next) as Array<keyof DealTerms>)
-      .filter((field) => next[field] !== current[field])
-      .map((field) => [field, { from: current[field], to: next[field] }]),
-  );
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
-    // Locking the deal serialises concurrent changes, so the status check and the history numbering hold.
-    const [locked] = await tx
-      .select({ status: schema.deals.status })
-      .from(schema.deals)
-      .where(eq(schema.deals.id, dealId))
-      .for('update');
-    const status = nextDealStatus(locked!.status, 'propose_terms', role);
+    // Locking the deal serialises concurrent proposals, acceptances and cancels, so the status check,
+    // the version number and the audit trail's order hold.
+    const { deal, party: role } = await lockPartyDeal(tx, userId, dealId);
+    const status = nextDealStatus(deal.status, 'propose_terms', role);
+    const current = versionTermsOf(deal);
+    const next: DealTermsVersionTerms = { ...current, ...changes };
+    if (!next.meeting_required) next.travel_location = null;
+    const counterpartyId = role === 'buyer' ? deal.sellerId : deal.buyerId;
+    const { assetAmount, stableAmount } = checkDealTerms(profiles.get(userId), counterpartyId, next);
+    // Amounts are stored (and hashed) in their canonical decimal form.
+    next.asset_amount = assetAmount.toString();
+    next.stable_amount = stableAmount.toString();
+    const changed = Object.fromEntries(
+      (Object.keys(next) as Array<keyof DealTermsVersionTerms>)
+        .filter((field) => next[field] !== current[field])
+        .map((field) => [field, { from: current[field], to: next[field] }]),
+    );
+    const version = deal.termsVersion + 1;
+    await tx
+      .insert(schema.dealTermsVersions)
+      .values({ dealId, version, proposedBy: userId, terms: next, createdAt: now });
     await tx
       .update(schema.deals)
       .set({
         assetChain: next.asset_chain,
         assetSymbol: next.asset_symbol,
-        assetAmount: assetAmount.toString(),
+        assetAmount: next.asset_amount,
         stableChain: next.stable_chain,
         stableSymbol: next.stable_symbol,
-        stableAmount: stableAmount.toString(),
+        stableAmount: next.stable_amount,
         meetingRequired: next.meeting_required,
         travelLocation: next.travel_location,
+        fundingDeadlineHours: next.funding_deadline_hours,
+        termsVersion: version,
+        acceptedTermsVersion: null,
+        termsHash: null,
+        termsAgreedAt: null,
         status,
         updatedAt: now,
       })
@@ -63,8 +67,8 @@ export async function updateDealTerms(
     await appendDealEvent(tx, {
       dealId,
       actorId: userId,
-      action: 'terms_updated',
-      payload: { changes: changed },
+      action: 'terms_proposed',
+      payload: { version, terms: { ...next }, changes: changed },
       createdAt: now,
     });
   });

@@ -29,6 +29,18 @@ const dealTermsFields = {
   travel_location: z.string().nullable(),
 };
 
+/** One party's own addresses on a deal: payout on the chain it receives on, refund on the one it deposits from. */
+export const dealPartyAddressesSchema = z.object({
+  payout_address: z.string(),
+  refund_address: z.string(),
+});
+
+/** What a version of the terms fixes: the tradeable fields and the hours the parties have to fund. */
+export const dealTermsVersionTermsSchema = z.object({
+  ...dealTermsFields,
+  funding_deadline_hours: z.number().int(),
+});
+
 /** A deal as /api/v1 shows it to one of its parties: the server's response schema and the web's type. */
 export const dealSchema = z.object({
   id: z.uuid(),
@@ -39,6 +51,19 @@ export const dealSchema = z.object({
   seller: dealPartySchema,
   ...dealTermsFields,
   status: z.enum(dealStatuses),
+  terms_version: z.number().int().describe('The latest proposed version of the terms'),
+  terms_proposed_by: z.uuid().describe('Who proposed the latest version; the other party may accept it'),
+  funding_deadline_hours: z.number().int().describe('Hours to fund the escrow once the terms are agreed'),
+  accepted_terms_version: z.number().int().nullable().describe('The version both parties agreed, if any'),
+  terms_hash: z
+    .string()
+    .nullable()
+    .describe('SHA-256 (hex) over the accepted version and both parties’ addresses (docs/audit-trail.md)'),
+  terms_agreed_at: z.string().nullable(),
+  addresses: z.object({
+    buyer: dealPartyAddressesSchema.nullable(),
+    seller: dealPartyAddressesSchema.nullable(),
+  }),
   created_at: z.string(),
   updated_at: z.string(),
   completed_at: z.string().nullable(),
@@ -55,9 +80,27 @@ export const dealHistoryEntrySchema = z.object({
 export const dealWithHistorySchema = dealSchema.extend({ history: z.array(dealHistoryEntrySchema) });
 
 export type Deal = z.infer<typeof dealSchema>;
+export type DealPartyAddresses = z.infer<typeof dealPartyAddressesSchema>;
+export type DealTermsVersionTerms = z.infer<typeof dealTermsVersionTermsSchema>;
 export type DealTerms = Pick<Deal, keyof typeof dealTermsFields>;
 export type DealHistoryEntry = z.infer<typeof dealHistoryEntrySchema>;
 export type DealWithHistory = z.infer<typeof dealWithHistorySchema>;
+
+/** Every version of a deal's terms, oldest first, and which one was agreed. */
+export const dealTermsHistorySchema = z.object({
+  versions: z.array(
+    z.object({
+      version: z.number().int(),
+      proposed_by: z.uuid(),
+      terms: dealTermsVersionTermsSchema,
+      created_at: z.string(),
+    }),
+  ),
+  accepted_version: z.number().int().nullable(),
+  terms_hash: z.string().nullable(),
+});
+
+export type DealTermsHistory = z.infer<typeof dealTermsHistorySchema>;
 
 /** A deal's tamper-evident audit trail as /api/v1 shows it (docs/audit-trail.md defines the hashes). */
 export const dealAuditTrailSchema = z.object({

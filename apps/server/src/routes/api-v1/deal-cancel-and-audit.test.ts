@@ -162,7 +162,7 @@ describe('GET /api/v1/deals/:id/audit', () => {
       },
       {
         seq: 2,
-        action: 'terms_updated',
+        action: 'terms_proposed',
         actor_id: seller.id,
         payload: {
           changes: {

@@ -24,12 +24,34 @@ export const dealTermsSchema = z.object({
 
 export const newDealSchema = dealTermsSchema.extend({ counterparty_id: z.uuid() });
 
+/** A new version of the terms: the latest one with these fields changed. */
 export const dealTermsChangeSchema = dealTermsSchema
   .extend({
     meeting_required: z.boolean().optional(),
     travel_location: z.string().trim().max(200).nullable().optional(),
+    funding_deadline_hours: z
+      .number()
+      .int()
+      .min(1)
+      .max(168)
+      .describe('Hours to fund the escrow once the terms are agreed: 1 hour to 7 days'),
   })
   .partial();
+
+export const acceptDealTermsSchema = z.object({
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .describe('The exact version you accept: the latest, proposed by the other party'),
+});
+
+const address = z.string().min(1).max(128);
+
+export const dealAddressesSchema = z.object({
+  payout_address: address.describe('Where you are paid: on the chain you receive on'),
+  refund_address: address.describe('Where your deposit goes back to: on the chain you deposit from'),
+});
 
 export const listDealsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),

@@ -67,6 +67,13 @@ describe('POST /api/v1/deals', () => {
       travel_location: 'Zurich',
       status: 'draft',
       completed_at: null,
+      terms_version: 1,
+      terms_proposed_by: buyer.id,
+      funding_deadline_hours: 24,
+      accepted_terms_version: null,
+      terms_hash: null,
+      terms_agreed_at: null,
+      addresses: { buyer: null, seller: null },
     });
     const seen = await call('GET', `/api/v1/deals/${deal.id}`, seller.token);
     expect(seen.statusCode).toBe(200);
@@ -76,7 +83,11 @@ describe('POST /api/v1/deals', () => {
       history: [{ seq: 1, action: 'created', actor_id: buyer.id }],
     });
     const listed = await call('GET', '/api/v1/deals', seller.token);
-    expect(listed.json().data.map((d: { id: string }) => d.id)).toContain(deal.id);
+    const { counterparty_id: _buyerView, ...sameForBoth } = deal;
+    expect(listed.json().data.find((d: { id: string }) => d.id === deal.id)).toEqual({
+      ...sameForBoth,
+      counterparty_id: buyer.id,
+    });
   });
 
   it('keeps 30-digit amounts exact in storage and on the wire', async () => {
@@ -224,9 +235,23 @@ describe('PUT /api/v1/deals/:id/terms', () => {
       expect.objectContaining({ seq: 1, action: 'created' }),
       expect.objectContaining({
         seq: 2,
-        action: 'terms_updated',
+        action: 'terms_proposed',
         actor_id: seller.id,
-        details: { changes: { stable_amount: { from: '30000000000', to: '31000000000' } } },
+        details: {
+          version: 2,
+          terms: {
+            asset_chain: 'BTC',
+            asset_symbol: 'BTC',
+            asset_amount: '50000000',
+            stable_chain: 'ETH',
+            stable_symbol: 'USDC',
+            stable_amount: '31000000000',
+            meeting_required: false,
+            travel_location: null,
+            funding_deadline_hours: 24,
+          },
+          changes: { stable_amount: { from: '30000000000', to: '31000000000' } },
+        },
       }),
     ]);
     const invalid = await call('PUT', `/api/v1/deals/${deal.id}/terms`, buyer.token, { asset_symbol: 'SOL' });

@@ -1,18 +1,28 @@
-import { dealAuditTrailSchema, dealSchema, dealWithHistorySchema } from '@covenant/domain';
+import {
+  dealAuditTrailSchema,
+  dealSchema,
+  dealTermsHistorySchema,
+  dealWithHistorySchema,
+} from '@covenant/domain';
 import fastJson, { type Schema } from 'fast-json-stringify';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { acceptDealTerms } from '../../deals/accept-deal-terms.js';
 import { cancelDeal } from '../../deals/cancel-deal.js';
 import { createDeal } from '../../deals/create-deal.js';
 import type { DealView } from '../../deals/deal-view.js';
 import { getDeal } from '../../deals/get-deal.js';
 import { getDealAudit } from '../../deals/get-deal-audit.js';
+import { getDealTerms } from '../../deals/get-deal-terms.js';
 import { listDeals } from '../../deals/list-deals.js';
-import { updateDealTerms } from '../../deals/update-deal-terms.js';
+import { proposeDealTerms } from '../../deals/propose-deal-terms.js';
+import { setDealAddresses } from '../../deals/set-deal-addresses.js';
 import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook-event.js';
 import {
+  acceptDealTermsSchema,
   cancelDealSchema,
+  dealAddressesSchema,
   dealTermsChangeSchema,
   listDealsQuerySchema,
   newDealSchema,
@@ -24,10 +34,14 @@ const dealListSchema = z.object({ data: z.array(dealSchema), has_more: z.boolean
 const dealListJsonSchema = z.toJSONSchema(dealListSchema, { io: 'output', target: 'draft-7' }) as Schema;
 const dealIdParams = z.object({ id: z.uuid() });
 
-/** `/deals`: create, list, read, change the terms of and cancel the caller's deals, and read their audit trail. */
+/**
+ * `/deals`: create, list and read the caller's deals; propose, counter-propose and accept versions of
+ * their terms and set the caller's addresses; cancel them; read their audit trail.
+ */
 export const dealRoutes: FastifyPluginAsync = async (app) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const db = app.database.db;
+  const terms = { db, now: app.clock, bitcoinNetwork: app.config.bitcoinNetwork };
   const webhooks = { db, now: app.clock, jobs: app.jobs, deliverJob: app.deliverWebhookJob };
   const announce = async (deal: DealView) => {
     await enqueueWebhookEvent(webhooks, [deal.buyer_id, deal.seller_id], 'deal.created', {
@@ -94,12 +108,31 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
     async (request) => getDeal(db, principalOf(request).userId, request.params.id),
   );
 
+  routes.get(
+    '/deals/:id/terms',
+    {
+      schema: {
+        tags: ['Trading'],
+        summary: 'Read every version of a deal’s terms and the accepted one with its terms hash',
+        security: [{ bearerAuth: [] }],
+        params: dealIdParams,
+        response: { 200: dealTermsHistorySchema },
+      },
+    },
+    async (request) => getDealTerms(db, principalOf(request).userId, request.params.id),
+  );
+
   routes.put(
     '/deals/:id/terms',
     {
       schema: {
         tags: ['Trading'],
-        summary: 'Change a deal’s terms (only before escrow funding)',
+        summary: 'Propose a new version of a deal’s terms (only before escrow funding)',
+        description:
+          'The latest version with the given fields changed becomes version `terms_version` + 1. A proposal ' +
+          'by the party that did not propose the latest version is a counter-proposal. A proposal after ' +
+          'agreement reopens the negotiation (status back to cis_submitted, accepted version and hash cleared). ' +
+          'Funded or closed deals answer 409 DEAL_NOT_ACTIVE.',
         security: [{ bearerAuth: [] }],
         params: dealIdParams,
         body: dealTermsChangeSchema,
@@ -107,7 +140,50 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) =>
-      updateDealTerms({ db, now: app.clock }, principalOf(request).userId, request.params.id, request.body),
+      proposeDealTerms({ db, now: app.clock }, principalOf(request).userId, request.params.id, request.body),
+  );
+
+  routes.post(
+    '/deals/:id/terms/accept',
+    {
+      schema: {
+        tags: ['Trading'],
+        summary: 'Accept the exact latest version of the terms proposed by the other party',
+        description:
+          'Only from cis_submitted (else 409 INVALID_STATE_TRANSITION). A version that is not the latest ' +
+          'answers 409 CONFLICT with details.latest_version; accepting your own proposal answers 409 ' +
+          'INVALID_STATE_TRANSITION with details.reason "own_proposal"; 422 ADDRESSES_REQUIRED names in ' +
+          'details.missing whose addresses are not set (details.invalid: addresses that no longer fit the ' +
+          'agreed chains). On success the deal is terms_agreed with accepted_terms_version, terms_agreed_at ' +
+          'and terms_hash (docs/audit-trail.md, "Terms hash").',
+        security: [{ bearerAuth: [] }],
+        params: dealIdParams,
+        body: acceptDealTermsSchema,
+        response: { 200: dealSchema },
+      },
+    },
+    async (request) =>
+      acceptDealTerms(terms, principalOf(request).userId, request.params.id, request.body.version),
+  );
+
+  routes.put(
+    '/deals/:id/addresses',
+    {
+      schema: {
+        tags: ['Trading'],
+        summary: 'Set your own payout and refund addresses on a deal',
+        description:
+          'Payout on the chain you receive on (buyer: asset_chain, seller: stable_chain), refund on the ' +
+          'chain you deposit from (buyer: stable_chain, seller: asset_chain), each checked for its chain’s ' +
+          'format and checksum (400 VALIDATION_FAILED with details.fields). A change after agreement ' +
+          'reopens the negotiation.',
+        security: [{ bearerAuth: [] }],
+        params: dealIdParams,
+        body: dealAddressesSchema,
+        response: { 200: dealSchema },
+      },
+    },
+    async (request) => setDealAddresses(terms, principalOf(request).userId, request.params.id, request.body),
   );
 
   routes.post(
