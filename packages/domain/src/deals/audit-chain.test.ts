@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   type AuditEntryContent,
+  checkAuditEntry,
   dealAuditExportFormat,
   dealAuditExportSchema,
   findBrokenAuditEntry,
@@ -84,5 +85,18 @@ describe('dealAuditExportSchema', () => {
     };
     expect(dealAuditExportSchema.safeParse(file).success).toBe(true);
     expect(dealAuditExportSchema.safeParse({ ...file, format: 'covenant-deal-audit/2' }).success).toBe(false);
+  });
+});
+
+describe('checkAuditEntry', () => {
+  it('names why an entry does not continue the chain', () => {
+    const entries = chain([{ a: 1 }, { b: 2 }]);
+    const [first, second] = [entries[0]!, entries[1]!];
+    expect(checkAuditEntry(first, 0, genesisHash)).toBeNull();
+    expect(checkAuditEntry(second, 1, first.hash)).toBeNull();
+    expect(checkAuditEntry(second, 0, genesisHash)).toBe('seq_out_of_order');
+    expect(checkAuditEntry(second, 1, genesisHash)).toBe('prev_hash_mismatch');
+    expect(checkAuditEntry({ ...second, action: 'edited' }, 1, first.hash)).toBe('hash_mismatch');
+    expect(checkAuditEntry({ ...second, payload: { b: 0.5 } }, 1, first.hash)).toBe('payload_not_canonical');
   });
 });

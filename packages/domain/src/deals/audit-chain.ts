@@ -39,6 +39,41 @@ export function hashAuditEntry(prevHash: string, entry: AuditEntryContent): stri
   return bytesToHex(sha256(utf8ToBytes(prevHash + canonicalJson(content))));
 }
 
+/** Why an entry does not continue the chain. */
+export type AuditEntryProblem =
+  | 'seq_out_of_order'
+  | 'prev_hash_mismatch'
+  | 'hash_mismatch'
+  | 'payload_not_canonical';
+
+/** What each problem means, in words a person checking an export can act on. */
+export const auditEntryProblemText: Record<AuditEntryProblem, string> = {
+  seq_out_of_order: 'its seq does not follow the previous entry (an entry is missing or out of order)',
+  prev_hash_mismatch: 'its prev_hash is not the previous entry’s hash',
+  hash_mismatch: 'its hash does not match its content (the entry was changed)',
+  payload_not_canonical: 'its payload is not canonical JSON (a fraction or a value JSON cannot carry)',
+};
+
+/**
+ * Checks the entry at `index` (0-based) of a deal's chain, given the hash the previous entry had
+ * (genesisHash for the first): null when it continues the chain.
+ */
+export function checkAuditEntry(
+  entry: ChainedAuditEntry,
+  index: number,
+  expectedPrevHash: string,
+): AuditEntryProblem | null {
+  if (entry.seq !== index + 1) return 'seq_out_of_order';
+  if (entry.prev_hash !== expectedPrevHash) return 'prev_hash_mismatch';
+  let hash: string;
+  try {
+    hash = hashAuditEntry(entry.prev_hash, entry);
+  } catch {
+    return 'payload_not_canonical';
+  }
+  return entry.hash === hash ? null : 'hash_mismatch';
+}
+
 /**
  * The seq of the first entry that does not continue the chain (a gap in seq, a prev_hash that is not
  * the previous hash, a hash that is not recomputed, or a payload that is not canonical JSON), or null
@@ -47,13 +82,7 @@ export function hashAuditEntry(prevHash: string, entry: AuditEntryContent): stri
 export function findBrokenAuditEntry(entries: ReadonlyArray<ChainedAuditEntry>): number | null {
   let expectedPrev = genesisHash;
   for (const [index, entry] of entries.entries()) {
-    let hash: string;
-    try {
-      hash = hashAuditEntry(entry.prev_hash, entry);
-    } catch {
-      return entry.seq;
-    }
-    if (entry.seq !== index + 1 || entry.prev_hash !== expectedPrev || entry.hash !== hash) return entry.seq;
+    if (checkAuditEntry(entry, index, expectedPrev) !== null) return entry.seq;
     expectedPrev = entry.hash;
   }
   return null;
