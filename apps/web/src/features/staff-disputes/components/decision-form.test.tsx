@@ -1,0 +1,117 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { AppProvider } from '@/app/provider.js';
+import { authStorageKey, createAuthClient } from '@/lib/auth-client.js';
+import { apiError, createFakeApiServer } from '@/testing/fake-api-server.js';
+import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
+import { DecisionForm } from './decision-form.js';
+
+// 0.5 BTC (50 000 000 sat) against 30 000 USDC (30 000 000 000 base units).
+const legs = {
+  asset: { amount: '50000000', symbol: 'BTC' },
+  stable: { amount: '30000000000', symbol: 'USDC' },
+};
+const rationale = 'The chat log shows the seller delivered half of what was agreed.';
+
+function renderForm() {
+  const auth = createFakeAuthServer();
+  auth.addUser('mediator@example.com', 'correct horse');
+  window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('mediator@example.com')));
+  const api = createFakeApiServer(auth);
+  vi.stubGlobal('fetch', api.server.fetch);
+  const authClient = createAuthClient(window.location.origin);
+  onTestFinished(() => authClient.stopAutoRefresh());
+  render(
+    <AppProvider authClient={authClient}>
+      <DecisionForm disputeId="dispute-1" legs={legs} />
+    </AppProvider>,
+  );
+  return api;
+}
+
+async function typeSplit(values: { asset: [string, string]; stable: [string, string] }) {
+  await userEvent.click(screen.getByRole('radio', { name: /Split/ }));
+  const asset = within(screen.getByRole('group', { name: /Asset leg/ }));
+  await userEvent.type(asset.getByLabelText('BTC to the buyer'), values.asset[0]);
+  await userEvent.type(asset.getByLabelText('BTC to the seller'), values.asset[1]);
+  const stable = within(screen.getByRole('group', { name: /Stable leg/ }));
+  await userEvent.type(stable.getByLabelText('USDC to the buyer'), values.stable[0]);
+  await userEvent.type(stable.getByLabelText('USDC to the seller'), values.stable[1]);
+  await userEvent.type(screen.getByLabelText(/Rationale/), rationale);
+}
+
+describe('DecisionForm', () => {
+  it('sends a split converted exactly to base units once confirmed', async () => {
+    const api = renderForm();
+    api.on('POST /staff/disputes/dispute-1/decision', (request) => ({
+      status: 200,
+      body: { id: 'dispute-1', status: 'decided', decision: 'split', amounts: request.body },
+    }));
+    // asset: 0.12345678 + 0.37654322 = 0.5 BTC; stable: 29999.999999 + 0.000001 = 30000 USDC
+    await typeSplit({ asset: ['0.12345678', '0.37654322'], stable: ['29999.999999', '0.000001'] });
+    await userEvent.click(screen.getByRole('button', { name: 'Review the decision' }));
+
+    const confirm = await screen.findByRole('alertdialog');
+    expect(confirm).toHaveTextContent('Asset leg: 0.12345678 BTC to the buyer, 0.37654322 BTC to the seller');
+    expect(confirm).toHaveTextContent(
+      'Stable leg: 29999.999999 USDC to the buyer, 0.000001 USDC to the seller',
+    );
+    expect(api.requestsTo('POST /staff/disputes/dispute-1/decision')).toHaveLength(0);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Record the decision' }));
+
+    expect(await screen.findByText('Decision recorded')).toBeInTheDocument();
+    const [sent] = api.requestsTo('POST /staff/disputes/dispute-1/decision');
+    expect(sent!.body).toEqual({
+      decision: 'split',
+      split: {
+        asset: { buyer: '12345678', seller: '37654322' },
+        stable: { buyer: '29999999999', seller: '1' },
+      },
+      rationale,
+    });
+  });
+
+  it('refuses a split whose amounts do not add up to the leg, and sends nothing', async () => {
+    const api = renderForm();
+    // asset: 0.3 + 0.3 = 0.6 BTC, not 0.5; stable adds up.
+    await typeSplit({ asset: ['0.3', '0.3'], stable: ['15000', '15000'] });
+    await userEvent.click(screen.getByRole('button', { name: 'Review the decision' }));
+
+    expect(
+      await screen.findByText('Buyer and seller must add up to 0.5 BTC; they add up to 0.6 BTC'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+
+    // More decimals than USDC has is not an exact amount either.
+    await userEvent.clear(screen.getByLabelText('USDC to the buyer'));
+    await userEvent.type(screen.getByLabelText('USDC to the buyer'), '14999.9999999');
+    await userEvent.click(screen.getByRole('button', { name: 'Review the decision' }));
+    expect(
+      await screen.findByText('Enter both amounts in USDC, e.g. 0.5 (0 for nothing)'),
+    ).toBeInTheDocument();
+    expect(api.requestsTo('POST /staff/disputes/dispute-1/decision')).toHaveLength(0);
+  });
+
+  it('sends a release with its rationale, and says why when the server refuses a mediator without a second factor', async () => {
+    const api = renderForm();
+    api.on(
+      'POST /staff/disputes/dispute-1/decision',
+      apiError(403, 'FORBIDDEN', 'Staff actions need a session verified with a second factor', {
+        required_aal: 'aal2',
+      }),
+    );
+    await userEvent.type(screen.getByLabelText(/Rationale/), 'Too short');
+    await userEvent.click(screen.getByRole('button', { name: 'Review the decision' }));
+    expect(await screen.findByText('Explain the decision in at least 30 characters')).toBeInTheDocument();
+
+    await userEvent.type(screen.getByLabelText(/Rationale/), ` — ${rationale}`);
+    await userEvent.click(screen.getByRole('button', { name: 'Review the decision' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Record the decision' }));
+    expect(
+      await screen.findByText(/The dispute console needs a session verified with a second factor/),
+    ).toBeInTheDocument();
+    const [sent] = api.requestsTo('POST /staff/disputes/dispute-1/decision');
+    expect(sent!.body).toEqual({ decision: 'release', rationale: `Too short — ${rationale}` });
+  });
+});

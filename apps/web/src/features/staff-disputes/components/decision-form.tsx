@@ -1,0 +1,167 @@
+import { type DisputeDecision, type DisputeDecisionRequest, disputeDecisionSchema } from '@covenant/domain';
+import { useId, useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button.js';
+import { FieldError } from '@/components/ui/field-error.js';
+import { Input } from '@/components/ui/input.js';
+import { Label } from '@/components/ui/label.js';
+import { Textarea } from '@/components/ui/textarea.js';
+import { useDecideDispute } from '../api/decide-dispute.js';
+import { type Leg, type LegTotals, readSplit, type SplitInputs } from './read-split.js';
+import { describeStaffError } from './staff-request-error.js';
+import { formatTokenAmount } from './token-amount.js';
+
+const choices: { value: DisputeDecision; label: string; hint: string }[] = [
+  {
+    value: 'release',
+    label: 'Release per terms',
+    hint: 'The asset goes to the buyer, the stable to the seller.',
+  },
+  { value: 'refund', label: 'Refund both', hint: 'Each deposit returns to the party that made it.' },
+  { value: 'split', label: 'Split', hint: 'You set what each party receives of each leg.' },
+];
+
+const legNames: Record<Leg, string> = { asset: 'Asset leg', stable: 'Stable leg' };
+
+/**
+ * The mediator's decision: release, refund or a split per leg typed in whole tokens and converted
+ * exactly, a written rationale, then a confirm step before it is recorded and queued for the escrow.
+ */
+export function DecisionForm({ disputeId, legs }: { disputeId: string; legs: LegTotals }) {
+  const id = useId();
+  const [decision, setDecision] = useState<DisputeDecision>('release');
+  const [inputs, setInputs] = useState<SplitInputs>({
+    asset: { buyer: '', seller: '' },
+    stable: { buyer: '', seller: '' },
+  });
+  const [rationale, setRationale] = useState('');
+  const [problems, setProblems] = useState<Partial<Record<Leg | 'rationale', string>>>({});
+  const [pending, setPending] = useState<DisputeDecisionRequest>();
+  const decide = useDecideDispute(disputeId);
+
+  const review = () => {
+    const found: Partial<Record<Leg | 'rationale', string>> = {};
+    let split: DisputeDecisionRequest['split'];
+    if (decision === 'split') {
+      const read = readSplit(inputs, legs);
+      if (read.problems) Object.assign(found, read.problems);
+      split = read.split;
+    }
+    const parsed = disputeDecisionSchema.safeParse({ decision, split, rationale });
+    const rationaleIssue = parsed.error?.issues.find((issue) => issue.path[0] === 'rationale');
+    if (rationaleIssue) found.rationale = rationaleIssue.message;
+    setProblems(found);
+    if (Object.keys(found).length > 0 || !parsed.success) return;
+    setPending(parsed.data);
+  };
+
+  const submit = (request: DisputeDecisionRequest) =>
+    decide.mutate(request, {
+      onSuccess: () =>
+        toast.success('Decision recorded', { description: 'It is queued for execution on-chain.' }),
+      onError: (error) => {
+        setPending(undefined);
+        toast.error('The decision was not recorded', { description: describeStaffError(error) });
+      },
+    });
+
+  if (pending) {
+    const amounts = pending.split;
+    return (
+      <div role="alertdialog" aria-labelledby={`${id}-confirm`} className="space-y-3">
+        <p id={`${id}-confirm`} className="font-medium">
+          Record this decision? It cannot be changed afterwards.
+        </p>
+        <p className="text-sm">{choices.find((choice) => choice.value === pending.decision)?.label}</p>
+        {amounts && (
+          <ul className="text-sm">
+            {(['asset', 'stable'] as const).map((leg) => (
+              <li key={leg}>
+                {legNames[leg]}: {formatTokenAmount(amounts[leg].buyer, legs[leg].symbol)} to the buyer,{' '}
+                {formatTokenAmount(amounts[leg].seller, legs[leg].symbol)} to the seller
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="flex gap-3">
+          <Button onClick={() => submit(pending)} disabled={decide.isPending}>
+            Record the decision
+          </Button>
+          <Button variant="outline" onClick={() => setPending(undefined)} disabled={decide.isPending}>
+            Go back
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  const setLeg = (leg: Leg, side: 'buyer' | 'seller', value: string) =>
+    setInputs((current) => ({ ...current, [leg]: { ...current[leg], [side]: value } }));
+
+  return (
+    <div className="space-y-5">
+      <fieldset className="space-y-2">
+        <legend className="font-medium">Decision</legend>
+        {choices.map((choice) => (
+          <label key={choice.value} className="flex items-start gap-2 text-sm">
+            <input
+              type="radio"
+              name={`${id}-decision`}
+              value={choice.value}
+              checked={decision === choice.value}
+              onChange={() => setDecision(choice.value)}
+              className="mt-1"
+            />
+            <span>
+              <span className="font-medium">{choice.label}</span>
+              <span className="block text-muted">{choice.hint}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {decision === 'split' &&
+        (['asset', 'stable'] as const).map((leg) => (
+          <fieldset
+            key={leg}
+            className="space-y-2"
+            aria-describedby={problems[leg] ? `${id}-${leg}-error` : undefined}
+          >
+            <legend className="font-medium text-sm">
+              {legNames[leg]}: {formatTokenAmount(legs[leg].amount, legs[leg].symbol)}
+            </legend>
+            <div className="grid gap-3 sm:grid-cols-2">
+              {(['buyer', 'seller'] as const).map((side) => (
+                <div key={side} className="space-y-1">
+                  <Label htmlFor={`${id}-${leg}-${side}`}>
+                    {legs[leg].symbol} to the {side}
+                  </Label>
+                  <Input
+                    id={`${id}-${leg}-${side}`}
+                    inputMode="decimal"
+                    value={inputs[leg][side]}
+                    aria-invalid={problems[leg] ? true : undefined}
+                    onChange={(event) => setLeg(leg, side, event.target.value)}
+                  />
+                </div>
+              ))}
+            </div>
+            <FieldError id={`${id}-${leg}-error`} message={problems[leg]} />
+          </fieldset>
+        ))}
+      <div className="space-y-2">
+        <Label htmlFor={`${id}-rationale`}>Rationale (the parties read it)</Label>
+        <Textarea
+          id={`${id}-rationale`}
+          rows={5}
+          value={rationale}
+          maxLength={8000}
+          aria-invalid={problems.rationale ? true : undefined}
+          aria-describedby={problems.rationale ? `${id}-rationale-error` : undefined}
+          onChange={(event) => setRationale(event.target.value)}
+        />
+        <FieldError id={`${id}-rationale-error`} message={problems.rationale} />
+      </div>
+      <Button onClick={review}>Review the decision</Button>
+    </div>
+  );
+}
