@@ -1,9 +1,22 @@
 import { type Db, schema } from '@covenant/db';
-import { AppError, type DealTermsHistory, dealTermsVersionTermsSchema } from '@covenant/domain';
+import {
+  AppError,
+  type BitcoinNetwork,
+  type DealTermsHistory,
+  dealTermsVersionTermsSchema,
+} from '@covenant/domain';
 import { and, asc, eq, or } from 'drizzle-orm';
 
-/** Every version of the caller's deal's terms, oldest first, and the accepted one with its hash. */
-export async function getDealTerms(db: Db, userId: string, dealId: string): Promise<DealTermsHistory> {
+/**
+ * Every version of the caller's deal's terms, oldest first, the accepted one with its hash, and the
+ * Bitcoin network addresses are checked against (so a client can check them before sending).
+ */
+export async function getDealTerms(
+  deps: { db: Db; bitcoinNetwork: BitcoinNetwork },
+  userId: string,
+  dealId: string,
+): Promise<DealTermsHistory> {
+  const { db } = deps;
   const [deal] = await db
     .select({ accepted: schema.deals.acceptedTermsVersion, termsHash: schema.deals.termsHash })
     .from(schema.deals)
@@ -28,5 +41,6 @@ export async function getDealTerms(db: Db, userId: string, dealId: string): Prom
     })),
     accepted_version: deal.accepted,
     terms_hash: deal.termsHash,
+    bitcoin_network: deps.bitcoinNetwork,
   };
 }

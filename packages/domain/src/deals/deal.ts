@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bitcoinNetworks } from '../addresses/validate-chain-address.js';
 import { tradingTiers } from '../tier-limits.js';
 
 export const dealStatuses = [
@@ -98,6 +99,9 @@ export const dealTermsHistorySchema = z.object({
   ),
   accepted_version: z.number().int().nullable(),
   terms_hash: z.string().nullable(),
+  bitcoin_network: z
+    .enum(bitcoinNetworks)
+    .describe('The Bitcoin network whose address formats payout and refund addresses must have'),
 });
 
 export type DealTermsHistory = z.infer<typeof dealTermsHistorySchema>;

@@ -154,6 +154,7 @@ describe('terms versions and acceptance', () => {
       ],
       accepted_version: 2,
       terms_hash: deal.terms_hash,
+      bitcoin_network: 'regtest',
     });
     const seen = (await call('GET', `/api/v1/deals/${dealId}`, seller.token)).json();
     expect(seen).toMatchObject({ terms_hash: deal.terms_hash, accepted_terms_version: 2 });

@@ -119,7 +119,7 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
         response: { 200: dealTermsHistorySchema },
       },
     },
-    async (request) => getDealTerms(db, principalOf(request).userId, request.params.id),
+    async (request) => getDealTerms(terms, principalOf(request).userId, request.params.id),
   );
 
   routes.put(
