@@ -186,8 +186,27 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   await saveScreenshots(buyer, 'trading-my-trades');
 
   await buyer.getByRole('tab', { name: 'CIS Documents' }).click();
-  await expect(buyer.getByRole('button', { name: 'Upload CIS' })).toBeDisabled();
-  await expect(buyer.getByText('CIS exchange arrives with the deal lifecycle')).toBeVisible();
+  await buyer.getByRole('button', { name: 'Upload CIS' }).click();
+  const cisForm = buyer.getByRole('form', { name: 'Customer Information Sheet' });
+  await expectNoSeriousAxeViolations(buyer);
+  const legalName = `Demo Buyer Holdings ${Date.now()}`;
+  await cisForm.getByLabel('Legal name').fill(legalName);
+  await cisForm.getByLabel('Entity type').selectOption('company');
+  await cisForm.getByLabel('Jurisdiction (country code or name)').fill('CH');
+  await cisForm.getByLabel('Source of funds').fill('Retained trading profits');
+  await cisForm.locator('input[name="assets"][value="BTC"]').check();
+  await cisForm.getByLabel('Usual trade size').selectOption('100k_to_1m');
+  await cisForm.locator('input[name="preferred_chains"][value="BTC"]').check();
+  await cisForm.getByLabel('Settlement window').selectOption('within_3_days');
+  await cisForm.getByLabel('Signed PDF (optional)').setInputFiles({
+    name: 'cis.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('%PDF-1.7\n%%EOF\n'),
+  });
+  await cisForm.getByRole('button', { name: 'Save CIS' }).click();
+  const sheet = buyer.getByTestId('cis-sheet').filter({ hasText: legalName });
+  await expect(sheet).toContainText('Retained trading profits');
+  await expect(sheet).toContainText('Attached');
   await expectNoSeriousAxeViolations(buyer);
 
   // The seller, in a browser of their own, sees the deal and opens it.
