@@ -1,6 +1,6 @@
 import type { DisputeStatus, StaffDisputeSummary } from '@covenant/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type ApiClient, useApiClient } from '@/lib/api-client.js';
+import { type ApiClient, ApiError, useApiClient } from '@/lib/api-client.js';
 
 export function getStaffDisputes(api: ApiClient, status: DisputeStatus | '') {
   return api.get<{ data: StaffDisputeSummary[] }>('/staff/disputes', { query: { status } });
@@ -10,6 +10,8 @@ export function getStaffDisputesQueryOptions(api: ApiClient, status: DisputeStat
   return queryOptions({
     queryKey: ['staff-disputes', status],
     queryFn: () => getStaffDisputes(api, status),
+    // A 403 is the answer (no mediator role, or no second factor): asking again cannot change it.
+    retry: (failures, error) => !(error instanceof ApiError && error.status === 403) && failures < 1,
   });
 }
 
