@@ -29,7 +29,8 @@ export async function readDisputeForm(
         fileSize: disputeEvidenceRules.maxBytes,
         files: disputeEvidenceRules.maxFiles,
         fields: 5,
-        fieldSize: 16_000,
+        // 4000 characters of up to 4 UTF-8 bytes each, with room for whitespace that is trimmed.
+        fieldSize: 32_000,
         parts: 12,
       },
     })) {
