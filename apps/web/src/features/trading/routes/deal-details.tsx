@@ -5,6 +5,7 @@ import { Spinner } from '@/components/ui/spinner.js';
 import { paths } from '@/config/paths.js';
 import { AuditPanel } from '@/features/deal-room/components/audit-panel.js';
 import { CisPanel } from '@/features/deal-room/components/cis-panel.js';
+import { DealProgressPanel } from '@/features/deal-room/components/deal-progress-panel.js';
 import { DisputePanel } from '@/features/deal-room/components/dispute-panel.js';
 import { MessagesPanel } from '@/features/deal-room/components/messages-panel.js';
 import { TermsPanel } from '@/features/deal-room/components/terms-panel.js';
@@ -39,6 +40,7 @@ export function DealDetailsRoute() {
         <Spinner label="Loading the deal" />
       ) : (
         <>
+          <DealProgressPanel deal={deal.data} viewerId={user?.id} />
           <DealDetails deal={deal.data} viewerId={user?.id} />
           <CisPanel deal={deal.data} viewerId={user?.id} />
           <TermsPanel deal={deal.data} viewerId={user?.id} />
