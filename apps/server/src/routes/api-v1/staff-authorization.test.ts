@@ -43,7 +43,7 @@ async function callEveryStaffRoute(authorization: string) {
       headers: { authorization },
       payload: method === 'GET' || method === 'DELETE' ? undefined : {},
     });
-    const body = response.headers['content-type']?.includes('json') ? response.json() : {};
+    const body = String(response.headers['content-type']).includes('json') ? response.json() : {};
     answers.push({
       label: `${method} ${path}`,
       status: response.statusCode,
