@@ -88,6 +88,11 @@ describe('Terms on the deal page', () => {
     expect(value('Stablecoin leg')).toHaveTextContent('30500 USDC on ETH');
     expect(value('Funding deadline')).toHaveTextContent('24 hours after agreement');
     expect(value('In-person meeting')).toHaveTextContent('No');
+    expect(
+      panel.getByText(
+        'Both parties’ payout and refund addresses are needed before the terms can be accepted.',
+      ),
+    ).toBeInTheDocument();
 
     const agreed = { ...deal, status: 'terms_agreed', accepted_terms_version: 2, terms_hash: hash };
     api.on('POST /deals/deal-1/terms/accept', { status: 200, body: agreed });

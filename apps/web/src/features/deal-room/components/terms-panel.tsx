@@ -108,6 +108,11 @@ function TermsNegotiation({
                 : `Accept version ${latest.version} as shown, or counter-propose.`}
           </p>
         ) : null}
+        {canAccept && !agreed && (!deal.addresses.buyer || !deal.addresses.seller) ? (
+          <p className="text-muted text-sm">
+            Both parties’ payout and refund addresses are needed before the terms can be accepted.
+          </p>
+        ) : null}
         {accept.isError ? (
           <p role="alert" className="text-destructive text-sm">
             {termsErrorMessage(accept.error, names)}
