@@ -68,47 +68,57 @@ export const routes: RouteObject[] = [
                 lazy: async () => ({ Component: (await import('@/features/kyc/routes/kyc.js')).KycRoute }),
               },
               {
-                path: paths.staffKyc,
+                // Every staff page: traders get 403, staff without a second factor in this session enter one.
                 lazy: async () => ({
-                  Component: (await import('@/features/staff-kyc/routes/staff-kyc.js')).StaffKycRoute,
+                  Component: (await import('@/features/account-security/components/staff-gate.js')).StaffGate,
                 }),
-              },
-              {
-                path: paths.staffInbox,
-                lazy: async () => ({
-                  Component: (await import('@/features/staff/routes/inbox.js')).InboxRoute,
-                }),
-              },
-              {
-                path: paths.staffDisputes,
-                lazy: async () => ({
-                  Component: (await import('@/features/staff-disputes/routes/disputes.js'))
-                    .StaffDisputesRoute,
-                }),
-              },
-              {
-                path: paths.staffDispute,
-                lazy: async () => ({
-                  Component: (await import('@/features/staff-disputes/routes/dispute.js')).StaffDisputeRoute,
-                }),
-              },
-              {
-                path: paths.staffUsers,
-                lazy: async () => ({
-                  Component: (await import('@/features/staff-users/routes/staff-users.js')).StaffUsersRoute,
-                }),
+                children: [
+                  {
+                    path: paths.staffKyc,
+                    lazy: async () => ({
+                      Component: (await import('@/features/staff-kyc/routes/staff-kyc.js')).StaffKycRoute,
+                    }),
+                  },
+                  {
+                    path: paths.staffInbox,
+                    lazy: async () => ({
+                      Component: (await import('@/features/staff/routes/inbox.js')).InboxRoute,
+                    }),
+                  },
+                  {
+                    path: paths.staffDisputes,
+                    lazy: async () => ({
+                      Component: (await import('@/features/staff-disputes/routes/disputes.js'))
+                        .StaffDisputesRoute,
+                    }),
+                  },
+                  {
+                    path: paths.staffDispute,
+                    lazy: async () => ({
+                      Component: (await import('@/features/staff-disputes/routes/dispute.js'))
+                        .StaffDisputeRoute,
+                    }),
+                  },
+                  {
+                    path: paths.staffUsers,
+                    lazy: async () => ({
+                      Component: (await import('@/features/staff-users/routes/staff-users.js'))
+                        .StaffUsersRoute,
+                    }),
+                  },
+                  {
+                    path: paths.staffInboxMessage,
+                    lazy: async () => ({
+                      Component: (await import('@/features/staff/routes/inbox-message.js')).InboxMessageRoute,
+                    }),
+                  },
+                ],
               },
               {
                 path: paths.accountSecurity,
                 lazy: async () => ({
                   Component: (await import('@/features/account-security/routes/account-security.js'))
                     .AccountSecurityRoute,
-                }),
-              },
-              {
-                path: paths.staffInboxMessage,
-                lazy: async () => ({
-                  Component: (await import('@/features/staff/routes/inbox-message.js')).InboxMessageRoute,
                 }),
               },
             ],

@@ -34,6 +34,8 @@ type AuthContextValue = {
   requestPasswordReset: (email: string) => Promise<AuthResult>;
   updatePassword: (password: string) => Promise<AuthResult>;
   signInWithGoogle: () => Promise<AuthResult>;
+  // Second factors (TOTP): enrol, challenge and verify (which raises the session to aal2), list, remove.
+  mfa: GoTrueClient['mfa'];
 };
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -134,6 +136,7 @@ export function AuthProvider({ client, children }: { client: GoTrueClient; child
         });
         return { error };
       },
+      mfa: client.mfa,
     }),
     [client, state, linkError],
   );
