@@ -4,6 +4,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SigningKey } from './auth/load-signing-key.js';
 import type { Config } from './config.js';
+import { createDealEventHub, type DealEventHub } from './deal-room/deal-event-hub.js';
+import { scheduleNotificationEmails } from './deal-room/schedule-notification-emails.js';
 import { mailboxDir } from './email/create-mailbox-mailer.js';
 import { devMailboxRoutes } from './email/dev-mailbox-routes.js';
 import type { Mailer } from './email/mailer.js';
@@ -45,6 +47,8 @@ declare module 'fastify' {
     signingKey: SigningKey;
     jobs: Pick<JobQueue, 'send'>;
     deliverWebhookJob: JobDefinition<DeliverWebhookPayload>;
+    /** Deal events from the database (deal room streams subscribe here); started with the app. */
+    dealEvents: DealEventHub;
   }
 }
 
@@ -87,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  startDealRoom(app, deps);
 
   // External plugins.
   await registerSecureHeaders(app, config.publicUrl);
@@ -114,4 +119,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(devMailboxRoutes, { dir: mailboxDir(config.dataDir) });
   }
   return app;
+}
+
+/**
+ * The deal room's background parts live as long as the app: the database listener behind the live
+ * streams, and the outbox that e-mails every notification. Streams end before the server closes
+ * (an open stream would hold the close), the e-mail pass finishes before the database does.
+ */
+function startDealRoom(app: FastifyInstance, deps: AppDeps): void {
+  const dealEvents = createDealEventHub(deps.database, deps.logger);
+  app.decorate('dealEvents', dealEvents);
+  const notificationEmails = scheduleNotificationEmails({
+    database: deps.database,
+    mailer: deps.mailer,
+    publicUrl: deps.config.publicUrl,
+    now: deps.clock,
+    hub: dealEvents,
+    logger: deps.logger,
+  });
+  app.addHook('onReady', async () => {
+    await dealEvents.start();
+    notificationEmails.start();
+  });
+  app.addHook('preClose', async () => {
+    await dealEvents.stop();
+  });
+  app.addHook('onClose', async () => {
+    await notificationEmails.stop();
+  });
 }

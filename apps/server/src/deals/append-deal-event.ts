@@ -1,6 +1,7 @@
 import { type Db, schema } from '@covenant/db';
 import { type CanonicalValue, genesisHash, hashAuditEntry } from '@covenant/domain';
 import { desc, eq, sql } from 'drizzle-orm';
+import { recordDealNotifications } from '../deal-room/record-deal-notifications.js';
 
 export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -14,9 +15,10 @@ export interface DealEvent {
 
 /**
  * Records something that happened to a deal, inside the transaction that made it happen: the next
- * entry of the hash-chained audit trail, and the same event in the deal's history (what
- * GET /deals/{id} shows). The caller holds the deal's row lock (or has just created the deal), so
- * no other transaction appends to the same chain meanwhile; the (deal_id, seq) key refuses a fork anyway.
+ * entry of the hash-chained audit trail, the same event in the deal's history (what
+ * GET /deals/{id} shows), and a notification for each party who did not act (e-mailed later).
+ * The caller holds the deal's row lock (or has just created the deal), so no other transaction
+ * appends to the same chain meanwhile; the (deal_id, seq) key refuses a fork anyway.
  */
 export async function appendDealEvent(tx: Transaction, event: DealEvent): Promise<void> {
   const [last] = await tx
@@ -55,4 +57,5 @@ export async function appendDealEvent(tx: Transaction, event: DealEvent): Promis
     details: event.payload,
     createdAt: event.createdAt,
   });
+  await recordDealNotifications(tx, event);
 }

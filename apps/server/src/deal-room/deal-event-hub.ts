@@ -1,0 +1,135 @@
+import type { Database, DatabaseListener } from '@covenant/db';
+import type { DealStreamEvent } from '@covenant/domain';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+
+/** The channel migration 0007's triggers notify after every audit entry and message. */
+export const dealEventsChannel = 'deal_events';
+
+export type DealEventKind = DealStreamEvent['kind'];
+
+export interface DealEventSubscriber {
+  /** Something happened to the deal ('resync': the listener was away and events may have been missed). */
+  event(kind: DealEventKind): void;
+  /** The hub is stopping (the server shuts down): end the subscription's stream. */
+  end(): void;
+}
+
+/**
+ * Fans the database's deal notifications out inside this process: to the subscribers of each deal
+ * (the deal rooms' event streams) and to whoever follows every deal (the e-mail sender).
+ */
+export interface DealEventHub {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Returns the unsubscribe function. */
+  subscribe(dealId: string, subscriber: DealEventSubscriber): () => void;
+  /** Called for every deal event, with the deal's id ('resync' after a reconnection comes with null). */
+  onAnyEvent(listener: (dealId: string | null, kind: DealEventKind) => void): () => void;
+  /** Open subscriptions (for tests and metrics). */
+  subscriberCount(): number;
+}
+
+const retryDelaysMs = [1_000, 2_000, 5_000, 10_000];
+
+const notificationSchema = z.object({ deal_id: z.uuid(), kind: z.enum(['audit', 'message']) });
+
+export function createDealEventHub(
+  database: Pick<Database, 'listen'>,
+  logger: FastifyBaseLogger,
+): DealEventHub {
+  const byDeal = new Map<string, Set<DealEventSubscriber>>();
+  const anyEvent = new Set<(dealId: string | null, kind: DealEventKind) => void>();
+  let listener: DatabaseListener | undefined;
+  let stopped = false;
+  let attempt = 0;
+  let retry: NodeJS.Timeout | undefined;
+
+  const deliver = (subscriber: DealEventSubscriber, kind: DealEventKind) => {
+    try {
+      subscriber.event(kind);
+    } catch (error) {
+      logger.warn({ err: error }, 'a deal event subscriber failed');
+    }
+  };
+  const notified = (payload: string) => {
+    const parsed = notificationSchema.safeParse(safeJson(payload));
+    if (!parsed.success) {
+      logger.warn({ payload }, 'unreadable deal event notification');
+      return;
+    }
+    const { deal_id: dealId, kind } = parsed.data;
+    for (const subscriber of byDeal.get(dealId) ?? []) deliver(subscriber, kind);
+    for (const each of anyEvent) each(dealId, kind);
+  };
+  const reconnected = () => {
+    logger.info('deal event listener reconnected; streams asked to refresh');
+    for (const subscribers of byDeal.values())
+      for (const subscriber of subscribers) deliver(subscriber, 'resync');
+    for (const each of anyEvent) each(null, 'resync');
+  };
+
+  /**
+   * The app starts even while the database is down (readiness reports it); the listener keeps
+   * trying in the background, and streams refresh once it is back.
+   */
+  const startListening = async (): Promise<void> => {
+    try {
+      const opened = await database.listen(dealEventsChannel, notified, reconnected);
+      if (stopped) {
+        await opened.close();
+        return;
+      }
+      listener = opened;
+      if (attempt > 0) reconnected();
+      attempt = 0;
+    } catch (error) {
+      const delay = retryDelaysMs[Math.min(attempt, retryDelaysMs.length - 1)];
+      attempt += 1;
+      logger.warn({ err: error, retryInMs: delay }, 'deal event listener could not start');
+      retry = setTimeout(() => void startListening(), delay);
+      retry.unref();
+    }
+  };
+
+  return {
+    start: async () => {
+      stopped = false;
+      await startListening();
+    },
+    stop: async () => {
+      stopped = true;
+      clearTimeout(retry);
+      for (const subscribers of byDeal.values()) for (const subscriber of subscribers) subscriber.end();
+      byDeal.clear();
+      anyEvent.clear();
+      await listener?.close();
+      listener = undefined;
+    },
+    subscribe: (dealId, subscriber) => {
+      let subscribers = byDeal.get(dealId);
+      if (!subscribers) {
+        subscribers = new Set();
+        byDeal.set(dealId, subscribers);
+      }
+      subscribers.add(subscriber);
+      return () => {
+        subscribers.delete(subscriber);
+        if (subscribers.size === 0 && byDeal.get(dealId) === subscribers) byDeal.delete(dealId);
+      };
+    },
+    onAnyEvent: (each) => {
+      anyEvent.add(each);
+      return () => anyEvent.delete(each);
+    },
+    subscriberCount: () => [...byDeal.values()].reduce((count, subscribers) => count + subscribers.size, 0),
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

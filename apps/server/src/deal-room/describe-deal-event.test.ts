@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { describeDealEvent } from './describe-deal-event.js';
+
+describe('describeDealEvent', () => {
+  it('says what happened in plain language, with what the payload adds', () => {
+    expect(describeDealEvent('terms_proposed', { version: 3 })?.title).toBe('New terms proposed (version 3)');
+    expect(describeDealEvent('cis_rejected', { party: 'seller', comment: 'Wrong entity name' })?.body).toBe(
+      'Your counterparty rejected your Customer Information Sheet: "Wrong entity name"',
+    );
+    expect(describeDealEvent('cancelled', { reason: 'Prices moved' })).toEqual({
+      title: 'Deal cancelled',
+      body: 'The deal was cancelled. Reason: Prices moved',
+    });
+    expect(
+      describeDealEvent('dispute_decided', { decision: 'refund', rationale: 'No deposit arrived.' }),
+    ).toEqual({
+      title: 'Dispute decided',
+      body: 'The mediator decided: refund both parties. No deposit arrived.',
+    });
+    expect(describeDealEvent('terms_accepted', { version: 2, terms_hash: 'ab' })?.title).toBe(
+      'Terms accepted (version 2)',
+    );
+  });
+
+  it('needs none for a mediator taking the case, and has a generic line for anything new', () => {
+    expect(describeDealEvent('dispute_assigned', { dispute_id: 'x' })).toBeNull();
+    expect(describeDealEvent('escrow_address_rotated', {})).toEqual({
+      title: 'Deal updated: escrow_address_rotated',
+      body: 'Open the deal to see what changed.',
+    });
+  });
+
+  it('reads without the optional payload fields', () => {
+    expect(describeDealEvent('terms_proposed', {})?.title).toBe('New terms proposed');
+    expect(describeDealEvent('cancelled', { reason: null })?.body).toBe('The deal was cancelled.');
+  });
+});

@@ -1,0 +1,106 @@
+import type { CanonicalValue } from '@covenant/domain';
+
+export interface NotificationText {
+  title: string;
+  body: string;
+}
+
+type Payload = { [key: string]: CanonicalValue };
+
+/** A payload field as text for a sentence, or undefined when it is missing or not a plain value. */
+function text(payload: Payload, key: string): string | undefined {
+  const value = payload[key];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}
+
+const decisions: Record<string, string> = {
+  release: 'release per the agreed terms',
+  refund: 'refund both parties',
+  split: 'a split of each leg',
+};
+
+/**
+ * The in-app notification (and e-mail) for a deal event, in plain language: null for events that
+ * need none. Parties are not named here, so no user lookup sits in the transaction that records it.
+ */
+export function describeDealEvent(action: string, payload: Payload): NotificationText | null {
+  const version = text(payload, 'version');
+  switch (action) {
+    case 'created':
+      return {
+        title: 'New deal proposed',
+        body: 'A buyer opened a deal with you. Attach your Customer Information Sheet to begin.',
+      };
+    case 'terms_proposed':
+    case 'terms_updated':
+      return {
+        title: version ? `New terms proposed (version ${version})` : 'New terms proposed',
+        body: 'Review the new terms, then accept them or propose a counter-offer.',
+      };
+    case 'addresses_set':
+      return {
+        title: 'Addresses set',
+        body: 'Your counterparty set its payout and refund addresses for this deal.',
+      };
+    case 'terms_accepted':
+      return {
+        title: version ? `Terms accepted (version ${version})` : 'Terms accepted',
+        body: 'The terms are agreed. The next step is funding the escrow.',
+      };
+    case 'cis_attached':
+      return {
+        title: 'Customer Information Sheet attached',
+        body: 'Your counterparty attached its Customer Information Sheet. Review it and approve or reject it.',
+      };
+    case 'cis_approved':
+      return {
+        title: 'Your Customer Information Sheet was approved',
+        body: 'Your counterparty approved your Customer Information Sheet.',
+      };
+    case 'cis_rejected': {
+      const comment = text(payload, 'comment');
+      return {
+        title: 'Your Customer Information Sheet was rejected',
+        body: comment
+          ? `Your counterparty rejected your Customer Information Sheet: "${comment}"`
+          : 'Your counterparty rejected your Customer Information Sheet.',
+      };
+    }
+    case 'cis_exchange_completed':
+      return {
+        title: 'Customer Information Sheets approved',
+        body: 'Both Customer Information Sheets are approved. The next step is agreeing the terms.',
+      };
+    case 'cancelled': {
+      const reason = text(payload, 'reason');
+      return {
+        title: 'Deal cancelled',
+        body: reason ? `The deal was cancelled. Reason: ${reason}` : 'The deal was cancelled.',
+      };
+    }
+    case 'dispute_opened': {
+      const reason = text(payload, 'reason');
+      return {
+        title: 'Dispute opened',
+        body: reason
+          ? `A dispute was opened on this deal. Reason: ${reason}. A mediator will review it.`
+          : 'A dispute was opened on this deal. A mediator will review it.',
+      };
+    }
+    case 'dispute_assigned':
+      return null;
+    case 'dispute_decided': {
+      const decision = text(payload, 'decision');
+      const rationale = text(payload, 'rationale');
+      const what = decision ? (decisions[decision] ?? decision) : undefined;
+      return {
+        title: 'Dispute decided',
+        body: [what ? `The mediator decided: ${what}.` : 'The mediator decided the dispute.', rationale]
+          .filter(Boolean)
+          .join(' '),
+      };
+    }
+    default:
+      return { title: `Deal updated: ${action}`, body: 'Open the deal to see what changed.' };
+  }
+}
