@@ -4,6 +4,7 @@ import { PageTitle } from '@/components/page-title.js';
 import { Spinner } from '@/components/ui/spinner.js';
 import { paths } from '@/config/paths.js';
 import { AuditPanel } from '@/features/deal-room/components/audit-panel.js';
+import { CancelDealPanel } from '@/features/deal-room/components/cancel-deal-panel.js';
 import { CisPanel } from '@/features/deal-room/components/cis-panel.js';
 import { DealProgressPanel } from '@/features/deal-room/components/deal-progress-panel.js';
 import { DisputePanel } from '@/features/deal-room/components/dispute-panel.js';
@@ -46,6 +47,7 @@ export function DealDetailsRoute() {
           <TermsPanel deal={deal.data} viewerId={user?.id} />
           <DisputePanel deal={deal.data} viewerId={user?.id} />
           <MessagesPanel deal={deal.data} viewerId={user?.id} />
+          <CancelDealPanel deal={deal.data} viewerId={user?.id} />
           <AuditPanel deal={deal.data} viewerId={user?.id} />
         </>
       )}
