@@ -1,0 +1,149 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { authStorageKey } from '@/lib/auth-client.js';
+import { apiError, createFakeApiServer } from '@/testing/fake-api-server.js';
+import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
+import { renderApp } from '@/testing/render-app.js';
+
+configure({ asyncUtilTimeout: 5000 });
+
+const message = (id: string, author: 'ada' | 'grace' | 'mediator', body: string) => ({
+  id,
+  author_id: author === 'ada' ? 'user-ada' : author === 'mediator' ? 'user-mia' : 'grace-id',
+  author_role: author === 'ada' ? 'buyer' : author === 'mediator' ? 'mediator' : 'seller',
+  author_name: author === 'ada' ? 'ada' : author === 'mediator' ? 'mia' : 'GraceHopper',
+  body,
+  created_at: '2026-03-05T10:00:00.000Z',
+});
+
+// Grace (the seller) opens a deal with Ada; the test says the deal's status and the room's messages.
+function openDeal({ status = 'draft', pages }: { status?: string; pages: Record<string, unknown> }) {
+  const auth = createFakeAuthServer();
+  const grace = auth.addUser('grace@example.com', 'correct horse');
+  window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('grace@example.com')));
+  const api = createFakeApiServer(auth);
+  api.on('GET /deals/deal-1', {
+    status: 200,
+    body: {
+      id: 'deal-1',
+      buyer_id: 'user-ada',
+      seller_id: grace.id,
+      counterparty_id: 'user-ada',
+      buyer: { id: 'user-ada', username: 'ada', trading_tier: 'enhanced' },
+      seller: { id: grace.id, username: 'GraceHopper', trading_tier: 'institutional' },
+      asset_chain: 'BTC',
+      asset_symbol: 'BTC',
+      asset_amount: '50000000',
+      stable_chain: 'ETH',
+      stable_symbol: 'USDC',
+      stable_amount: '30000000000',
+      meeting_required: false,
+      travel_location: null,
+      status,
+      terms_version: 1,
+      terms_proposed_by: 'user-ada',
+      funding_deadline_hours: 24,
+      accepted_terms_version: null,
+      terms_hash: null,
+      terms_agreed_at: null,
+      addresses: { buyer: null, seller: null },
+      created_at: '2026-03-04T10:00:00.000Z',
+      updated_at: '2026-03-04T10:00:00.000Z',
+      completed_at: null,
+      history: [],
+    },
+  });
+  // Grace's id is the fake auth server's: her messages are written as 'grace-id' and given it here.
+  api.on('GET /deals/deal-1/messages', (request) => ({
+    status: 200,
+    body: JSON.parse(
+      JSON.stringify(
+        pages[request.query.get('cursor') ?? ''] ?? { data: [], has_more: false, next_cursor: null },
+      ).replaceAll('grace-id', grace.id),
+    ),
+  }));
+  renderApp('/trading/deals/deal-1', api.server);
+  return { api, grace };
+}
+
+describe('the deal room’s messages', () => {
+  it('shows every page oldest first, with names, roles (the mediator marked) and times', async () => {
+    openDeal({
+      status: 'disputed',
+      pages: {
+        '': { data: [message('m1', 'ada', 'Hello Grace')], has_more: true, next_cursor: 'm1' },
+        m1: {
+          data: [message('m2', 'grace', 'Hi Ada'), message('m3', 'mediator', 'I am reviewing the dispute.')],
+          has_more: false,
+          next_cursor: null,
+        },
+      },
+    });
+    const list = await screen.findByRole('list', { name: 'Messages' });
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(3));
+    const items = within(list).getAllByRole('listitem');
+    expect(items[0]).toHaveTextContent('ada');
+    expect(items[0]).toHaveTextContent('Buyer');
+    expect(items[0]).toHaveTextContent('Hello Grace');
+    expect(items[1]).toHaveTextContent('GraceHopper (you)');
+    expect(items[1]).toHaveTextContent('Seller');
+    expect(items[2]).toHaveTextContent('mia');
+    expect(within(items[2]!).getByText('Mediator')).toHaveClass('font-semibold');
+    expect(items[2]).toHaveTextContent(new Date('2026-03-05T10:00:00.000Z').toLocaleString());
+  });
+
+  it('sends on Enter, keeps Shift+Enter for a new line, and shows the new message', async () => {
+    const sent: unknown[] = [];
+    const { api } = openDeal({ pages: {} });
+    api.on('POST /deals/deal-1/messages', (request) => {
+      sent.push(request.body);
+      api.on('GET /deals/deal-1/messages', {
+        status: 200,
+        body: { data: [message('m9', 'grace', 'Line one\nLine two')], has_more: false, next_cursor: null },
+      });
+      return { status: 201, body: message('m9', 'grace', 'Line one\nLine two') };
+    });
+    expect(await screen.findByText(/No messages yet/)).toBeInTheDocument();
+    const box = screen.getByLabelText('Message');
+    await userEvent.type(box, 'Line one{Shift>}{Enter}{/Shift}Line two');
+    expect(sent).toEqual([]);
+    await userEvent.type(box, '{Enter}');
+    await waitFor(() => expect(sent).toEqual([{ body: 'Line one\nLine two' }]));
+    expect(api.requestsTo('POST /deals/deal-1/messages')[0]?.headers.get('idempotency-key')).toBeTruthy();
+    const list = await screen.findByRole('list', { name: 'Messages' });
+    expect(within(list).getByText(/Line one/)).toBeInTheDocument();
+    await waitFor(() => expect(box).toHaveValue(''));
+  });
+
+  it('refuses a blank message without asking the server, and shows the server’s refusal', async () => {
+    const { api } = openDeal({ pages: {} });
+    api.on(
+      'POST /deals/deal-1/messages',
+      apiError(409, 'DEAL_NOT_ACTIVE', 'The deal is closed; no more messages can be posted'),
+    );
+    await screen.findByText(/No messages yet/);
+    await userEvent.type(screen.getByLabelText('Message'), '   ');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Write a message first')).toBeInTheDocument();
+    expect(api.requestsTo('POST /deals/deal-1/messages')).toEqual([]);
+
+    await userEvent.type(screen.getByLabelText('Message'), 'Still there?');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The deal is closed; no more messages can be posted',
+    );
+  });
+
+  it('has no composer on a closed deal, and says why', async () => {
+    openDeal({
+      status: 'cancelled',
+      pages: { '': { data: [message('m1', 'ada', 'Bye')], has_more: false, next_cursor: null } },
+    });
+    expect(
+      await screen.findByText('This deal is cancelled: no new messages can be posted.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByLabelText('Message')).not.toBeInTheDocument();
+    expect(await screen.findByText('Bye')).toBeInTheDocument();
+  });
+});
