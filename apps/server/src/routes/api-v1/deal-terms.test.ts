@@ -102,6 +102,7 @@ describe('terms versions and acceptance', () => {
     });
     expect(counter.statusCode, counter.body).toBe(200);
     expect(counter.json()).toMatchObject({
+      version: 2,
       status: 'cis_submitted',
       terms_version: 2,
       terms_proposed_by: seller.id,

@@ -33,6 +33,10 @@ const dealListSchema = z.object({ data: z.array(dealSchema), has_more: z.boolean
 // fast-json-stringify takes draft-07 and types its schema loosely; zod's output is a valid one.
 const dealListJsonSchema = z.toJSONSchema(dealListSchema, { io: 'output', target: 'draft-7' }) as Schema;
 const dealIdParams = z.object({ id: z.uuid() });
+/** A proposal answers with its version number first, then the deal as it now stands. */
+const proposedTermsSchema = dealSchema.extend({
+  version: z.number().int().describe('The version this proposal created (equal to terms_version)'),
+});
 
 /**
  * `/deals`: create, list and read the caller's deals; propose, counter-propose and accept versions of
@@ -136,11 +140,18 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
         security: [{ bearerAuth: [] }],
         params: dealIdParams,
         body: dealTermsChangeSchema,
-        response: { 200: dealSchema },
+        response: { 200: proposedTermsSchema },
       },
     },
-    async (request) =>
-      proposeDealTerms({ db, now: app.clock }, principalOf(request).userId, request.params.id, request.body),
+    async (request) => {
+      const deal = await proposeDealTerms(
+        { db, now: app.clock },
+        principalOf(request).userId,
+        request.params.id,
+        request.body,
+      );
+      return { version: deal.terms_version, ...deal };
+    },
   );
 
   routes.post(
