@@ -1,9 +1,16 @@
-import { useRef } from 'react';
+import { lazy, Suspense, useRef } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button.js';
 import { Spinner } from '@/components/ui/spinner.js';
 import { paths } from '@/config/paths.js';
 import { useAuth } from '@/lib/auth.js';
+
+// Loaded only once someone is signed in, so the bell adds nothing to the landing page's first load.
+const NotificationsBell = lazy(() =>
+  import('@/features/notifications/components/notifications-bell.js').then((module) => ({
+    default: module.NotificationsBell,
+  })),
+);
 
 // The header's account corner: a loading state until the first session is known, then either the
 // way in (Sign In, Get Started) or the signed-in user's e-mail (opening the account menu) with Sign Out.
@@ -23,6 +30,9 @@ export function AccountActions({ onNavigate }: { onNavigate?: () => void }) {
     };
     return (
       <>
+        <Suspense fallback={null}>
+          <NotificationsBell onNavigate={onNavigate} />
+        </Suspense>
         <AccountMenu email={user.email} roles={user.app_metadata.roles} onNavigate={onNavigate} />
         <Button variant="outline" size="sm" onClick={handleSignOut}>
           Sign Out
