@@ -2,6 +2,7 @@ export * from './addresses/party-address-chains.js';
 export * from './addresses/validate-chain-address.js';
 export * from './assets.js';
 export * from './cis/cis.js';
+export * from './cis/country-codes.js';
 export * from './deal-room/deal-room.js';
 export * from './deals/audit-chain.js';
 export * from './deals/canonical-json.js';

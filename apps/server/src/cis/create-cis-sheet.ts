@@ -22,7 +22,7 @@ export async function createCisSheet(
 ): Promise<CisSheet> {
   if (pdf && detectContentType(pdf.content) !== 'application/pdf') {
     throw new AppError('VALIDATION_FAILED', 'The signed CIS must be a PDF file', {
-      issues: [{ path: '/pdf', message: `${pdf.filename} is not a PDF file` }],
+      issues: [{ path: '/file', message: `${pdf.filename} is not a PDF file` }],
     });
   }
   const stored: StoredFile[] = [];

@@ -2,22 +2,16 @@ import { AppError, type CisForm, cisFormSchema, cisPdfRules } from '@covenant/do
 import type { FastifyRequest } from 'fastify';
 import type { CisPdfUpload } from './create-cis-sheet.js';
 
-const singleFields = new Set([
-  'legal_name',
-  'entity_type',
-  'jurisdiction',
-  'source_of_funds',
-  'size_range',
-  'settlement_window',
-]);
+const textFields = new Set(['legal_name', 'entity_type', 'jurisdiction', 'source_of_funds']);
+const numberFields = new Set(['size_min_usd', 'size_max_usd', 'settlement_window_hours']);
 const listFields = new Set(['assets', 'preferred_chains']);
 
 const multipartRefusals: Record<string, AppError> = {
   FST_REQ_FILE_TOO_LARGE: new AppError('PAYLOAD_TOO_LARGE', 'The PDF must be at most 10 MB', {
-    issues: [{ path: '/pdf', message: 'The PDF must be at most 10 MB' }],
+    issues: [{ path: '/file', message: 'The PDF must be at most 10 MB' }],
   }),
   FST_FILES_LIMIT: new AppError('VALIDATION_FAILED', 'Attach at most one PDF', {
-    issues: [{ path: '/pdf', message: 'Attach at most one PDF' }],
+    issues: [{ path: '/file', message: 'Attach at most one PDF' }],
   }),
   FST_FIELDS_LIMIT: new AppError('VALIDATION_FAILED', 'The form has too many fields'),
   FST_PARTS_LIMIT: new AppError('VALIDATION_FAILED', 'The form has too many parts'),
@@ -26,22 +20,23 @@ const multipartRefusals: Record<string, AppError> = {
 
 /**
  * Reads a CIS upload: a JSON body with the form's fields, or multipart/form-data with the same
- * fields (list fields repeated or comma-separated) and an optional `pdf` file read whole up to 10 MB.
+ * fields (list fields repeated or comma-separated, numbers as decimal digits) and an optional `file`,
+ * the signed PDF, read whole up to 10 MB.
  */
 export async function readCisUpload(
   request: FastifyRequest,
 ): Promise<{ form: CisForm; pdf: CisPdfUpload | null }> {
   if (!request.isMultipart()) return { form: parseForm(request.body ?? {}), pdf: null };
-  const fields: Record<string, string | string[]> = {};
+  const fields: Record<string, string | number | string[]> = {};
   let pdf: CisPdfUpload | null = null;
   try {
     for await (const part of request.parts({
       limits: { fileSize: cisPdfRules.maxBytes, files: 1, fields: 60, fieldSize: 4_000, parts: 61 },
     })) {
       if (part.type === 'file') {
-        if (part.fieldname !== 'pdf') {
+        if (part.fieldname !== 'file') {
           throw new AppError('VALIDATION_FAILED', `Unexpected file field ${part.fieldname}`, {
-            issues: [{ path: `/${part.fieldname}`, message: 'Send the signed PDF in the pdf field' }],
+            issues: [{ path: `/${part.fieldname}`, message: 'Send the signed PDF in the file field' }],
           });
         }
         const content = await part.toBuffer();
@@ -58,10 +53,16 @@ export async function readCisUpload(
   return { form: parseForm(fields), pdf };
 }
 
-/** Keeps the form's own fields only; list fields gather every value, each split at commas. */
-function addField(fields: Record<string, string | string[]>, name: string, value: string): void {
-  if (singleFields.has(name)) {
+/**
+ * Keeps the form's own fields only; list fields gather every value, each split at commas; numbers
+ * written in decimal digits become numbers (anything else stays text, for the schema to refuse).
+ */
+function addField(fields: Record<string, string | number | string[]>, name: string, value: string): void {
+  if (textFields.has(name)) {
     fields[name] = value;
+  } else if (numberFields.has(name)) {
+    const digits = value.trim();
+    fields[name] = /^\d{1,15}$/.test(digits) ? Number(digits) : value;
   } else if (listFields.has(name)) {
     const items = value
       .split(',')

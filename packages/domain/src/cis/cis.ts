@@ -1,38 +1,37 @@
 import { z } from 'zod';
 import { assetChains, tokenSymbols } from '../assets.js';
+import { isAssignedCountryCode } from './country-codes.js';
 
 /** Who the sheet describes. */
-export const cisEntityTypes = ['individual', 'company', 'trust', 'fund', 'other'] as const;
+export const cisEntityTypes = ['individual', 'company'] as const;
 export type CisEntityType = (typeof cisEntityTypes)[number];
 
 export const cisEntityTypeLabels: Record<CisEntityType, string> = {
   individual: 'Individual',
   company: 'Company',
-  trust: 'Trust',
-  fund: 'Fund',
-  other: 'Other',
 };
 
-/** The usual size of one trade, in US dollars. */
-export const cisSizeRanges = ['under_100k', '100k_to_1m', '1m_to_10m', 'over_10m'] as const;
-export type CisSizeRange = (typeof cisSizeRanges)[number];
+/**
+ * The settlement window, in whole hours after the terms are agreed: the bounds of the terms'
+ * funding deadline, so a party never states a window no deal could have.
+ */
+export const cisSettlementWindowHours = { min: 1, max: 168 } as const;
 
-export const cisSizeRangeLabels: Record<CisSizeRange, string> = {
-  under_100k: 'Under $100,000',
-  '100k_to_1m': '$100,000 – $1,000,000',
-  '1m_to_10m': '$1,000,000 – $10,000,000',
-  over_10m: 'Over $10,000,000',
-};
+/** Trade sizes are whole US dollars; a trillion keeps them exact as JSON numbers. */
+export const cisMaxSizeUsd = 1_000_000_000_000;
 
-/** How soon after terms are agreed the party expects to settle. */
-export const cisSettlementWindows = ['same_day', 'within_3_days', 'within_week'] as const;
-export type CisSettlementWindow = (typeof cisSettlementWindows)[number];
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
-export const cisSettlementWindowLabels: Record<CisSettlementWindow, string> = {
-  same_day: 'Same day',
-  within_3_days: 'Within 3 days',
-  within_week: 'Within a week',
-};
+/** "$1,000,000 – $10,000,000", or one amount when both ends are equal. */
+export function formatCisTradeSize(sheet: { size_min_usd: number; size_max_usd: number }): string {
+  const min = usd.format(sheet.size_min_usd);
+  return sheet.size_min_usd === sheet.size_max_usd ? min : `${min} – ${usd.format(sheet.size_max_usd)}`;
+}
+
+/** "Within 24 hours". */
+export function formatCisSettlementWindow(hours: number): string {
+  return `Within ${hours} ${hours === 1 ? 'hour' : 'hours'}`;
+}
 
 /** The signed PDF that may come with a sheet: a PDF by content, at most 10 MB (as KYC documents). */
 export const cisPdfRules = { maxBytes: 10 * 1024 * 1024, contentType: 'application/pdf' } as const;
@@ -45,28 +44,62 @@ function choicesOf<T extends string>(options: readonly [T, ...T[]], message: str
     .transform((chosen) => options.filter((option) => chosen.includes(option)));
 }
 
+const isWholeUsd = (size: unknown): size is number =>
+  Number.isSafeInteger(size) && (size as number) >= 0 && (size as number) <= cisMaxSizeUsd;
+
+function wholeUsd(message: string) {
+  return z
+    .number({ error: message })
+    .int(message)
+    .min(0, message)
+    .max(cisMaxSizeUsd, message)
+    .describe('Whole US dollars per trade');
+}
+
+const jurisdictionMessage = 'Choose the jurisdiction: a country (ISO 3166-1 alpha-2 code)';
+const settlementWindowMessage = `The settlement window is a whole number of hours from ${cisSettlementWindowHours.min} to ${cisSettlementWindowHours.max} (7 days)`;
+
 /**
  * The structured part of a Customer Information Sheet, shared by the web form and the API (JSON or
- * multipart fields; list fields repeat in multipart).
+ * multipart fields; list fields repeat in multipart, numbers arrive there as text and are read first).
  */
-export const cisFormSchema = z.object({
-  legal_name: z.string().trim().min(1, 'Enter the legal name').max(200, 'At most 200 characters'),
-  entity_type: z.enum(cisEntityTypes, { error: 'Choose the entity type' }),
-  jurisdiction: z
-    .string()
-    .trim()
-    .min(1, 'Enter the jurisdiction (country code or name)')
-    .max(100, 'At most 100 characters'),
-  source_of_funds: z
-    .string()
-    .trim()
-    .min(1, 'Describe the source of funds')
-    .max(2000, 'At most 2000 characters'),
-  assets: choicesOf(tokenSymbols, 'Choose at least one asset'),
-  size_range: z.enum(cisSizeRanges, { error: 'Choose the usual trade size' }),
-  preferred_chains: choicesOf(assetChains, 'Choose at least one chain'),
-  settlement_window: z.enum(cisSettlementWindows, { error: 'Choose the settlement window' }),
-});
+export const cisFormSchema = z
+  .object({
+    legal_name: z.string().trim().min(1, 'Enter the legal name').max(200, 'At most 200 characters'),
+    entity_type: z.enum(cisEntityTypes, { error: 'Choose the entity type' }),
+    jurisdiction: z
+      .string({ error: jurisdictionMessage })
+      .trim()
+      .toUpperCase()
+      .refine(isAssignedCountryCode, jurisdictionMessage)
+      .describe('ISO 3166-1 alpha-2 country code, e.g. CH'),
+    source_of_funds: z
+      .string()
+      .trim()
+      .min(1, 'Describe the source of funds')
+      .max(2000, 'At most 2000 characters'),
+    assets: choicesOf(tokenSymbols, 'Choose at least one asset'),
+    size_min_usd: wholeUsd('Enter the minimum trade size in whole US dollars'),
+    size_max_usd: wholeUsd('Enter the maximum trade size in whole US dollars'),
+    preferred_chains: choicesOf(assetChains, 'Choose at least one chain'),
+    settlement_window_hours: z
+      .number({ error: settlementWindowMessage })
+      .int(settlementWindowMessage)
+      .min(cisSettlementWindowHours.min, settlementWindowMessage)
+      .max(cisSettlementWindowHours.max, settlementWindowMessage)
+      .describe(
+        'Hours after the terms are agreed within which the party can settle: 1 to 168, the bounds of the funding deadline',
+      ),
+  })
+  .refine((sheet) => sheet.size_max_usd >= sheet.size_min_usd, {
+    path: ['size_max_usd'],
+    message: 'The maximum trade size must be at least the minimum',
+    // Checked as soon as both sizes are valid, even while other fields are still wrong.
+    when: ({ value }) => {
+      const sizes = value as { size_min_usd?: unknown; size_max_usd?: unknown };
+      return isWholeUsd(sizes.size_min_usd) && isWholeUsd(sizes.size_max_usd);
+    },
+  });
 
 export type CisFormInput = z.input<typeof cisFormSchema>;
 export type CisForm = z.output<typeof cisFormSchema>;
@@ -76,12 +109,13 @@ export const cisSheetSchema = z.object({
   id: z.uuid(),
   legal_name: z.string(),
   entity_type: z.enum(cisEntityTypes),
-  jurisdiction: z.string(),
+  jurisdiction: z.string().describe('ISO 3166-1 alpha-2 country code'),
   source_of_funds: z.string(),
   assets: z.array(z.enum(tokenSymbols)),
-  size_range: z.enum(cisSizeRanges),
+  size_min_usd: z.number().int().describe('Whole US dollars per trade'),
+  size_max_usd: z.number().int().describe('Whole US dollars per trade'),
   preferred_chains: z.array(z.enum(assetChains)),
-  settlement_window: z.enum(cisSettlementWindows),
+  settlement_window_hours: z.number().int().describe('Hours after the terms are agreed'),
   has_pdf: z.boolean(),
   created_at: z.string(),
 });

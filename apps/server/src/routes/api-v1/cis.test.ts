@@ -32,17 +32,23 @@ const sheetFields = {
   jurisdiction: 'CH',
   source_of_funds: 'Retained trading profits',
   assets: ['USDC', 'BTC'],
-  size_range: '1m_to_10m',
+  size_min_usd: 1_000_000,
+  size_max_usd: 10_000_000,
   preferred_chains: ['ETH', 'BTC'],
-  settlement_window: 'within_3_days',
+  settlement_window_hours: 72,
 };
 
-function form(fields: Record<string, string | string[]>, file?: { name: string; content: Buffer }) {
+/** The fields as multipart sends them (numbers as text, lists repeated) and the PDF as `file`. */
+function form(
+  fields: Record<string, string | number | string[]>,
+  file?: { name: string; content: Buffer },
+  fileField = 'file',
+) {
   const body = new FormData();
   for (const [name, value] of Object.entries(fields)) {
-    for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+    for (const item of Array.isArray(value) ? value : [value]) body.append(name, String(item));
   }
-  if (file) body.append('pdf', new Blob([file.content], { type: 'application/pdf' }), file.name);
+  if (file) body.append(fileField, new Blob([file.content], { type: 'application/pdf' }), file.name);
   return body;
 }
 
@@ -120,20 +126,38 @@ describe('POST /api/v1/cis and GET /api/v1/cis', () => {
       form(sheetFields, { name: 'cis.pdf', content: pdf }),
     );
     expect(multipart.statusCode, multipart.body).toBe(201);
-    expect(multipart.json()).toMatchObject({
+    expect(multipart.json()).toEqual({
+      id: expect.any(String),
       legal_name: 'Aurelia Holdings Ltd',
       entity_type: 'company',
-      // Lists come back once each, in the product's order.
+      jurisdiction: 'CH',
+      source_of_funds: 'Retained trading profits',
+      // Lists come back once each, in the product's order; multipart's digits come back as numbers.
       assets: ['BTC', 'USDC'],
+      size_min_usd: 1_000_000,
+      size_max_usd: 10_000_000,
       preferred_chains: ['BTC', 'ETH'],
+      settlement_window_hours: 72,
       has_pdf: true,
+      created_at: expect.any(String),
     });
     const json = await call('POST', '/cis', outsider.token, {
       ...sheetFields,
       legal_name: '  Second Sheet ',
+      jurisdiction: 'gb',
+      size_min_usd: 0,
+      size_max_usd: 0,
+      settlement_window_hours: 168,
     });
     expect(json.statusCode, json.body).toBe(201);
-    expect(json.json()).toMatchObject({ legal_name: 'Second Sheet', has_pdf: false });
+    expect(json.json()).toMatchObject({
+      legal_name: 'Second Sheet',
+      jurisdiction: 'GB',
+      size_min_usd: 0,
+      size_max_usd: 0,
+      settlement_window_hours: 168,
+      has_pdf: false,
+    });
     await uploadSheet(seller, 'Somebody Else');
 
     const listed = await call('GET', '/cis', outsider.token);
@@ -193,25 +217,83 @@ describe('POST /api/v1/cis and GET /api/v1/cis', () => {
     expect(fake.statusCode).toBe(400);
     expect(fake.json().error).toMatchObject({
       code: 'VALIDATION_FAILED',
-      details: { issues: [{ path: '/pdf' }] },
+      details: { issues: [{ path: '/file' }] },
     });
 
     const invalid = await call('POST', '/cis', seller.token, {
       ...sheetFields,
-      entity_type: 'pirate',
+      entity_type: 'trust',
+      jurisdiction: 'UK',
       preferred_chains: [],
       assets: ['DOGE'],
+      settlement_window_hours: 169,
     });
     expect(invalid.statusCode).toBe(400);
     const paths = invalid.json().error.details.issues.map((issue: { path: string }) => issue.path);
-    expect(paths).toEqual(expect.arrayContaining(['/entity_type', '/preferred_chains', '/assets/0']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/entity_type',
+        '/jurisdiction',
+        '/preferred_chains',
+        '/assets/0',
+        '/settlement_window_hours',
+      ]),
+    );
 
-    const other = new FormData();
-    for (const [name, value] of Object.entries(sheetFields)) other.append(name, String(value));
-    other.append('passport', new Blob([pdf]), 'passport.pdf');
-    const wrongField = await call('POST', '/cis', seller.token, other);
-    expect(wrongField.statusCode).toBe(400);
-    expect(wrongField.json().error.details.issues[0].path).toBe('/passport');
+    // A maximum below the minimum is refused on size_max_usd, in JSON and in multipart alike.
+    const backwards = { ...sheetFields, size_min_usd: 10_000_001 };
+    for (const payload of [backwards, form(backwards)]) {
+      const refused = await call('POST', '/cis', seller.token, payload);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.details.issues).toEqual([
+        { path: '/size_max_usd', message: 'The maximum trade size must be at least the minimum' },
+      ]);
+    }
+
+    // JSON takes numbers only; multipart takes decimal digits only.
+    const textInJson = await call('POST', '/cis', seller.token, { ...sheetFields, size_min_usd: '1000000' });
+    expect(textInJson.statusCode).toBe(400);
+    expect(textInJson.json().error.details.issues[0].path).toBe('/size_min_usd');
+    const notDigits = await call(
+      'POST',
+      '/cis',
+      seller.token,
+      form({ ...sheetFields, size_min_usd: '1e6', settlement_window_hours: '24.0' }),
+    );
+    expect(notDigits.statusCode).toBe(400);
+    expect(notDigits.json().error.details.issues.map((issue: { path: string }) => issue.path)).toEqual([
+      '/size_min_usd',
+      '/settlement_window_hours',
+    ]);
+
+    const other = await call(
+      'POST',
+      '/cis',
+      seller.token,
+      form(sheetFields, { name: 'passport.pdf', content: pdf }, 'passport'),
+    );
+    expect(other.statusCode).toBe(400);
+    expect(other.json().error.details.issues[0].path).toBe('/passport');
+    const tooLarge = await call(
+      'POST',
+      '/cis',
+      seller.token,
+      form(sheetFields, { name: 'big.pdf', content: Buffer.concat([pdf, Buffer.alloc(10 * 1024 * 1024)]) }),
+    );
+    expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.json().error.details.issues[0].path).toBe('/file');
+    // The signed PDF travels as `file`; the earlier name is not taken.
+    const oldName = await call(
+      'POST',
+      '/cis',
+      seller.token,
+      form(sheetFields, { name: 'cis.pdf', content: pdf }, 'pdf'),
+    );
+    expect(oldName.statusCode).toBe(400);
+    expect(oldName.json().error.details.issues[0]).toEqual({
+      path: '/pdf',
+      message: 'Send the signed PDF in the file field',
+    });
 
     const after = await database.db
       .select()

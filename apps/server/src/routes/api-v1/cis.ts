@@ -36,12 +36,14 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
         tags: ['CIS'],
         summary: 'Store a Customer Information Sheet (encrypted), with an optional signed PDF',
         description:
-          'application/json, or multipart/form-data with the same fields and an optional file named pdf ' +
-          '(a PDF by content, at most 10 MB). Fields: legal_name, entity_type ' +
-          '(individual|company|trust|fund|other), jurisdiction (country code or name), source_of_funds, ' +
-          'assets (token symbols, e.g. BTC, USDC), size_range (under_100k|100k_to_1m|1m_to_10m|over_10m, ' +
-          'US dollars per trade), preferred_chains (BTC|ETH|SOL, at least one), settlement_window ' +
-          '(same_day|within_3_days|within_week). In multipart, list fields repeat or are comma-separated.',
+          'application/json, or multipart/form-data with the same fields and an optional file named file ' +
+          '(the signed PDF: a PDF by content, at most 10 MB). Fields: legal_name, entity_type ' +
+          '(individual|company), jurisdiction (ISO 3166-1 alpha-2 country code, e.g. CH), source_of_funds, ' +
+          'assets (token symbols, e.g. BTC, USDC), size_min_usd and size_max_usd (the usual size of one ' +
+          'trade in whole US dollars, integers from 0, the maximum at least the minimum), preferred_chains ' +
+          '(BTC|ETH|SOL, at least one), settlement_window_hours (whole hours from 1 to 168 after the terms ' +
+          'are agreed, the bounds of the funding deadline). In JSON the sizes and hours are numbers; in ' +
+          'multipart they are decimal digits, and list fields repeat or are comma-separated.',
         consumes: ['application/json', 'multipart/form-data'],
         response: { 201: cisSheetSchema },
       },

@@ -66,9 +66,10 @@ beforeAll(async () => {
         jurisdiction: 'CH',
         source_of_funds: 'Retained trading profits',
         assets: ['WBTC', 'USDT'],
-        size_range: '1m_to_10m',
+        size_min_usd: 1_000_000,
+        size_max_usd: 10_000_000,
         preferred_chains: ['ETH'],
-        settlement_window: 'same_day',
+        settlement_window_hours: 24,
       },
     });
     expect(response.statusCode, response.body).toBe(201);

@@ -15,9 +15,10 @@ const adaSheet = {
   jurisdiction: 'GB',
   source_of_funds: 'Royalties from the Analytical Engine',
   assets: ['BTC', 'USDC'],
-  size_range: '100k_to_1m',
+  size_min_usd: 100_000,
+  size_max_usd: 1_000_000,
   preferred_chains: ['BTC', 'ETH'],
-  settlement_window: 'within_3_days',
+  settlement_window_hours: 72,
   has_pdf: true,
   created_at: '2026-03-01T10:00:00.000Z',
 };
@@ -102,12 +103,12 @@ describe('CIS exchange on the deal page', () => {
     const value = (label: string) => theirs.getByText(label, { selector: 'dt' }).nextSibling;
     expect(value('Legal name')).toHaveTextContent('Ada Lovelace');
     expect(value('Entity type')).toHaveTextContent('Individual');
-    expect(value('Jurisdiction')).toHaveTextContent('GB');
+    expect(value('Jurisdiction')).toHaveTextContent('United Kingdom (GB)');
     expect(value('Source of funds')).toHaveTextContent('Royalties from the Analytical Engine');
     expect(value('Assets')).toHaveTextContent('BTC, USDC');
     expect(value('Usual trade size')).toHaveTextContent('$100,000 – $1,000,000');
     expect(value('Preferred chains')).toHaveTextContent('BTC, ETH');
-    expect(value('Settlement window')).toHaveTextContent('Within 3 days');
+    expect(value('Settlement window')).toHaveTextContent('Within 72 hours');
     expect(theirs.getByRole('button', { name: 'Download signed PDF' })).toBeInTheDocument();
     expect(theirs.getByText('Awaiting review')).toBeInTheDocument();
 

@@ -1,9 +1,10 @@
 import {
   cisEntityTypeLabels,
-  cisSettlementWindowLabels,
-  cisSizeRangeLabels,
+  countryName,
   type DealCisEntry,
   type DisputeEvidence,
+  formatCisSettlementWindow,
+  formatCisTradeSize,
   type StaffDisputeCase,
 } from '@covenant/domain';
 import type { ReactNode } from 'react';
@@ -95,12 +96,12 @@ function CisEntry({ side, entry }: { side: string; entry: DealCisEntry | null })
         rows={[
           ['Legal name', cis.legal_name],
           ['Entity type', cisEntityTypeLabels[cis.entity_type]],
-          ['Jurisdiction', cis.jurisdiction],
+          ['Jurisdiction', `${countryName(cis.jurisdiction)} (${cis.jurisdiction})`],
           ['Source of funds', cis.source_of_funds],
           ['Assets', cis.assets.join(', ')],
-          ['Usual size', cisSizeRangeLabels[cis.size_range]],
+          ['Usual size', formatCisTradeSize(cis)],
           ['Preferred chains', cis.preferred_chains.join(', ')],
-          ['Settlement window', cisSettlementWindowLabels[cis.settlement_window]],
+          ['Settlement window', formatCisSettlementWindow(cis.settlement_window_hours)],
           ['Signed PDF', cis.has_pdf ? 'Attached' : 'None'],
           ['Review', `${entry.status}${entry.review_comment ? `: ${entry.review_comment}` : ''}`],
         ]}

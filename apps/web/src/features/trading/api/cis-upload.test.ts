@@ -9,9 +9,10 @@ const form: CisForm = {
   jurisdiction: 'GB',
   source_of_funds: 'Royalties',
   assets: ['BTC', 'USDC'],
-  size_range: 'under_100k',
+  size_min_usd: 50_000,
+  size_max_usd: 250_000,
   preferred_chains: ['BTC', 'ETH'],
-  settlement_window: 'same_day',
+  settlement_window_hours: 48,
 };
 
 // Records what the fetcher hands the API client.
@@ -36,7 +37,7 @@ describe('uploadCisSheet', () => {
     expect(posts[0]).toMatchObject({ path: '/cis', body: form, idempotencyKey: expect.any(String) });
   });
 
-  it('sends multipart with list fields repeated and the file as pdf', async () => {
+  it('sends multipart with list fields repeated, numbers as digits and the signed PDF as file', async () => {
     const { api, posts } = recordingClient();
     const pdf = new File(['%PDF-1.7'], 'signed.pdf', { type: 'application/pdf' });
     await uploadCisSheet(api, {
@@ -48,6 +49,10 @@ describe('uploadCisSheet', () => {
     expect(body.get('legal_name')).toBe('Ada Lovelace');
     expect(body.getAll('assets')).toEqual(['BTC', 'USDC']);
     expect(body.getAll('preferred_chains')).toEqual(['BTC', 'ETH']);
-    expect((body.get('pdf') as File).name).toBe('signed.pdf');
+    expect(body.get('size_min_usd')).toBe('50000');
+    expect(body.get('size_max_usd')).toBe('250000');
+    expect(body.get('settlement_window_hours')).toBe('48');
+    expect((body.get('file') as File).name).toBe('signed.pdf');
+    expect(body.has('pdf')).toBe(false);
   });
 });

@@ -7,16 +7,16 @@ export type CisUpload = { form: CisForm; pdf: File | null };
 
 /**
  * `POST /api/v1/cis`: JSON when there is no PDF; with one, multipart/form-data with the form's
- * fields (list fields repeated) and the file as `pdf`.
+ * fields (list fields repeated, numbers as decimal digits) and the file as `file`.
  */
 export function uploadCisSheet(api: ApiClient, { form, pdf }: CisUpload): Promise<CisSheet> {
   const idempotencyKey = crypto.randomUUID();
   if (!pdf) return api.post<CisSheet>('/cis', { body: form, idempotencyKey });
   const body = new FormData();
   for (const [name, value] of Object.entries(form)) {
-    for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+    for (const item of Array.isArray(value) ? value : [value]) body.append(name, String(item));
   }
-  body.append('pdf', pdf, pdf.name);
+  body.append('file', pdf, pdf.name);
   return api.post<CisSheet>('/cis', { body, idempotencyKey });
 }
 

@@ -1,8 +1,9 @@
 import {
   type CisSheet,
   cisEntityTypeLabels,
-  cisSettlementWindowLabels,
-  cisSizeRangeLabels,
+  countryName,
+  formatCisSettlementWindow,
+  formatCisTradeSize,
 } from '@covenant/domain';
 
 /** Every field of a Customer Information Sheet, as a list of terms and values. */
@@ -10,12 +11,12 @@ export function CisSheetDetails({ sheet }: { sheet: CisSheet }) {
   const rows: [string, string][] = [
     ['Legal name', sheet.legal_name],
     ['Entity type', cisEntityTypeLabels[sheet.entity_type]],
-    ['Jurisdiction', sheet.jurisdiction],
+    ['Jurisdiction', `${countryName(sheet.jurisdiction)} (${sheet.jurisdiction})`],
     ['Source of funds', sheet.source_of_funds],
     ['Assets', sheet.assets.join(', ')],
-    ['Usual trade size', cisSizeRangeLabels[sheet.size_range]],
+    ['Usual trade size', formatCisTradeSize(sheet)],
     ['Preferred chains', sheet.preferred_chains.join(', ')],
-    ['Settlement window', cisSettlementWindowLabels[sheet.settlement_window]],
+    ['Settlement window', formatCisSettlementWindow(sheet.settlement_window_hours)],
     ['Signed PDF', sheet.has_pdf ? 'Attached' : 'None'],
   ];
   return (

@@ -6,10 +6,9 @@ import {
   cisEntityTypes,
   cisFormSchema,
   cisPdfRules,
-  cisSettlementWindowLabels,
-  cisSettlementWindows,
-  cisSizeRangeLabels,
-  cisSizeRanges,
+  cisSettlementWindowHours,
+  countryCodes,
+  countryName,
   tokenSymbols,
 } from '@covenant/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -25,17 +24,32 @@ import { Textarea } from '@/components/ui/textarea.js';
 import { ApiError } from '@/lib/api-client.js';
 import { useUploadCisSheet } from '../api/cis-upload.js';
 
-// The selects start on "Choose…" so nobody submits a size or window they did not pick.
+// The selects start on "Choose…" and the numbers empty, so nobody submits a choice they did not make.
 const emptySheet = {
   legal_name: '',
   entity_type: '' as CisFormInput['entity_type'],
   jurisdiction: '',
   source_of_funds: '',
   assets: [],
-  size_range: '' as CisFormInput['size_range'],
   preferred_chains: [],
-  settlement_window: '' as CisFormInput['settlement_window'],
-} satisfies CisFormInput;
+} satisfies Partial<CisFormInput>;
+
+const formFields = new Set(Object.keys(cisFormSchema.shape));
+
+// Countries by their English name; the value sent is the ISO 3166-1 alpha-2 code.
+const countries = countryCodes
+  .map((code) => ({ code, name: countryName(code) }))
+  .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+
+/**
+ * A whole number typed with or without thousands separators ("1,000,000"); empty is undefined and
+ * anything else NaN, so the shared schema says what is wrong.
+ */
+function readWholeNumber(text: string): number | undefined {
+  const digits = text.replace(/[\s,]/g, '');
+  if (digits === '') return undefined;
+  return /^\d{1,15}$/.test(digits) ? Number(digits) : Number.NaN;
+}
 
 /** What is wrong with the chosen PDF before it is sent; the server checks its content again. */
 function checkPdf(file: File | null): string | undefined {
@@ -74,8 +88,8 @@ export function CisUploadForm({ onUploaded, onCancel }: { onUploaded: () => void
             const issues = error instanceof ApiError ? issuesOf(error) : [];
             for (const issue of issues) {
               const field = issue.path.split('/')[1] ?? '';
-              if (field === 'pdf') setPdfError(issue.message);
-              else if (field in emptySheet)
+              if (field === 'file') setPdfError(issue.message);
+              else if (formFields.has(field))
                 setError(field as FieldPath<CisFormInput>, { message: issue.message });
             }
             toast.error('CIS not uploaded', {
@@ -125,14 +139,21 @@ export function CisUploadForm({ onUploaded, onCancel }: { onUploaded: () => void
         </div>
       </div>
       <div className="space-y-2">
-        <Label htmlFor={fieldId('jurisdiction')}>Jurisdiction (country code or name)</Label>
-        <Input
+        <Label htmlFor={fieldId('jurisdiction')}>Jurisdiction</Label>
+        <Select
           id={fieldId('jurisdiction')}
           autoComplete="country"
           aria-invalid={invalid('jurisdiction')}
           aria-describedby={describedBy('jurisdiction')}
           {...register('jurisdiction')}
-        />
+        >
+          <option value="">Choose a country…</option>
+          {countries.map(({ code, name }) => (
+            <option key={code} value={code}>
+              {name}
+            </option>
+          ))}
+        </Select>
         <FieldError id={`${fieldId('jurisdiction')}-error`} message={errors.jurisdiction?.message} />
       </div>
       <div className="space-y-2">
@@ -160,42 +181,48 @@ export function CisUploadForm({ onUploaded, onCancel }: { onUploaded: () => void
       </fieldset>
       <div className="grid gap-5 sm:grid-cols-2">
         <div className="space-y-2">
-          <Label htmlFor={fieldId('size_range')}>Usual trade size</Label>
-          <Select
-            id={fieldId('size_range')}
-            aria-invalid={invalid('size_range')}
-            aria-describedby={describedBy('size_range')}
-            {...register('size_range')}
-          >
-            <option value="">Choose…</option>
-            {cisSizeRanges.map((range) => (
-              <option key={range} value={range}>
-                {cisSizeRangeLabels[range]}
-              </option>
-            ))}
-          </Select>
-          <FieldError id={`${fieldId('size_range')}-error`} message={errors.size_range?.message} />
+          <Label htmlFor={fieldId('size_min_usd')}>Minimum trade size (USD)</Label>
+          <Input
+            id={fieldId('size_min_usd')}
+            inputMode="numeric"
+            placeholder="1,000,000"
+            aria-invalid={invalid('size_min_usd')}
+            aria-describedby={describedBy('size_min_usd')}
+            {...register('size_min_usd', { setValueAs: readWholeNumber })}
+          />
+          <FieldError id={`${fieldId('size_min_usd')}-error`} message={errors.size_min_usd?.message} />
         </div>
         <div className="space-y-2">
-          <Label htmlFor={fieldId('settlement_window')}>Settlement window</Label>
-          <Select
-            id={fieldId('settlement_window')}
-            aria-invalid={invalid('settlement_window')}
-            aria-describedby={describedBy('settlement_window')}
-            {...register('settlement_window')}
-          >
-            <option value="">Choose…</option>
-            {cisSettlementWindows.map((window) => (
-              <option key={window} value={window}>
-                {cisSettlementWindowLabels[window]}
-              </option>
-            ))}
-          </Select>
-          <FieldError
-            id={`${fieldId('settlement_window')}-error`}
-            message={errors.settlement_window?.message}
+          <Label htmlFor={fieldId('size_max_usd')}>Maximum trade size (USD)</Label>
+          <Input
+            id={fieldId('size_max_usd')}
+            inputMode="numeric"
+            placeholder="10,000,000"
+            aria-invalid={invalid('size_max_usd')}
+            aria-describedby={describedBy('size_max_usd')}
+            {...register('size_max_usd', { setValueAs: readWholeNumber })}
           />
+          <FieldError id={`${fieldId('size_max_usd')}-error`} message={errors.size_max_usd?.message} />
         </div>
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor={fieldId('settlement_window_hours')}>Settlement window (hours)</Label>
+        <Input
+          id={fieldId('settlement_window_hours')}
+          type="number"
+          inputMode="numeric"
+          min={cisSettlementWindowHours.min}
+          max={cisSettlementWindowHours.max}
+          step={1}
+          className="sm:max-w-48"
+          aria-invalid={invalid('settlement_window_hours')}
+          aria-describedby={describedBy('settlement_window_hours')}
+          {...register('settlement_window_hours', { setValueAs: readWholeNumber })}
+        />
+        <FieldError
+          id={`${fieldId('settlement_window_hours')}-error`}
+          message={errors.settlement_window_hours?.message}
+        />
       </div>
       <fieldset className="space-y-2" aria-describedby={describedBy('preferred_chains')}>
         <legend className="font-medium text-sm">Preferred chains</legend>

@@ -404,13 +404,26 @@ describe('/trading other tabs', () => {
 
     await userEvent.type(form.getByLabelText('Legal name'), 'Ada Lovelace');
     await userEvent.selectOptions(form.getByLabelText('Entity type'), 'Individual');
-    await userEvent.type(form.getByLabelText('Jurisdiction (country code or name)'), 'GB');
+    // Countries are listed by name; the code is what is sent.
+    await userEvent.selectOptions(form.getByLabelText('Jurisdiction'), 'United Kingdom');
     await userEvent.type(form.getByLabelText('Source of funds'), 'Royalties');
     await userEvent.click(form.getByLabelText('USDC'));
     await userEvent.click(form.getByLabelText('BTC', { selector: '[name="assets"]' }));
-    await userEvent.selectOptions(form.getByLabelText('Usual trade size'), '$100,000 – $1,000,000');
+    await userEvent.type(form.getByLabelText('Minimum trade size (USD)'), '1,000,000');
+    await userEvent.type(form.getByLabelText('Maximum trade size (USD)'), '100000');
     await userEvent.click(form.getByLabelText('ETH', { selector: '[name="preferred_chains"]' }));
-    await userEvent.selectOptions(form.getByLabelText('Settlement window'), 'Same day');
+    await userEvent.type(form.getByLabelText('Settlement window (hours)'), '169');
+    await userEvent.click(form.getByRole('button', { name: 'Save CIS' }));
+    expect(await form.findByText('The maximum trade size must be at least the minimum')).toBeInTheDocument();
+    expect(
+      form.getByText('The settlement window is a whole number of hours from 1 to 168 (7 days)'),
+    ).toBeInTheDocument();
+    expect(api.requestsTo('POST /cis')).toHaveLength(0);
+
+    await userEvent.clear(form.getByLabelText('Maximum trade size (USD)'));
+    await userEvent.type(form.getByLabelText('Maximum trade size (USD)'), '10000000');
+    await userEvent.clear(form.getByLabelText('Settlement window (hours)'));
+    await userEvent.type(form.getByLabelText('Settlement window (hours)'), '24');
     await userEvent.click(form.getByRole('button', { name: 'Save CIS' }));
 
     const [sheet] = await screen.findAllByTestId('cis-sheet');
@@ -420,15 +433,18 @@ describe('/trading other tabs', () => {
       jurisdiction: 'GB',
       source_of_funds: 'Royalties',
       assets: ['BTC', 'USDC'],
-      size_range: '100k_to_1m',
+      size_min_usd: 1_000_000,
+      size_max_usd: 10_000_000,
       preferred_chains: ['ETH'],
-      settlement_window: 'same_day',
+      settlement_window_hours: 24,
     });
     const value = (label: string) =>
       within(sheet as HTMLElement).getByText(label, { selector: 'dt' }).nextSibling;
     expect(value('Legal name')).toHaveTextContent('Ada Lovelace');
+    expect(value('Jurisdiction')).toHaveTextContent('United Kingdom (GB)');
     expect(value('Assets')).toHaveTextContent('BTC, USDC');
-    expect(value('Usual trade size')).toHaveTextContent('$100,000 – $1,000,000');
+    expect(value('Usual trade size')).toHaveTextContent('$1,000,000 – $10,000,000');
+    expect(value('Settlement window')).toHaveTextContent('Within 24 hours');
     expect(value('Signed PDF')).toHaveTextContent('None');
     expect(screen.queryByText('No CIS documents yet')).not.toBeInTheDocument();
   });
