@@ -70,7 +70,13 @@ beforeEach(async () => {
 describe('sendNotificationEmails', () => {
   it('e-mails each transition once, to its recipient, with a link to the deal', async () => {
     await notify(sellerId, 'terms_proposed', 'New terms proposed (version 3)', 'Review the new terms.');
-    await notify(buyerId, 'cancelled', 'Deal cancelled', 'The deal was cancelled. Reason: too slow');
+    await notify(
+      buyerId,
+      'cancelled',
+      'Deal cancelled',
+      'The deal was cancelled. Reason: too slow',
+      new Date(now.getTime() + 1),
+    );
     expect(await sendNotificationEmails(deps())).toBe(2);
     expect(sent.map((message) => [message.to, message.subject])).toEqual([
       ['mail-seller@example.com', 'New terms proposed (version 3)'],

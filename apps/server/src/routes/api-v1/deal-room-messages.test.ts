@@ -179,6 +179,24 @@ describe('deal room messages', () => {
     expect(other.statusCode).toBe(404);
   });
 
+  it('notifies the mediator who took the case when a party writes', async () => {
+    const dealId = await newDeal();
+    await setStatus(dealId, 'disputed');
+    await database.db.insert(schema.dealDisputes).values({
+      dealId,
+      openedBy: buyer.id,
+      reason: 'No deposit',
+      statusBefore: 'terms_agreed',
+      mediatorId: mediator.id,
+    });
+    await call('POST', `/api/v1/deals/${dealId}/messages`, seller.token, { body: 'I did deposit.' });
+    expect((await messageNotificationsOf(mediator.id, dealId)).map((row) => row.body)).toEqual([
+      `${seller.username}: I did deposit.`,
+    ]);
+    expect(await messageNotificationsOf(buyer.id, dealId)).toHaveLength(1);
+    expect(await messageNotificationsOf(seller.id, dealId)).toEqual([]);
+  });
+
   it('keeps the mediator able to explain a decision on the closed deal', async () => {
     const dealId = await newDeal();
     await setStatus(dealId, 'completed');
