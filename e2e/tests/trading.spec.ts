@@ -192,12 +192,13 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   const legalName = `Demo Buyer Holdings ${Date.now()}`;
   await cisForm.getByLabel('Legal name').fill(legalName);
   await cisForm.getByLabel('Entity type').selectOption('company');
-  await cisForm.getByLabel('Jurisdiction (country code or name)').fill('CH');
+  await cisForm.getByLabel('Jurisdiction').selectOption({ label: 'Switzerland' });
   await cisForm.getByLabel('Source of funds').fill('Retained trading profits');
   await cisForm.locator('input[name="assets"][value="BTC"]').check();
-  await cisForm.getByLabel('Usual trade size').selectOption('100k_to_1m');
+  await cisForm.getByLabel('Minimum trade size (USD)').fill('100,000');
+  await cisForm.getByLabel('Maximum trade size (USD)').fill('1000000');
   await cisForm.locator('input[name="preferred_chains"][value="BTC"]').check();
-  await cisForm.getByLabel('Settlement window').selectOption('within_3_days');
+  await cisForm.getByLabel('Settlement window (hours)').fill('72');
   await cisForm.getByLabel('Signed PDF (optional)').setInputFiles({
     name: 'cis.pdf',
     mimeType: 'application/pdf',
@@ -206,6 +207,9 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   await cisForm.getByRole('button', { name: 'Save CIS' }).click();
   const sheet = buyer.getByTestId('cis-sheet').filter({ hasText: legalName });
   await expect(sheet).toContainText('Retained trading profits');
+  await expect(sheet).toContainText('Switzerland (CH)');
+  await expect(sheet).toContainText('$100,000 – $1,000,000');
+  await expect(sheet).toContainText('Within 72 hours');
   await expect(sheet).toContainText('Attached');
   await expectNoSeriousAxeViolations(buyer);
 
