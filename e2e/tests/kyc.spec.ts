@@ -1,5 +1,6 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { linkIn, waitForMail } from './mailbox.js';
+import { passStaffGate } from './staff-second-factor.js';
 
 // A 1×1 PNG, the smallest real identity "scan".
 const png = Buffer.from(
@@ -70,6 +71,8 @@ test('a new trader submits KYC, compliance approves it with Enhanced, and the tr
   // Compliance (the demo admin) reviews the request, looks at the document and approves it.
   const officer = await signIn(browser, 'admin@demo.covenant.test', 'covenant-demo');
   await officer.goto('/staff/kyc');
+  // Staff pages want a second factor: the code of the demo authenticator.
+  await passStaffGate(officer);
   await expect(officer.getByRole('heading', { level: 1, name: 'KYC Review' })).toBeVisible();
   await officer.getByRole('button', { name: new RegExp(legalName) }).click();
   const details = officer.getByRole('region', { name: `Submission of ${legalName}` });
@@ -98,5 +101,5 @@ test('a new trader submits KYC, compliance approves it with Enhanced, and the tr
 test('a trader cannot open the compliance console', async ({ browser }) => {
   const page = await signIn(browser, 'buyer@demo.covenant.test', 'covenant-demo');
   await page.goto('/staff/kyc');
-  await expect(page.getByRole('heading', { name: '403 — Compliance staff only' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '403 — Staff only' })).toBeVisible();
 });

@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { waitForMail } from './mailbox.js';
+import { passStaffGate } from './staff-second-factor.js';
 
 function uniqueEmail(name: string): string {
   return `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
@@ -77,6 +78,7 @@ test('the contact form refuses bad input field by field, sends good input, and s
   // The demo admin finds the message in the inbox, answers it, and the answer reaches the sender.
   await signIn(page, 'admin@demo.covenant.test');
   await page.goto('/staff/inbox');
+  await passStaffGate(page);
   await expect(page.getByRole('heading', { name: 'Support Inbox' })).toBeVisible();
   await page.getByLabel('Type').selectOption('contact');
   await page.getByRole('link', { name: new RegExp(reference) }).click();
@@ -140,13 +142,11 @@ test('the Help Center ticket form refuses bad input, then files a ticket linked 
   expect(confirmation.text).toContain('Payout address rejected');
 });
 
-test('the inbox sends signed-out visitors to sign in and tells traders it is for admins', async ({
-  page,
-}) => {
+test('the inbox sends signed-out visitors to sign in and tells traders it is for staff', async ({ page }) => {
   await page.goto('/staff/inbox');
   await expect(page).toHaveURL(/\/auth$/);
   await signIn(page, 'buyer@demo.covenant.test');
   await page.goto('/staff/inbox');
-  await expect(page.getByRole('heading', { name: '403 — Admins only' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '403 — Staff only' })).toBeVisible();
   await expect(page.getByText(/@example\.com/)).toHaveCount(0);
 });

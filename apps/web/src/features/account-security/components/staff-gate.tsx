@@ -30,18 +30,8 @@ export function StaffGate() {
   const level = useAssuranceLevel();
 
   if (roles.length === 0) return <StaffOnly />;
-  if (level.isPending) return <Spinner label="Checking your session" />;
-  if (level.isError) {
-    return (
-      <div className="mx-auto max-w-xl px-4 py-24">
-        <LoadError onRetry={() => void level.refetch()}>
-          Your session could not be checked: {level.error.message}
-        </LoadError>
-      </div>
-    );
-  }
-  if (level.data.currentLevel === 'aal2') return <Outlet />;
-  if (level.data.nextLevel === 'aal2') return <VerifyItsYou />;
+  if (level.currentLevel === 'aal2') return <Outlet />;
+  if (level.nextLevel === 'aal2') return <VerifyItsYou />;
   return <SetUpTwoFactor />;
 }
 

@@ -147,7 +147,7 @@ function VerifiedFactor({ factor, onRemoved }: { factor: Factor; onRemoved: () =
         )}
       </div>
       {removing &&
-        (level.data?.currentLevel === 'aal2' ? (
+        (level.currentLevel === 'aal2' ? (
           <div className="flex flex-wrap items-center gap-3">
             <p className="text-sm">
               Remove this authenticator? Staff pages will be closed to you until you add one.
