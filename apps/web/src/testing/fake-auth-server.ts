@@ -8,7 +8,16 @@ type FakeUser = {
   password: string;
   confirmed: boolean;
   metadata: Record<string, unknown>;
+  // Staff roles, as the server puts them into app_metadata.
+  roles?: string[];
+  factors?: FakeFactor[];
 };
+
+// A TOTP factor whose authenticator always shows `code`.
+type FakeFactor = { id: string; status: 'verified' | 'unverified'; friendly_name?: string; code: string };
+
+/** The code the authenticator of a factor enrolled through the fake shows. */
+export const fakeEnrolledTotpCode = '246810';
 
 export type RecordedRequest = { method: string; path: string; query: URLSearchParams; body: unknown };
 
@@ -32,6 +41,7 @@ export function createFakeAuthServer({ google = false }: { google?: boolean } = 
   const users = new Map<string, FakeUser>();
   const refreshTokens = new Map<string, string>();
   const accessTokens = new Map<string, string>();
+  const tokenAal = new Map<string, 'aal1' | 'aal2'>();
   const requests: RecordedRequest[] = [];
   const queued = new Map<string, Reply>();
   let paused: Promise<void> | null = null;
@@ -43,19 +53,32 @@ export function createFakeAuthServer({ google = false }: { google?: boolean } = 
     role: 'authenticated',
     email: user.email,
     email_confirmed_at: user.confirmed ? '2025-01-01T00:00:00Z' : null,
-    app_metadata: { provider: 'email', providers: ['email'] },
+    app_metadata: { provider: 'email', providers: ['email'], ...(user.roles ? { roles: user.roles } : {}) },
     user_metadata: user.metadata,
+    ...(user.factors?.length
+      ? {
+          factors: user.factors.map((factor) => ({
+            id: factor.id,
+            friendly_name: factor.friendly_name,
+            factor_type: 'totp',
+            status: factor.status,
+            created_at: '2025-01-01T00:00:00Z',
+            updated_at: '2025-01-01T00:00:00Z',
+          })),
+        }
+      : {}),
     identities: [],
     created_at: '2025-01-01T00:00:00Z',
     updated_at: '2025-01-01T00:00:00Z',
   });
 
-  const sessionJson = (user: FakeUser, expiresIn = 3600) => {
+  const sessionJson = (user: FakeUser, expiresIn = 3600, aal: 'aal1' | 'aal2' = 'aal1') => {
     issued += 1;
     const exp = Math.floor(Date.now() / 1000) + expiresIn;
-    const accessToken = `${base64url({ alg: 'ES256', typ: 'JWT' })}.${base64url({ sub: user.id, email: user.email, exp, aal: 'aal1', n: issued })}.c2ln`;
+    const accessToken = `${base64url({ alg: 'ES256', typ: 'JWT' })}.${base64url({ sub: user.id, email: user.email, exp, aal, n: issued })}.c2ln`;
     const refreshToken = `refresh-${issued}`;
     accessTokens.set(accessToken, user.email);
+    tokenAal.set(accessToken, aal);
     refreshTokens.set(refreshToken, user.email);
     return {
       access_token: accessToken,
@@ -73,6 +96,60 @@ export function createFakeAuthServer({ google = false }: { google?: boolean } = 
     return email ? users.get(email) : undefined;
   };
 
+  // Second factors, as GoTrue answers them: enrol, challenge, verify (the session becomes aal2), remove.
+  const answerFactors = (request: Request, path: string, body: Record<string, unknown>): Reply => {
+    const token = request.headers.get('Authorization')?.replace(/^Bearer /, '') ?? '';
+    const user = bearerUser(request);
+    if (!user) return failure(401, 'bad_jwt', 'invalid JWT');
+    user.factors ??= [];
+    const factors = user.factors;
+    const [, factorId, action] = /^\/factors(?:\/([^/]+))?(?:\/(challenge|verify))?$/.exec(path) ?? [];
+    const factor = factors.find((candidate) => candidate.id === factorId);
+    if (request.method === 'POST' && !factorId) {
+      const id = crypto.randomUUID();
+      factors.push({
+        id,
+        status: 'unverified',
+        friendly_name: body.friendly_name as string | undefined,
+        code: fakeEnrolledTotpCode,
+      });
+      return {
+        status: 200,
+        body: {
+          id,
+          type: 'totp',
+          friendly_name: body.friendly_name,
+          totp: {
+            qr_code: '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
+            secret: 'FAKESECRETBASE32',
+            uri: 'otpauth://totp/x',
+          },
+        },
+      };
+    }
+    if (!factor) return failure(404, 'mfa_factor_not_found', 'Factor not found');
+    if (request.method === 'POST' && action === 'challenge') {
+      return {
+        status: 200,
+        body: { id: `challenge-${factor.id}`, type: 'totp', expires_at: Math.floor(Date.now() / 1000) + 300 },
+      };
+    }
+    if (request.method === 'POST' && action === 'verify') {
+      if (body.code !== factor.code)
+        return failure(422, 'mfa_verification_failed', 'Invalid TOTP code entered');
+      factor.status = 'verified';
+      return { status: 200, body: sessionJson(user, 3600, 'aal2') };
+    }
+    if (request.method === 'DELETE' && !action) {
+      if (factor.status === 'verified' && tokenAal.get(token) !== 'aal2') {
+        return failure(403, 'insufficient_aal', 'AAL2 required to unenroll verified factor');
+      }
+      user.factors = factors.filter((candidate) => candidate !== factor);
+      return { status: 200, body: { id: factor.id } };
+    }
+    return failure(404, 'not_found', `No route ${request.method} ${path}`);
+  };
+
   const answer = (
     request: Request,
     path: string,
@@ -80,6 +157,7 @@ export function createFakeAuthServer({ google = false }: { google?: boolean } = 
     body: Record<string, unknown>,
   ): Reply => {
     const route = `${request.method} ${path}`;
+    if (path.startsWith('/factors')) return answerFactors(request, path, body);
     switch (route) {
       case 'GET /settings':
         return { status: 200, body: { external: { email: true, google }, disable_signup: false } };
@@ -163,16 +241,36 @@ export function createFakeAuthServer({ google = false }: { google?: boolean } = 
     requests,
     // Requests to these paths made so far, e.g. requestsTo('POST /signup').
     requestsTo: (route: string) => requests.filter((r) => `${r.method} ${r.path}` === route),
-    addUser(email: string, password: string, { confirmed = true } = {}) {
-      const user = { id: crypto.randomUUID(), email, password, confirmed, metadata: {} };
+    // `roles` makes a staff member; `totpCode` gives them a verified authenticator that shows that code.
+    addUser(
+      email: string,
+      password: string,
+      {
+        confirmed = true,
+        roles,
+        totpCode,
+      }: { confirmed?: boolean; roles?: string[]; totpCode?: string } = {},
+    ) {
+      const factors: FakeFactor[] = totpCode
+        ? [{ id: crypto.randomUUID(), status: 'verified', friendly_name: 'Phone', code: totpCode }]
+        : [];
+      const user: FakeUser = {
+        id: crypto.randomUUID(),
+        email,
+        password,
+        confirmed,
+        metadata: {},
+        roles,
+        factors,
+      };
       users.set(email, user);
       return user;
     },
     // A session the server would accept, as a browser would have stored it after an earlier sign-in.
-    issueSession: (email: string, expiresIn?: number) => {
+    issueSession: (email: string, expiresIn?: number, aal?: 'aal1' | 'aal2') => {
       const user = users.get(email);
       if (!user) throw new Error(`No user ${email}`);
-      return sessionJson(user, expiresIn);
+      return sessionJson(user, expiresIn, aal);
     },
     // The next request to `route` gets this reply instead of the usual one.
     replyOnce(route: string, status: number, body?: unknown) {
