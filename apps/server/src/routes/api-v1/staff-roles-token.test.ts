@@ -4,6 +4,8 @@ import { demoPassword, seedDemoData } from '../../seed/seed-demo-data.js';
 import { signInDemoStaff } from '../../testing/sign-in-demo-staff.js';
 import { type AuthTestServer, startAuthTestServer } from '../auth-v1/start-auth-test-server.js';
 
+type ApiErrorBody = { error: { details: unknown } };
+
 let server: AuthTestServer;
 beforeAll(async () => {
   server = await startAuthTestServer();
@@ -26,7 +28,7 @@ describe('a role granted by an admin', () => {
     const staffRoute = `${server.origin}/api/v1/staff/deals/00000000-0000-4000-8000-000000000000/audit`;
     const before = await fetch(staffRoute, { headers: { authorization: `Bearer ${session!.access_token}` } });
     expect(before.status).toBe(403);
-    expect((await before.json()).error.details).toBeNull();
+    expect(((await before.json()) as ApiErrorBody).error.details).toBeNull();
 
     const granted = await fetch(`${server.origin}/api/v1/staff/users/${user!.id}/roles`, {
       method: 'PUT',
@@ -44,7 +46,7 @@ describe('a role granted by an admin', () => {
       },
     );
     expect(next.status).toBe(403);
-    expect((await next.json()).error.details).toEqual({ required_aal: 'aal2' });
+    expect(((await next.json()) as ApiErrorBody).error.details).toEqual({ required_aal: 'aal2' });
 
     const refreshed = await seller.refreshSession();
     expect(refreshed.error).toBeNull();
