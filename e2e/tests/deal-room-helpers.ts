@@ -1,0 +1,109 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { type Browser, expect, type Locator, type Page } from '@playwright/test';
+
+/** The demo accounts' password (the server seeds them at start). */
+export const demoPassword = 'covenant-demo';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const run = promisify(execFile);
+
+/** Signs `email` in, in a browser context of its own, and waits until the app has left the sign-in page. */
+export async function signInOwnBrowser(browser: Browser, email: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto('/auth');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(demoPassword);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).not.toHaveURL(/\/auth$/);
+  return page;
+}
+
+/** Uploads a Customer Information Sheet (the PDF is optional: none) from the CIS Documents tab of /trading. */
+export async function uploadCis(page: Page, legalName: string): Promise<void> {
+  await page.goto('/trading');
+  await page.getByRole('tab', { name: 'CIS Documents' }).click();
+  await page.getByRole('button', { name: 'Upload CIS' }).click();
+  const form = page.getByRole('form', { name: 'Customer Information Sheet' });
+  await form.getByLabel('Legal name').fill(legalName);
+  await form.getByLabel('Entity type').selectOption('company');
+  await form.getByLabel('Jurisdiction').selectOption({ label: 'Switzerland' });
+  await form.getByLabel('Source of funds').fill('Retained trading profits');
+  await form.locator('input[name="assets"][value="ETH"]').check();
+  await form.getByLabel('Minimum trade size (USD)').fill('100000');
+  await form.getByLabel('Maximum trade size (USD)').fill('1000000');
+  await form.locator('input[name="preferred_chains"][value="ETH"]').check();
+  await form.getByLabel('Settlement window (hours)').fill('72');
+  await form.getByRole('button', { name: 'Save CIS' }).click();
+  await expect(page.getByTestId('cis-sheet').filter({ hasText: legalName })).toBeVisible();
+}
+
+/** The value shown under a label of the deal page's details card ("Status", "Deal ID", ...). */
+export function dealField(page: Page, label: string): Locator {
+  return page.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('+ dd');
+}
+
+/** The deal page's step marked as current in the "Next step" card. */
+export function currentStep(page: Page): Locator {
+  return page.getByRole('list', { name: 'Deal steps' }).locator('[aria-current="step"]');
+}
+
+/** A card of the deal page, found by its heading ("CIS exchange", "Terms", "Messages", ...). */
+export function dealCard(page: Page, heading: string): Locator {
+  return page.getByRole('heading', { name: heading, exact: true, level: 2 }).locator('..');
+}
+
+/**
+ * Marks the page's current document, so a test can later prove the page was never reloaded: what it
+ * shows since then came through the deal's live updates.
+ */
+export async function markDocument(page: Page): Promise<void> {
+  await page.evaluate(() => document.documentElement.setAttribute('data-e2e-document', 'kept'));
+}
+
+export async function expectSameDocument(page: Page): Promise<void> {
+  await expect(page.locator('html')).toHaveAttribute('data-e2e-document', 'kept');
+}
+
+/** A random lowercase Ethereum address (all one case carries no checksum and is valid). */
+export function randomEthereumAddress(): string {
+  const hex = Array.from({ length: 40 }, () => '0123456789abcdef'[Math.floor(Math.random() * 16)]).join('');
+  return `0x${hex.replace(/^0/, '1')}`;
+}
+
+/** The access token the SPA keeps for its session (read from the page's localStorage). */
+export async function accessTokenOf(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    const stored = localStorage.getItem('covenant-auth-token');
+    return stored ? (JSON.parse(stored) as { access_token?: string }).access_token : undefined;
+  });
+  if (!token) throw new Error('the page keeps no session');
+  return token;
+}
+
+/**
+ * Checks the deal page's audit card says the chain is intact, downloads the JSON export through its
+ * button, and runs the project's offline check on the file (`npx covenant verify-audit`, exit 0).
+ */
+export async function expectAuditVerifies(page: Page): Promise<void> {
+  const card = dealCard(page, 'Audit trail');
+  await expect(card.getByRole('status')).toContainText(/Verified — \d+ entries, chain intact/);
+  const downloading = page.waitForEvent('download');
+  await card.getByRole('button', { name: 'Download audit trail (JSON)' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^deal-[0-9a-f-]+-audit\.json$/);
+  const directory = await mkdtemp(path.join(tmpdir(), 'covenant-audit-'));
+  try {
+    const file = path.join(directory, download.suggestedFilename());
+    await download.saveAs(file);
+    // execFile rejects on a non-zero exit, so reaching the next line means exit 0.
+    const { stdout } = await run('npx', ['covenant', 'verify-audit', file], { cwd: repoRoot });
+    expect(stdout).toMatch(/verified: \d+ entries, chain intact/);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
