@@ -128,6 +128,14 @@ describe('Terms on the deal page', () => {
     expect(panel.getByText('You can accept once both CIS are approved.')).toBeInTheDocument();
   });
 
+  it('offers no action on terms once the deal is cancelled', async () => {
+    openDeal({ status: 'cancelled' });
+    const panel = await termsPanel();
+    expect(panel.queryByRole('button', { name: 'Accept version 2' })).not.toBeInTheDocument();
+    expect(panel.queryByRole('button', { name: 'Counter-propose' })).not.toBeInTheDocument();
+    expect(panel.queryByRole('button', { name: 'Revise proposal' })).not.toBeInTheDocument();
+  });
+
   it('sends a counter-proposal whole, amounts exact in base units', async () => {
     const { api, deal } = openDeal();
     const panel = await termsPanel();

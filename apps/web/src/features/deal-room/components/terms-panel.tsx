@@ -118,18 +118,21 @@ function TermsNegotiation({
             {termsErrorMessage(accept.error, names)}
           </p>
         ) : null}
-        <div className="flex flex-wrap gap-2">
-          {!mine && !agreed ? (
-            <Button disabled={!canAccept || accept.isPending} onClick={acceptLatest}>
-              {accept.isPending ? 'Accepting...' : `Accept version ${latest.version}`}
-            </Button>
-          ) : null}
-          {!countering ? (
-            <Button variant="outline" disabled={!canChange} onClick={() => setCountering(true)}>
-              {mine ? 'Revise proposal' : 'Counter-propose'}
-            </Button>
-          ) : null}
-        </div>
+        {/* Funded or closed deals keep their terms: no action is offered at all. */}
+        {canChange ? (
+          <div className="flex flex-wrap gap-2">
+            {!mine && !agreed ? (
+              <Button disabled={!canAccept || accept.isPending} onClick={acceptLatest}>
+                {accept.isPending ? 'Accepting...' : `Accept version ${latest.version}`}
+              </Button>
+            ) : null}
+            {!countering ? (
+              <Button variant="outline" disabled={!canChange} onClick={() => setCountering(true)}>
+                {mine ? 'Revise proposal' : 'Counter-propose'}
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
         {countering && canChange ? (
           <TermsCounterForm
             dealId={deal.id}
