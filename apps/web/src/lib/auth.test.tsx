@@ -32,7 +32,7 @@ describe('AuthProvider', () => {
     renderApp('/', server);
 
     expect(await (await header()).findByText('ada@example.com')).toBeInTheDocument();
-    expect((await header()).getByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
+    expect(await (await header()).findByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
     expect((await header()).queryByRole('link', { name: 'Sign In' })).not.toBeInTheDocument();
   });
 

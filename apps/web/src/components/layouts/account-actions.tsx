@@ -1,43 +1,28 @@
-import { lazy, Suspense, useRef } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button.js';
 import { Spinner } from '@/components/ui/spinner.js';
 import { paths } from '@/config/paths.js';
 import { useAuth } from '@/lib/auth.js';
 
-// Loaded only once someone is signed in, so the bell adds nothing to the landing page's first load.
-const NotificationsBell = lazy(() =>
-  import('@/features/notifications/components/notifications-bell.js').then((module) => ({
-    default: module.NotificationsBell,
-  })),
+// Only signed-in users need the account menu, the notifications and Sign Out: loaded on demand, so
+// the public pages' first load carries none of it.
+const SignedInActions = lazy(() =>
+  import('./signed-in-actions.js').then((module) => ({ default: module.SignedInActions })),
 );
 
 // The header's account corner: a loading state until the first session is known, then either the
 // way in (Sign In, Get Started) or the signed-in user's e-mail (opening the account menu) with Sign Out.
 export function AccountActions({ onNavigate }: { onNavigate?: () => void }) {
-  const { user, loading, signOut } = useAuth();
+  const { user, loading } = useAuth();
 
   if (loading) return <Spinner label="Checking your session" />;
 
   if (user) {
-    const handleSignOut = async () => {
-      onNavigate?.();
-      const { error } = await signOut();
-      if (!error) return;
-      // Imported here so the toast library stays out of the JavaScript every page loads first.
-      const { toast } = await import('sonner');
-      toast.error('Sign Out Failed', { description: error.message });
-    };
     return (
-      <>
-        <Suspense fallback={null}>
-          <NotificationsBell onNavigate={onNavigate} />
-        </Suspense>
-        <AccountMenu email={user.email} roles={user.app_metadata.roles} onNavigate={onNavigate} />
-        <Button variant="outline" size="sm" onClick={handleSignOut}>
-          Sign Out
-        </Button>
-      </>
+      <Suspense fallback={<span className="truncate text-muted text-sm">{user.email}</span>}>
+        <SignedInActions user={user} onNavigate={onNavigate} />
+      </Suspense>
     );
   }
 
@@ -54,57 +39,5 @@ export function AccountActions({ onNavigate }: { onNavigate?: () => void }) {
         </Link>
       </Button>
     </>
-  );
-}
-
-// Which staff pages each role opens; the pages and the API check the roles again.
-const staffLinks = [
-  { role: 'mediator', to: paths.staffDisputes, label: 'Disputes' },
-  { role: 'compliance', to: paths.staffKyc, label: 'KYC review' },
-  { role: 'admin', to: paths.staffInbox, label: 'Support inbox' },
-  { role: 'admin', to: paths.staffUsers, label: 'Staff roles' },
-] as const;
-
-// A native disclosure, so the menu costs the first page load no script.
-function AccountMenu({
-  email,
-  roles,
-  onNavigate,
-}: {
-  email: string | undefined;
-  roles: unknown;
-  onNavigate?: () => void;
-}) {
-  const menu = useRef<HTMLDetailsElement>(null);
-  const held = Array.isArray(roles) ? roles : [];
-  const links = [
-    { to: paths.accountSecurity, label: 'Security' },
-    ...staffLinks.filter((link) => held.includes(link.role)),
-  ];
-  const close = () => {
-    if (menu.current) menu.current.open = false;
-    onNavigate?.();
-  };
-  return (
-    <details ref={menu} className="relative min-w-0">
-      <summary className="cursor-pointer truncate text-muted text-sm hover:text-foreground" title={email}>
-        {email}
-      </summary>
-      <nav
-        aria-label="Account"
-        className="absolute right-0 z-50 mt-2 flex w-52 flex-col rounded-md border border-border bg-surface p-1 shadow-lg"
-      >
-        {links.map((link) => (
-          <Link
-            key={link.to}
-            to={link.to}
-            onClick={close}
-            className="rounded px-3 py-2 text-sm hover:bg-surface-raised"
-          >
-            {link.label}
-          </Link>
-        ))}
-      </nav>
-    </details>
   );
 }

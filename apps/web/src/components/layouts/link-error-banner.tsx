@@ -1,37 +1,18 @@
-import { TriangleAlert, X } from 'lucide-react';
-import { Link } from 'react-router';
-import { paths } from '@/config/paths.js';
+import { lazy, Suspense } from 'react';
 import { useAuth } from '@/lib/auth.js';
+
+// Rarely shown, so its markup loads only when there is a refused link to explain.
+const LinkErrorNotice = lazy(() =>
+  import('./link-error-notice.js').then((module) => ({ default: module.LinkErrorNotice })),
+);
 
 // Shown when the visitor arrived through a confirmation or recovery link the server refused.
 export function LinkErrorBanner() {
   const { linkError, dismissLinkError } = useAuth();
   if (!linkError) return null;
-
   return (
-    <div role="alert" className="border-destructive/40 border-b bg-destructive/10">
-      <div className="mx-auto flex max-w-6xl items-start gap-3 px-4 py-3 sm:px-6">
-        <TriangleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-destructive" />
-        <div className="min-w-0 flex-1 text-sm">
-          <p className="font-semibold">That link could not be used.</p>
-          <p className="mt-1">{linkError.message}</p>
-          <p className="mt-1 text-muted">
-            Links from our e-mails work once and expire. If you were confirming your e-mail, try to{' '}
-            <Link to={paths.auth} className="text-primary underline-offset-4 hover:underline">
-              sign in
-            </Link>
-            ; you can also request a new password-reset link there.
-          </p>
-        </div>
-        <button
-          type="button"
-          onClick={dismissLinkError}
-          aria-label="Dismiss"
-          className="rounded-md p-1 text-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
-        >
-          <X aria-hidden="true" className="size-4" />
-        </button>
-      </div>
-    </div>
+    <Suspense fallback={null}>
+      <LinkErrorNotice message={linkError.message} onDismiss={dismissLinkError} />
+    </Suspense>
   );
 }
