@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: pure unit tests, the web app's component tests (jsdom), and integration tests that
+// Four projects: pure unit tests, escrow on local chains, the web app's component tests (jsdom), and integration tests that
 // talk to a real database (PGlite by default; TEST_DB=postgres selects the local PostgreSQL server).
 export default defineConfig({
   test: {
@@ -20,6 +20,21 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           testTimeout: 20_000,
+        },
+      },
+      {
+        // Escrow on the local chains: the engine, the devnets and the contracts, against a real anvil.
+        test: {
+          name: 'chain',
+          include: [
+            'packages/escrow/src/**/*.test.ts',
+            'packages/devnets/src/**/*.test.ts',
+            'contracts/test/**/*.test.ts',
+          ],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
         },
       },
       {
