@@ -60,6 +60,8 @@ describe('validateChainAddress on Bitcoin', () => {
     ['regtest', 'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn'],
     ['regtest', '2MzQwSSnBHWHqSAqtTVQ6v47XtaisrJa1Vc'],
     ['regtest', 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080'],
+    // bcoin (the local regtest node) writes regtest segwit addresses with `rb`.
+    ['regtest', 'rb1qqv9pzxqlyckngw6zf9g9whn9d3eh4qvg6d89ve'],
   ] as const)('accepts on %s %s', (network, address) => {
     expect(check('BTC', address, network)).toEqual({ ok: true });
   });
@@ -79,6 +81,7 @@ describe('validateChainAddress on Bitcoin', () => {
     ['mixed case', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kV8F3T4'],
     ['a testnet address on mainnet', 'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7'],
     ['a testnet base58 address on mainnet', 'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn'],
+    ['a bcoin regtest address on mainnet', 'rb1qqv9pzxqlyckngw6zf9g9whn9d3eh4qvg6d89ve'],
     ['an Ethereum address', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'],
   ])('refuses on mainnet %s', (_name, address) => {
     expect(check('BTC', address, 'mainnet').ok).toBe(false);

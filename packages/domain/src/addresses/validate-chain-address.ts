@@ -63,18 +63,19 @@ function eip55Hex(hex: string): string {
   return result;
 }
 
-const bitcoinVersions: Record<BitcoinNetwork, { p2pkh: number; p2sh: number; hrp: string }> = {
-  mainnet: { p2pkh: 0x00, p2sh: 0x05, hrp: 'bc' },
-  testnet: { p2pkh: 0x6f, p2sh: 0xc4, hrp: 'tb' },
-  regtest: { p2pkh: 0x6f, p2sh: 0xc4, hrp: 'bcrt' },
+// Regtest segwit addresses are `bcrt1…` in Bitcoin Core and `rb1…` in bcoin (the local devnet): both.
+const bitcoinVersions: Record<BitcoinNetwork, { p2pkh: number; p2sh: number; hrps: readonly string[] }> = {
+  mainnet: { p2pkh: 0x00, p2sh: 0x05, hrps: ['bc'] },
+  testnet: { p2pkh: 0x6f, p2sh: 0xc4, hrps: ['tb'] },
+  regtest: { p2pkh: 0x6f, p2sh: 0xc4, hrps: ['bcrt', 'rb'] },
 };
 
 const base58check = createBase58check(sha256);
 
 function validateBitcoinAddress(address: string, network: BitcoinNetwork): AddressCheck {
   const expected = bitcoinVersions[network];
-  if (address.toLowerCase().startsWith(`${expected.hrp}1`))
-    return validateSegwitAddress(address, expected.hrp);
+  const hrp = expected.hrps.find((prefix) => address.toLowerCase().startsWith(`${prefix}1`));
+  if (hrp) return validateSegwitAddress(address, hrp);
   let payload: Uint8Array;
   try {
     payload = base58check.decode(address);
