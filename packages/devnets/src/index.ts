@@ -1,1 +1,2 @@
 export * from './anvil-binary.js';
+export * from './start-anvil.js';
