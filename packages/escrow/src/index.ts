@@ -1,1 +1,5 @@
-export {};
+export * from './chain-adapter.js';
+export * from './leg-state.js';
+export * from './reconcile.js';
+export * from './settlement-plan.js';
+export * from './types.js';
