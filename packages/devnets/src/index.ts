@@ -1,2 +1,3 @@
 export * from './anvil-binary.js';
+export * from './deploy-devnet.js';
 export * from './start-anvil.js';
