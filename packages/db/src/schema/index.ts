@@ -5,6 +5,7 @@ export * from './auth.js';
 export * from './deal-audit.js';
 export * from './deal-lifecycle.js';
 export * from './deals.js';
+export * from './escrow.js';
 export * from './files.js';
 export * from './kyc.js';
 export * from './rate-limits.js';
