@@ -161,6 +161,36 @@ describe('planSettlement', () => {
   });
 });
 
+describe('planSettlement over random legs', () => {
+  it('always sends out exactly what the escrow holds, with the fee 1 bp of the receiver share', () => {
+    const random = seededBigints(0xe5c2_0a11n);
+    for (let i = 0; i < 3_000; i += 1) {
+      // required up to 10^24 (1 000 000 ETH in wei), excess up to 10^6, a split anywhere in between
+      const required = ((random() * random()) % 10n ** 24n) + 1n;
+      const received = required + (random() % 3n === 0n ? random() % 1_000_000n : 0n);
+      const toReceiver = random() % (required + 1n);
+      const outcomes = [
+        { kind: 'release' } as const,
+        { kind: 'refund' } as const,
+        { kind: 'split', toReceiver, toDepositor: required - toReceiver } as const,
+      ];
+      for (const outcome of outcomes) {
+        const plan = planSettlement(
+          { ...stableLeg, requiredAmount: required },
+          received,
+          outcome,
+          feeAddress,
+        );
+        const sent = plan.transfers.reduce((sum, transfer) => sum + transfer.amount, 0n);
+        expect(sent, `${outcome.kind} of ${required} holding ${received}`).toBe(received);
+        const fee = plan.transfers.find((transfer) => transfer.kind === 'fee')?.amount ?? 0n;
+        const traded = outcome.kind === 'release' ? required : outcome.kind === 'refund' ? 0n : toReceiver;
+        expect(fee * 10_000n <= traded && traded < (fee + 1n) * 10_000n).toBe(true);
+      }
+    }
+  });
+});
+
 describe('mediatorOutcome', () => {
   // The payload decide-dispute writes: 1 BTC against 60 000 USDT, split 0.25 / 0.75 and 45 000 / 15 000.
   const instruction: MediatorInstruction = {
@@ -227,3 +257,16 @@ describe('mediatorOutcome', () => {
     expect(mediatorOutcome({ ...instruction, decision }, 'asset')).toEqual({ kind: decision });
   });
 });
+
+/** A reproducible stream of 64-bit bigints (SplitMix64), so a failing draw can be replayed. */
+function seededBigints(seed: bigint): () => bigint {
+  const mask = (1n << 64n) - 1n;
+  let state = seed & mask;
+  return () => {
+    state = (state + 0x9e37_79b9_7f4a_7c15n) & mask;
+    let z = state;
+    z = ((z ^ (z >> 30n)) * 0xbf58_476d_1ce4_e5b9n) & mask;
+    z = ((z ^ (z >> 27n)) * 0x94d0_49bb_1331_11ebn) & mask;
+    return z ^ (z >> 31n);
+  };
+}
