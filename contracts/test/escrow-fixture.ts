@@ -36,7 +36,8 @@ export async function startEscrowFixture() {
   const devnet: Devnet = await deployDevnet({ rpcUrl: anvil.rpcUrl });
   const chain = foundry;
   const transport = http(anvil.rpcUrl, { retryCount: 0, batch: { batchSize: 500 } });
-  const publicClient = createPublicClient({ chain, transport, cacheTime: 0 });
+  // anvil mines each transaction at once: poll for receipts often rather than every 4 s.
+  const publicClient = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 20 });
   const funder = privateKeyToAccount(anvil.accounts[0]!);
   const walletClient = createWalletClient({ account: funder, chain, transport, cacheTime: 0 });
   const signerKeys: Record<Signer, Hex> = {
