@@ -1,10 +1,8 @@
-/// <reference path="./solc.d.ts" />
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import solc from 'solc';
 import type { Abi, Hex } from 'viem';
 
 export interface ContractArtifact {
@@ -26,6 +24,14 @@ export const SOLC_SETTINGS = {
   outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
 } as const;
 
+/** The part of the pinned solc package's API used here (it ships no type declarations). */
+interface Solc {
+  compile(
+    input: string,
+    callbacks: { import: (path: string) => { contents: string } | { error: string } },
+  ): string;
+}
+
 interface SolcOutput {
   errors?: { severity: 'error' | 'warning' | 'info'; formattedMessage: string }[];
   contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
@@ -45,13 +51,15 @@ export function compileContracts(options: { sourceDir?: string; cacheDir?: strin
       { content: readFileSync(file, 'utf8') },
     ]),
   );
-  const openZeppelinVersion = (
-    JSON.parse(readFileSync(require.resolve('@openzeppelin/contracts/package.json'), 'utf8')) as {
-      version: string;
-    }
-  ).version;
   const key = createHash('sha256')
-    .update(JSON.stringify({ solc: solc.version(), openZeppelinVersion, settings: SOLC_SETTINGS, sources }))
+    .update(
+      JSON.stringify({
+        solc: packageVersion('solc'),
+        openZeppelin: packageVersion('@openzeppelin/contracts'),
+        settings: SOLC_SETTINGS,
+        sources,
+      }),
+    )
     .digest('hex');
   const cacheFile = join(cacheDir, `${key}.json`);
   try {
@@ -60,6 +68,8 @@ export function compileContracts(options: { sourceDir?: string; cacheDir?: strin
     // Not cached yet: compile below.
   }
 
+  // Loaded only on a cache miss: the compiler is a large WebAssembly module that takes a while to start.
+  const solc = require('solc') as Solc;
   const input = { language: 'Solidity', sources, settings: SOLC_SETTINGS };
   const output = JSON.parse(solc.compile(JSON.stringify(input), { import: readImport })) as SolcOutput;
   const errors = (output.errors ?? []).filter((error) => error.severity === 'error');
@@ -80,6 +90,11 @@ export function compileContracts(options: { sourceDir?: string; cacheDir?: strin
   writeFileSync(temporary, JSON.stringify(artifacts));
   renameSync(temporary, cacheFile);
   return artifacts;
+}
+
+function packageVersion(name: string): string {
+  return (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version: string })
+    .version;
 }
 
 function listSolidityFiles(dir: string): string[] {
