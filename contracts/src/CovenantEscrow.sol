@@ -275,6 +275,7 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
         return _factory;
     }
 
+    /// @dev Reverts unless `signatures` hold at least two valid signatures of distinct signers over `digest`.
     function _checkSignatures(bytes32 digest, bytes[] calldata signatures) private view {
         if (signatures.length < _REQUIRED_SIGNATURES) {
             revert CovenantEscrowNotEnoughSignatures(signatures.length, _REQUIRED_SIGNATURES);
@@ -291,6 +292,8 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
         }
     }
 
+    /// @dev Reverts on terms no escrow can settle: a bad leg, no amount, a token without code, zero
+    /// addresses, or signers that are not three distinct addresses.
     function _validateTerms(LegTerms calldata legTerms) private view {
         if (legTerms.leg > 1) revert CovenantEscrowInvalidTerms("leg");
         if (legTerms.amount == 0) revert CovenantEscrowInvalidTerms("amount");
@@ -312,23 +315,27 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
         ) revert CovenantEscrowInvalidTerms("signers");
     }
 
+    /// @dev What the escrow holds of its own asset.
     function _balance() private view returns (uint256) {
         address token = _terms.token;
         return token == address(0) ? address(this).balance : IERC20(token).balanceOf(address(this));
     }
 
+    /// @dev Sends `amount` (if any) of the escrow's asset to `to`, logged as a payment.
     function _pay(address to, uint256 amount) private {
         if (amount == 0) return;
         emit Paid(to, amount);
         _transfer(to, amount);
     }
 
+    /// @dev Sends the platform fee (if any) to the fee recipient, logged as a fee.
     function _payFee(address to, uint256 amount) private {
         if (amount == 0) return;
         emit FeePaid(to, amount);
         _transfer(to, amount);
     }
 
+    /// @dev Moves `amount` of the escrow's asset: ETH with a full-gas call, tokens through SafeERC20.
     function _transfer(address to, uint256 amount) private {
         address token = _terms.token;
         if (token == address(0)) {

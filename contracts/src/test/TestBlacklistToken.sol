@@ -30,6 +30,7 @@ contract TestBlacklistToken is ERC20 {
         return 6;
     }
 
+    /// @dev Refuses any movement from or to a blacklisted address, then moves as ERC20 does.
     function _update(address from, address to, uint256 value) internal override {
         if (_blacklisted[from]) revert TestBlacklistTokenBlacklisted(from);
         if (_blacklisted[to]) revert TestBlacklistTokenBlacklisted(to);

@@ -20,6 +20,7 @@ contract TestReentrancyAttacker {
         _payload = payload;
     }
 
+    /// @notice Keeps the ETH and, the first time, re-enters the target with the prepared call.
     receive() external payable {
         if (attempted || _target == address(0)) return;
         attempted = true;

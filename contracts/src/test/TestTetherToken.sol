@@ -44,6 +44,7 @@ contract TestTetherToken {
         emit Approval(msg.sender, spender, value);
     }
 
+    /// @dev Moves `value` from `from` to `to`, reverting on an insufficient balance.
     function _move(address from, address to, uint256 value) private {
         require(balanceOf[from] >= value, "balance");
         balanceOf[from] -= value;
