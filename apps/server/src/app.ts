@@ -3,6 +3,7 @@ import type { Database } from '@covenant/db';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SigningKey } from './auth/load-signing-key.js';
+import type { ChainRegistry } from './chains/chain-registry.js';
 import type { Config } from './config.js';
 import { createDealEventHub, type DealEventHub } from './deal-room/deal-event-hub.js';
 import { scheduleNotificationEmails } from './deal-room/schedule-notification-emails.js';
@@ -35,6 +36,8 @@ export interface AppDeps {
   jobs: Pick<JobQueue, 'send'>;
   /** The webhook delivery job as the queue works it (same retry policy when sending). */
   deliverWebhookJob: JobDefinition<DeliverWebhookPayload>;
+  /** The chains escrows run on; main.ts starts them (and stops them after the app). */
+  chains: ChainRegistry;
 }
 
 declare module 'fastify' {
@@ -47,6 +50,7 @@ declare module 'fastify' {
     signingKey: SigningKey;
     jobs: Pick<JobQueue, 'send'>;
     deliverWebhookJob: JobDefinition<DeliverWebhookPayload>;
+    chains: ChainRegistry;
     /** Deal events from the database (deal room streams subscribe here); started with the app. */
     dealEvents: DealEventHub;
   }
@@ -88,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('signingKey', deps.signingKey);
   app.decorate('jobs', deps.jobs);
   app.decorate('deliverWebhookJob', deps.deliverWebhookJob);
+  app.decorate('chains', deps.chains);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -5,6 +5,7 @@ import type { Database } from '@covenant/db';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { generateSigningKey, type SigningKey } from './auth/load-signing-key.js';
+import { type ChainRegistry, emptyChainRegistry } from './chains/chain-registry.js';
 import { type Config, loadConfig } from './config.js';
 import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
 import type { Mailer } from './email/mailer.js';
@@ -34,6 +35,8 @@ export interface TestAppOptions {
   jobs?: Pick<JobQueue, 'send'>;
   /** The queue's webhook job (pass the one given to startJobs); defaults to the production policy. */
   deliverWebhookJob?: JobDefinition<DeliverWebhookPayload>;
+  /** Defaults to no chains (no devnet is started); the caller stops the registry it passes. */
+  chains?: ChainRegistry;
 }
 
 export interface TestApp {
@@ -66,6 +69,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     deliverWebhookJob:
       options.deliverWebhookJob ??
       createDeliverWebhookJob({ db: options.database.db, now: clock, allowPrivateTargets: false }),
+    chains: options.chains ?? emptyChainRegistry,
   });
   return {
     app,

@@ -1,6 +1,33 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Address, getAddress } from 'viem';
 import { z } from 'zod';
+
+const ethereumAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an Ethereum address (0x and 40 hex digits)')
+  .transform((value) => getAddress(value));
+
+/** `USDC:0x…,USDT:0x…`: the ERC-20 tokens the platform trades on a real Ethereum node. */
+const ethereumTokens = z
+  .string()
+  .transform((value) => value.split(',').map((entry) => entry.trim()))
+  .pipe(
+    z
+      .array(
+        z
+          .string()
+          .regex(/^[A-Z0-9]{2,10}:0x[0-9a-fA-F]{40}$/, 'each entry must be SYMBOL:address')
+          .transform((entry) => {
+            const [symbol = '', address = ''] = entry.split(':');
+            return { symbol, address: getAddress(address) };
+          }),
+      )
+      .min(1),
+  );
+
+/** How deep a deposit must be: `finalized` (the chain's finality) or a number of blocks. */
+const confirmationsFromEnv = z.union([z.literal('finalized'), z.coerce.number().int().min(1).max(10_000)]);
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -18,6 +45,11 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Covenant <no-reply@covenant.local>'),
   PUBLIC_URL: z.string().url().optional(),
   ETH_RPC_URL: z.string().url().optional(),
+  /** With ETH_RPC_URL: the deployed escrow factory, the platform's fee address and the traded tokens. */
+  ETH_ESCROW_FACTORY: ethereumAddress.optional(),
+  ETH_FEE_ADDRESS: ethereumAddress.optional(),
+  ETH_TOKENS: ethereumTokens.optional(),
+  ETH_CONFIRMATIONS: confirmationsFromEnv.optional(),
   BTC_RPC_URL: z.string().url().optional(),
   SOL_RPC_URL: z.string().url().optional(),
   /** The Bitcoin network whose address formats deal addresses must have (version bytes, bech32 prefix). */
@@ -53,6 +85,18 @@ const envSchema = z.object({
   SEED_DEMO_DATA: booleanFromEnv.default(false),
 });
 
+/** A real node needs the contracts deployed on it; the embedded devnet deploys its own. */
+const checkedEnvSchema = envSchema.superRefine((env, context) => {
+  for (const name of ['ETH_ESCROW_FACTORY', 'ETH_FEE_ADDRESS', 'ETH_TOKENS'] as const) {
+    if (env.ETH_RPC_URL && env[name] === undefined) {
+      context.addIssue({ code: 'custom', path: [name], message: 'is required when ETH_RPC_URL is set' });
+    }
+    if (!env.ETH_RPC_URL && env[name] !== undefined) {
+      context.addIssue({ code: 'custom', path: [name], message: 'is only used with ETH_RPC_URL' });
+    }
+  }
+});
+
 export type Env = z.infer<typeof envSchema>;
 
 export interface Config {
@@ -83,10 +127,25 @@ export interface Config {
   /** The configured file master key (base64); unset → generated into DATA_DIR/keys on first start. */
   fileEncryptionKey: string | undefined;
   seedDemoData: boolean;
+  ethereum: EthereumConfig;
 }
 
+export type Confirmations = number | 'finalized';
+
+/** Ethereum: the embedded devnet (ETH_RPC_URL unset) or a real node with its deployed contracts. */
+export type EthereumConfig =
+  | { mode: 'devnet'; confirmations: Confirmations }
+  | {
+      mode: 'node';
+      rpcUrl: string;
+      escrowFactory: Address;
+      feeAddress: Address;
+      tokens: { symbol: string; address: Address }[];
+      confirmations: Confirmations;
+    };
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(source);
+  const parsed = checkedEnvSchema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
@@ -116,5 +175,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     fileEncryptionKey: env.FILE_ENCRYPTION_KEY,
     seedDemoData: env.SEED_DEMO_DATA,
+    ethereum: ethereumConfig(env),
+  };
+}
+
+function ethereumConfig(env: Env): EthereumConfig {
+  if (!env.ETH_RPC_URL || !env.ETH_ESCROW_FACTORY || !env.ETH_FEE_ADDRESS || !env.ETH_TOKENS) {
+    return { mode: 'devnet', confirmations: env.ETH_CONFIRMATIONS ?? 1 };
+  }
+  return {
+    mode: 'node',
+    rpcUrl: env.ETH_RPC_URL,
+    escrowFactory: env.ETH_ESCROW_FACTORY,
+    feeAddress: env.ETH_FEE_ADDRESS,
+    tokens: env.ETH_TOKENS,
+    confirmations: env.ETH_CONFIRMATIONS ?? 'finalized',
   };
 }

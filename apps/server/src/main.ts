@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type Database, openDatabase, schema } from '@covenant/db';
 import { buildApp } from './app.js';
 import { loadSigningKey } from './auth/load-signing-key.js';
+import { startChainRegistry } from './chains/start-chain-registry.js';
 import { loadConfig } from './config.js';
 import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
 import { createSmtpMailer } from './email/create-smtp-mailer.js';
@@ -61,6 +62,10 @@ try {
     jwtPrivateJwk: config.auth.jwtPrivateJwk,
     dataDir: config.dataDir,
   });
+  const chains = await startChainRegistry(config);
+  for (const chain of chains.chains) {
+    logger.info({ chain: chain.chain, chainId: chain.chainId, devnet: chain.devnet }, 'chain ready');
+  }
   const app = await buildApp({
     config,
     logger,
@@ -71,6 +76,7 @@ try {
     signingKey,
     jobs,
     deliverWebhookJob,
+    chains,
   });
   await app.listen({ port: config.port, host: config.host });
 
@@ -86,6 +92,7 @@ try {
     }, shutdownTimeoutMs).unref();
     await app.close();
     await jobs.stop();
+    await chains.stop();
     await mailer.close();
     await rateLimiter.close();
     await database.close();

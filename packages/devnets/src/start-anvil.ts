@@ -30,7 +30,17 @@ export function devnetPrivateKey(index: number): Hex {
  * anvil runs under a small shell that holds a pipe from this process: when this process exits in
  * any way (even SIGKILL) the pipe closes and the shell stops anvil, so no devnet outlives its owner.
  */
-export async function startAnvil(options: { port?: number; host?: string } = {}): Promise<Anvil> {
+export async function startAnvil(
+  options: {
+    port?: number;
+    host?: string;
+    /**
+     * Keeps the chain in this file: loaded at start when it exists, written every second and on
+     * stop, so a restarted devnet continues where it left off.
+     */
+    stateFile?: string;
+  } = {},
+): Promise<Anvil> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? (await findFreePort(host));
   const args = [
@@ -45,6 +55,7 @@ export async function startAnvil(options: { port?: number; host?: string } = {})
     '--accounts',
     String(DEVNET_ACCOUNT_COUNT),
     '--silent',
+    ...(options.stateFile ? ['--state', options.stateFile, '--state-interval', '1'] : []),
   ];
   // $0 is anvil. The shell exits with anvil; a background reader of the shell's stdin (kept as fd 3,
   // since background jobs get /dev/null) stops anvil when that pipe closes: stop() or this process's death.

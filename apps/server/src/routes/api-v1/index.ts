@@ -12,6 +12,7 @@ import { createVerifiedTokenCache } from '../../api/verified-token-cache.js';
 import { createAuthDeps } from '../../auth/create-auth-deps.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { apiV1AuthRoutes } from './auth.js';
+import { chainRoutes } from './chains.js';
 import { cisRoutes } from './cis.js';
 import { dealAuditExportRoutes } from './deal-audit-export.js';
 import { dealRoomRoutes } from './deal-room.js';
@@ -54,6 +55,7 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     await publicRoutes.register(apiV1AuthRoutes, { prefix: '/auth' });
     await publicRoutes.register(apiDescriptionRoutes, { document: () => app.swagger() });
     await publicRoutes.register(apiV1SupportRoutes, { prefix: '/support' });
+    await publicRoutes.register(chainRoutes);
   });
 
   await app.register(async (authenticated) => {

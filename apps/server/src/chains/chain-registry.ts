@@ -1,0 +1,33 @@
+import type { Address } from 'viem';
+import type { Confirmations } from '../config.js';
+
+/** A token the platform trades on a chain; the chain's own coin has no contract address. */
+export interface ChainToken {
+  symbol: string;
+  decimals: number;
+  address: Address | null;
+}
+
+/** What a client needs to know about one chain the platform runs escrows on. */
+export interface ChainInfo {
+  chain: 'ETH';
+  chainId: number;
+  tokens: ChainToken[];
+  confirmations: Confirmations;
+  escrowFactory: Address;
+  feeAddress: Address;
+  /** A block explorer's base URL; none for the local devnet. */
+  explorerUrl: string | null;
+  /** The node's RPC URL, shown only for the local devnet (a real node's URL may carry a key). */
+  rpcUrl: string;
+  devnet: boolean;
+}
+
+/** The chains the server runs escrows on, built once at start; `stop()` ends any local devnet. */
+export interface ChainRegistry {
+  chains: ChainInfo[];
+  stop(): Promise<void>;
+}
+
+/** No chains: for tests that do not touch the escrow. */
+export const emptyChainRegistry: ChainRegistry = { chains: [], stop: async () => {} };

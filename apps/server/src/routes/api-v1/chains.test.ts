@@ -1,0 +1,195 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Database } from '@covenant/db';
+import { createTestDatabase } from '@covenant/db/testing';
+import { DEVNET_FEE_ADDRESS, devnetPrivateKey } from '@covenant/devnets';
+import { type Address, createPublicClient, createWalletClient, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../../build-test-app.js';
+import type { ChainRegistry } from '../../chains/chain-registry.js';
+import { startChainRegistry } from '../../chains/start-chain-registry.js';
+import { loadConfig } from '../../config.js';
+
+interface ChainsBody {
+  data: Array<{
+    chain: string;
+    chain_id: number;
+    tokens: Array<{ symbol: string; decimals: number; address: string | null }>;
+    confirmations: number | 'finalized';
+    escrow_factory: Address;
+    fee_address: Address;
+    explorer_url: string | null;
+    rpc_url?: string;
+  }>;
+}
+
+async function getChains(database: Database, chains: ChainRegistry): Promise<ChainsBody> {
+  const testApp = await buildTestApp({ database, chains });
+  try {
+    // Public: no Authorization header.
+    const response = await testApp.app.inject({ method: 'GET', url: '/api/v1/chains' });
+    expect(response.statusCode).toBe(200);
+    return response.json<ChainsBody>();
+  } finally {
+    await testApp.close();
+  }
+}
+
+const marked: Address = '0x000000000000000000000000000000000000c0de';
+
+function publicClient(rpcUrl: string) {
+  return createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }), cacheTime: 0 });
+}
+
+describe('GET /api/v1/chains', () => {
+  let database: Database;
+  let dataDir: string;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataDir = await mkdtemp(join(tmpdir(), 'covenant-chains-'));
+  });
+  afterAll(async () => {
+    await database.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('lists no chain when the app has none', async () => {
+    const testApp = await buildTestApp({ database });
+    try {
+      const response = await testApp.app.inject({ method: 'GET', url: '/api/v1/chains' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ data: [] });
+    } finally {
+      await testApp.close();
+    }
+  });
+
+  it('starts the local devnet with the contracts deployed once, keeps its chain in DATA_DIR/anvil, and a node at ETH_RPC_URL is listed without its URL', async () => {
+    const devnetConfig = loadConfig({ DATA_DIR: dataDir });
+    expect(devnetConfig.ethereum).toEqual({ mode: 'devnet', confirmations: 1 });
+
+    const first = await startChainRegistry(devnetConfig);
+    let firstBody: ChainsBody;
+    try {
+      firstBody = await getChains(database, first);
+      const [ethereum] = firstBody.data;
+      expect(firstBody.data).toHaveLength(1);
+      expect(ethereum).toMatchObject({
+        chain: 'ETH',
+        chain_id: 31337,
+        confirmations: 1,
+        fee_address: DEVNET_FEE_ADDRESS,
+        explorer_url: null,
+      });
+      expect(ethereum?.tokens.map((token) => [token.symbol, token.decimals])).toEqual([
+        ['ETH', 18],
+        ['USDC', 6],
+        ['USDT', 6],
+        ['WETH', 18],
+        ['WBTC', 8],
+      ]);
+      expect(ethereum?.tokens[0]?.address).toBeNull();
+      expect(ethereum?.rpc_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const client = publicClient(ethereum?.rpc_url ?? '');
+      for (const address of [
+        ethereum?.escrow_factory,
+        ...(ethereum?.tokens.slice(1) ?? []).map((t) => t.address),
+      ]) {
+        expect(await client.getBytecode({ address: address as Address })).toMatch(/^0x[0-9a-f]{20,}/);
+      }
+      // A mark on this chain (one more block) that only a chain restored from DATA_DIR still carries.
+      const wallet = createWalletClient({
+        account: privateKeyToAccount(devnetPrivateKey(1)),
+        chain: { ...foundry, id: 31337 },
+        transport: http(ethereum?.rpc_url, { retryCount: 0 }),
+        cacheTime: 0,
+      });
+      await client.waitForTransactionReceipt({
+        hash: await wallet.sendTransaction({ to: marked, value: 7n }),
+      });
+      expect(await client.getBlockNumber()).toBe(6n);
+    } finally {
+      await first.stop();
+    }
+    expect(await answers(firstBody.data[0]?.rpc_url ?? '')).toBe(false);
+
+    // Restarted on the same DATA_DIR: the saved chain already holds the contracts.
+    const again = await startChainRegistry(devnetConfig);
+    try {
+      const againBody = await getChains(database, again);
+      const [ethereum] = againBody.data;
+      expect(ethereum?.escrow_factory).toBe(firstBody.data[0]?.escrow_factory);
+      expect(ethereum?.tokens).toEqual(firstBody.data[0]?.tokens);
+      const rpcUrl = ethereum?.rpc_url ?? '';
+      // Five deployments (the factory and four tokens) from the first account, then the mark; none since.
+      const client = publicClient(rpcUrl);
+      const deployer = privateKeyToAccount(devnetPrivateKey(0)).address;
+      expect(await client.getTransactionCount({ address: deployer })).toBe(5);
+      expect(await client.getBalance({ address: marked })).toBe(7n);
+      expect(await client.getBlockNumber()).toBe(6n);
+
+      // The same chain as a real node: the addresses come from the settings, the URL is not shown.
+      const tokens = ethereum?.tokens.slice(1) ?? [];
+      const nodeConfig = loadConfig({
+        DATA_DIR: dataDir,
+        ETH_RPC_URL: rpcUrl,
+        ETH_ESCROW_FACTORY: ethereum?.escrow_factory ?? '',
+        ETH_FEE_ADDRESS: DEVNET_FEE_ADDRESS.toLowerCase(),
+        ETH_TOKENS: tokens.map((token) => `${token.symbol}:${token.address}`).join(','),
+      });
+      expect(nodeConfig.ethereum).toMatchObject({ mode: 'node', confirmations: 'finalized' });
+      const node = await startChainRegistry(nodeConfig);
+      const nodeBody = await getChains(database, node);
+      await node.stop();
+      expect(nodeBody.data).toEqual([
+        {
+          chain: 'ETH',
+          chain_id: 31337,
+          tokens: ethereum?.tokens,
+          confirmations: 'finalized',
+          escrow_factory: ethereum?.escrow_factory,
+          fee_address: DEVNET_FEE_ADDRESS,
+          explorer_url: null,
+        },
+      ]);
+      expect(await answers(rpcUrl)).toBe(true);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('refuses a node without its contracts, and contract settings without a node', async () => {
+    expect(() => loadConfig({ ETH_RPC_URL: 'http://127.0.0.1:8545' })).toThrow(
+      /ETH_ESCROW_FACTORY: is required when ETH_RPC_URL is set[\s\S]*ETH_FEE_ADDRESS[\s\S]*ETH_TOKENS/,
+    );
+    expect(() => loadConfig({ ETH_FEE_ADDRESS: DEVNET_FEE_ADDRESS })).toThrow(
+      /ETH_FEE_ADDRESS: is only used with ETH_RPC_URL/,
+    );
+    expect(() =>
+      loadConfig({
+        ETH_RPC_URL: 'http://127.0.0.1:8545',
+        ETH_ESCROW_FACTORY: '0x1234',
+        ETH_FEE_ADDRESS: DEVNET_FEE_ADDRESS,
+        ETH_TOKENS: 'USDC=0x0000000000000000000000000000000000000001',
+        ETH_CONFIRMATIONS: '0',
+      }),
+    ).toThrow(/ETH_ESCROW_FACTORY: must be an Ethereum address[\s\S]*ETH_TOKENS[\s\S]*ETH_CONFIRMATIONS/);
+    expect(loadConfig({ ETH_CONFIRMATIONS: '12' }).ethereum).toEqual({ mode: 'devnet', confirmations: 12 });
+  });
+});
+
+async function answers(rpcUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,53 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ChainInfo } from '../../chains/chain-registry.js';
+
+const chainSchema = z.object({
+  chain: z.enum(['ETH']).describe('Bitcoin and Solana are not offered yet and are absent from the list'),
+  chain_id: z.number().int().describe('The EIP-155 chain id escrow approvals are bound to'),
+  tokens: z.array(
+    z.object({
+      symbol: z.string(),
+      decimals: z.number().int().describe('Amounts are integers in base units: 10^decimals per whole token'),
+      address: z.string().nullable().describe("The token contract; null for the chain's own coin (ETH)"),
+    }),
+  ),
+  confirmations: z
+    .union([z.number().int(), z.literal('finalized')])
+    .describe('Blocks a deposit needs on top of it, or `finalized` (the chain’s finality)'),
+  escrow_factory: z.string().describe('The factory whose CREATE2 addresses are the deposit addresses'),
+  fee_address: z.string().describe('Receives the 0.01% fee of each leg in the payout transaction'),
+  explorer_url: z.string().nullable().describe('A block explorer; null on the local devnet'),
+  rpc_url: z.string().optional().describe('Present only for the local devnet'),
+});
+
+function chainView(chain: ChainInfo): z.infer<typeof chainSchema> {
+  return {
+    chain: chain.chain,
+    chain_id: chain.chainId,
+    tokens: chain.tokens,
+    confirmations: chain.confirmations,
+    escrow_factory: chain.escrowFactory,
+    fee_address: chain.feeAddress,
+    explorer_url: chain.explorerUrl,
+    ...(chain.devnet ? { rpc_url: chain.rpcUrl } : {}),
+  };
+}
+
+/** `GET /api/v1/chains` (public): the chains escrows run on, their tokens and contracts. */
+export const chainRoutes: FastifyPluginAsync = async (app) => {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/chains',
+    {
+      schema: {
+        tags: ['Escrow'],
+        summary:
+          'The chains escrows run on, with their tokens, confirmations, escrow factory and fee address. ' +
+          'Only Ethereum so far; Bitcoin and Solana are absent until they are built',
+        response: { 200: z.object({ data: z.array(chainSchema) }) },
+      },
+    },
+    async () => ({ data: app.chains.chains.map(chainView) }),
+  );
+};
