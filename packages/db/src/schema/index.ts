@@ -10,4 +10,5 @@ export * from './files.js';
 export * from './kyc.js';
 export * from './rate-limits.js';
 export * from './support.js';
+export * from './wallets.js';
 export * from './webhooks.js';

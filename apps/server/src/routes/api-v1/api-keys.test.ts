@@ -112,8 +112,6 @@ describe('escrow and wallets', () => {
     ],
     ['GET', '/api/v1/escrow/00000000-0000-4000-8000-000000000000/status', undefined],
     ['POST', '/api/v1/escrow/release', { escrow_id: '00000000-0000-4000-8000-000000000000', side: 'buyer' }],
-    ['GET', '/api/v1/wallets/balance', undefined],
-    ['POST', '/api/v1/wallets/connect', { chain: 'BTC', public_key: '02ab' }],
   ] as const)('%s %s answers 501 NOT_IMPLEMENTED', async (method, url, payload) => {
     const response = await app.inject({ method, url, headers: bearer(owner.token), payload });
     expect(response.statusCode).toBe(501);

@@ -15,8 +15,8 @@ const escrowSchema = z.object({
 });
 
 /**
- * The escrow and wallet endpoints of the spec, declared with their schemas so integrators can build
- * against them; they answer 501 NOT_IMPLEMENTED until escrow is built.
+ * The escrow endpoints of the spec, declared with their schemas so integrators can build against
+ * them; they answer 501 NOT_IMPLEMENTED until escrow is built. The wallet endpoints live in wallets.ts.
  */
 export const escrowAndWalletRoutes: FastifyPluginAsync = async (app) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -81,42 +81,6 @@ export const escrowAndWalletRoutes: FastifyPluginAsync = async (app) => {
         security,
         body: z.object({ escrow_id: z.uuid(), side: z.enum(['buyer', 'seller']) }),
         response: { 202: escrowSchema, 501: apiErrorSchema },
-      },
-    },
-    notImplemented,
-  );
-
-  routes.get(
-    '/wallets/balance',
-    {
-      schema: {
-        tags: ['Wallets'],
-        summary: 'Balances of your connected wallets',
-        security,
-        querystring: z.object({ chain: chain.optional() }),
-        response: {
-          200: z.object({
-            data: z.array(z.object({ chain, address: z.string(), symbol: z.string(), amount: baseUnits })),
-          }),
-          501: apiErrorSchema,
-        },
-      },
-    },
-    notImplemented,
-  );
-
-  routes.post(
-    '/wallets/connect',
-    {
-      schema: {
-        tags: ['Wallets'],
-        summary: 'Register the public key you sign escrow transactions with on a chain',
-        security,
-        body: z.object({ chain, public_key: z.string().min(1).max(200) }),
-        response: {
-          201: z.object({ chain, public_key: z.string(), connected_at: z.string() }),
-          501: apiErrorSchema,
-        },
       },
     },
     notImplemented,

@@ -29,6 +29,7 @@ import { apiV1StaffKycRoutes } from './staff-kyc.js';
 import { staffUserRoutes } from './staff-users.js';
 import { apiV1SupportRoutes } from './support.js';
 import { apiV1SupportStaffRoutes } from './support-staff.js';
+import { walletRoutes } from './wallets.js';
 import { webhookRoutes } from './webhooks.js';
 
 export { principalOf } from './principal-of.js';
@@ -75,6 +76,7 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     await authenticated.register(staffUserRoutes, { prefix: '/staff' });
     await authenticated.register(webhookRoutes);
     await authenticated.register(escrowAndWalletRoutes);
+    await authenticated.register(walletRoutes);
     await authenticated.register(apiKeyRoutes);
     await authenticated.register(apiV1SupportStaffRoutes, { prefix: '/staff/support' });
     await authenticated.register(apiV1ProfileRoutes, { prefix: '/user' });

@@ -1,0 +1,94 @@
+import { type Db, schema } from '@covenant/db';
+import { AppError, type BitcoinNetwork, type Chain, validateChainAddress } from '@covenant/domain';
+import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { getAddress } from 'viem';
+
+export interface ConnectedWallet {
+  chain: Chain;
+  address: string;
+  connectedAt: Date;
+  /** False when the caller registered the address it already had. */
+  changed: boolean;
+}
+
+/** Leg states in which a deposit may sit in the escrow, so its signers must stay as they are. */
+const lockedLegStates = ['partially_funded', 'funded', 'releasing', 'refunding'] as const;
+
+/**
+ * Registers the address the caller signs escrow transactions with on `chain` (one per chain).
+ * Ethereum addresses are stored in EIP-55 form. The address cannot change while an escrow leg on
+ * that chain that may hold a deposit names the current one as the caller's signer: the escrow's
+ * custody was derived from it. The caller's row is locked, so two concurrent changes are decided
+ * one after the other.
+ */
+export async function connectWallet(
+  deps: { db: Db; now: () => Date; bitcoinNetwork: BitcoinNetwork },
+  userId: string,
+  chain: Chain,
+  address: string,
+): Promise<ConnectedWallet> {
+  const check = validateChainAddress(chain, address, { bitcoinNetwork: deps.bitcoinNetwork });
+  if (!check.ok) {
+    throw new AppError('VALIDATION_FAILED', `Not a valid ${chain} address: ${check.reason}`, {
+      address: check.reason,
+    });
+  }
+  const stored = chain === 'ETH' ? getAddress(address) : address;
+  const now = deps.now();
+  return deps.db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(schema.walletAddresses)
+      .values({ userId, chain, address: stored, createdAt: now, updatedAt: now })
+      .onConflictDoNothing()
+      .returning({ updatedAt: schema.walletAddresses.updatedAt });
+    if (inserted) return { chain, address: stored, connectedAt: inserted.updatedAt, changed: true };
+
+    const [current] = await tx
+      .select({ address: schema.walletAddresses.address, updatedAt: schema.walletAddresses.updatedAt })
+      .from(schema.walletAddresses)
+      .where(and(eq(schema.walletAddresses.userId, userId), eq(schema.walletAddresses.chain, chain)))
+      .for('update');
+    if (!current) throw new Error('wallet address row vanished inside its transaction');
+    if (current.address === stored) {
+      return { chain, address: stored, connectedAt: current.updatedAt, changed: false };
+    }
+    if (await signsOpenEscrow(tx, userId, chain, current.address)) {
+      throw new AppError(
+        'CONFLICT',
+        'Your address on this chain cannot change while an escrow you sign for is funded',
+      );
+    }
+    await tx
+      .update(schema.walletAddresses)
+      .set({ address: stored, updatedAt: now })
+      .where(and(eq(schema.walletAddresses.userId, userId), eq(schema.walletAddresses.chain, chain)));
+    return { chain, address: stored, connectedAt: now, changed: true };
+  });
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Whether `address` is the user's signer (as buyer or seller) of a leg on `chain` that may hold funds. */
+async function signsOpenEscrow(tx: Tx, userId: string, chain: Chain, address: string): Promise<boolean> {
+  const legs = schema.escrowLegs;
+  // Ethereum addresses compare without their checksum case; other chains' addresses are case-exact.
+  const same = (column: typeof legs.buyerSigner | typeof legs.sellerSigner): SQL =>
+    chain === 'ETH' ? sql`lower(${column}) = lower(${address})` : eq(column, address);
+  const [found] = await tx
+    .select({ escrowId: legs.escrowId })
+    .from(legs)
+    .innerJoin(schema.escrows, eq(schema.escrows.id, legs.escrowId))
+    .innerJoin(schema.deals, eq(schema.deals.id, schema.escrows.dealId))
+    .where(
+      and(
+        eq(legs.chain, chain),
+        inArray(legs.state, [...lockedLegStates]),
+        or(
+          and(same(legs.buyerSigner), eq(schema.deals.buyerId, userId)),
+          and(same(legs.sellerSigner), eq(schema.deals.sellerId, userId)),
+        ),
+      ),
+    )
+    .limit(1);
+  return found !== undefined;
+}
