@@ -1,47 +1,13 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { authStorageKey } from '@/lib/auth-client.js';
-import { createFakeApiServer } from '@/testing/fake-api-server.js';
-import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
+import { openDealAsGrace } from '@/testing/deal-fixture.js';
 import { renderApp } from '@/testing/render-app.js';
 
 configure({ asyncUtilTimeout: 5000 });
 
 function openDeal(status: string) {
-  const auth = createFakeAuthServer();
-  const grace = auth.addUser('grace@example.com', 'correct horse');
-  window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('grace@example.com')));
-  const api = createFakeApiServer(auth);
-  const deal = {
-    id: 'deal-1',
-    buyer_id: 'user-ada',
-    seller_id: grace.id,
-    counterparty_id: 'user-ada',
-    buyer: { id: 'user-ada', username: 'ada', trading_tier: 'enhanced' },
-    seller: { id: grace.id, username: 'GraceHopper', trading_tier: 'institutional' },
-    asset_chain: 'ETH',
-    asset_symbol: 'WBTC',
-    asset_amount: '100000000',
-    stable_chain: 'ETH',
-    stable_symbol: 'USDT',
-    stable_amount: '60000000000',
-    meeting_required: false,
-    travel_location: null,
-    status,
-    terms_version: 1,
-    terms_proposed_by: 'user-ada',
-    funding_deadline_hours: 24,
-    accepted_terms_version: null,
-    terms_hash: null,
-    terms_agreed_at: null,
-    addresses: { buyer: null, seller: null },
-    created_at: '2026-03-04T10:00:00.000Z',
-    updated_at: '2026-03-04T10:00:00.000Z',
-    completed_at: null,
-    history: [],
-  };
-  api.on('GET /deals/deal-1', { status: 200, body: deal });
+  const { api, deal } = openDealAsGrace({ status });
   api.on('GET /deals/deal-1/cis', { status: 200, body: { buyer: null, seller: null } });
   api.on('GET /cis', { status: 200, body: { data: [] } });
   renderApp('/trading/deals/deal-1', api.server);
