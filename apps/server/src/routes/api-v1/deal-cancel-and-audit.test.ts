@@ -1,51 +1,27 @@
 import { createHash } from 'node:crypto';
 import { type Database, schema } from '@covenant/db';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTrader } from '../../testing/create-test-trader.js';
 import { type DealParties, startDealParties } from '../../testing/start-deal-parties.js';
 
 let parties: DealParties;
 let database: Database;
-let app: FastifyInstance;
 let buyer: TestTrader;
 let seller: TestTrader;
 let outsider: TestTrader;
 
 beforeAll(async () => {
   parties = await startDealParties();
-  ({ database, app, buyer, seller, outsider } = parties);
+  ({ database, buyer, seller, outsider } = parties);
 });
 afterAll(async () => {
   await parties?.close();
 });
 
-function call(method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: unknown) {
-  return app.inject({
-    method,
-    url,
-    payload: payload as Record<string, unknown> | undefined,
-    headers: { authorization: `Bearer ${token}` },
-  });
-}
-
-async function newDeal(): Promise<string> {
-  const response = await call('POST', '/api/v1/deals', buyer.token, {
-    asset_chain: 'BTC',
-    asset_symbol: 'BTC',
-    asset_amount: '50000000',
-    stable_chain: 'ETH',
-    stable_symbol: 'USDC',
-    stable_amount: '30000000000',
-    counterparty_id: seller.id,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().id;
-}
-
-const setStatus = (dealId: string, status: schema.DealStatus) =>
-  database.db.update(schema.deals).set({ status }).where(eq(schema.deals.id, dealId));
+const call: DealParties['call'] = (...args) => parties.call(...args);
+const newDeal = () => parties.newDeal();
+const setStatus: DealParties['setStatus'] = (...args) => parties.setStatus(...args);
 
 /** The verification docs/audit-trail.md documents, written independently of the server's code. */
 function canonical(value: unknown): string {

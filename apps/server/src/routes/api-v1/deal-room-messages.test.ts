@@ -22,31 +22,9 @@ afterAll(async () => {
   await parties?.close();
 });
 
-function call(method: 'GET' | 'POST', url: string, token: string, payload?: unknown) {
-  return app.inject({
-    method,
-    url,
-    payload: payload as Record<string, unknown> | undefined,
-    headers: { authorization: `Bearer ${token}` },
-  });
-}
-
-async function newDeal(): Promise<string> {
-  const response = await call('POST', '/api/v1/deals', buyer.token, {
-    asset_chain: 'BTC',
-    asset_symbol: 'BTC',
-    asset_amount: '50000000',
-    stable_chain: 'ETH',
-    stable_symbol: 'USDC',
-    stable_amount: '30000000000',
-    counterparty_id: seller.id,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().id;
-}
-
-const setStatus = (dealId: string, status: schema.DealStatus) =>
-  database.db.update(schema.deals).set({ status }).where(eq(schema.deals.id, dealId));
+const call: DealParties['call'] = (...args) => parties.call(...args);
+const newDeal = () => parties.newDeal();
+const setStatus: DealParties['setStatus'] = (...args) => parties.setStatus(...args);
 
 async function openDispute(dealId: string, status: schema.DisputeStatus = 'open'): Promise<void> {
   await database.db.insert(schema.dealDisputes).values({
