@@ -1,8 +1,10 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   foreignKey,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -11,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { users } from './auth.js';
 import { deals } from './deals.js';
 import { createdAt, updatedAt } from './timestamps.js';
 
@@ -71,6 +74,11 @@ export const escrowLegs = pgTable(
     requiredConfirmations: integer('required_confirmations').notNull(),
     deadline: timestamp('deadline', { withTimezone: true }).notNull(),
     state: text('state').$type<EscrowLegState>().notNull().default('awaiting_deposit'),
+    /**
+     * When anyone may refund the leg's escrow on-chain: the funding deadline plus the settlement
+     * window, so a funded deal has time to settle. Null on chains without such a timelock.
+     */
+    refundAfter: timestamp('refund_after', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -126,5 +134,132 @@ export const escrowLedgerEntries = pgTable(
     index('escrow_ledger_entries_leg_idx').on(table.escrowId, table.leg),
     // Confirming pending entries and watching recent ones for reorgs.
     index('escrow_ledger_entries_status_idx').on(table.chain, table.status),
+  ],
+);
+
+/**
+ * How far the watcher has read each chain: the last height scanned and that block's hash, so the
+ * next scan starts after it and a changed hash at that height reveals a reorg.
+ */
+export const chainScanCursors = pgTable('chain_scan_cursors', {
+  chain: text('chain').primaryKey(),
+  scannedHeight: bigint('scanned_height', { mode: 'bigint' }).notNull(),
+  scannedBlockRef: text('scanned_block_ref'),
+  updatedAt: updatedAt(),
+});
+
+export type EscrowPayoutKind = 'release' | 'refund' | 'split';
+/** Why a payout exists: the deal's own settlement, a cancelled deal's refund, a mediator's decision. */
+export type EscrowPayoutSource = 'settlement' | 'cancellation' | 'mediator';
+/**
+ * `collecting` waits for a party's approval; `ready` has it (and, for a settlement, waits for the
+ * other leg's); `submitting` has its signed transaction stored and is being broadcast; `submitted`
+ * was accepted by the node; `confirmed` is deep enough; `superseded` was replaced before it was
+ * submitted (a dispute opened, a mediator decided); `failed` was refused by the chain for good.
+ */
+export type EscrowPayoutStatus =
+  | 'collecting'
+  | 'ready'
+  | 'submitting'
+  | 'submitted'
+  | 'confirmed'
+  | 'superseded'
+  | 'failed';
+
+/**
+ * The one payout that settles a leg, with what its signers sign (the chain's own format: EIP-712
+ * typed data on Ethereum, amounts as strings) and, once it is being sent, the exact signed
+ * transaction and its reference, stored before broadcast so a restart re-sends the same bytes.
+ */
+export const escrowPayouts = pgTable(
+  'escrow_payouts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    escrowId: uuid('escrow_id').notNull(),
+    leg: text('leg').$type<EscrowLegName>().notNull(),
+    chain: text('chain').notNull(),
+    kind: text('kind').$type<EscrowPayoutKind>().notNull(),
+    source: text('source').$type<EscrowPayoutSource>().notNull(),
+    /** The escrow instruction (mediator decision) this payout carries out. */
+    instructionId: uuid('instruction_id'),
+    payoutRef: text('payout_ref').notNull(),
+    signingPayload: jsonb('signing_payload').$type<Record<string, unknown>>().notNull(),
+    /** The transfers it makes, amounts as base-unit strings (the engine's settlement plan). */
+    plan: jsonb('plan').$type<Record<string, unknown>>().notNull(),
+    status: text('status').$type<EscrowPayoutStatus>().notNull().default('collecting'),
+    rawTransaction: text('raw_transaction'),
+    txRef: text('tx_ref'),
+    error: text('error'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    foreignKey({
+      name: 'escrow_payouts_leg_fk',
+      columns: [table.escrowId, table.leg],
+      foreignColumns: [escrowLegs.escrowId, escrowLegs.leg],
+    }),
+    // One live payout per leg: a leg settles once.
+    uniqueIndex('escrow_payouts_live_leg_idx')
+      .on(table.escrowId, table.leg)
+      .where(sql`${table.status} <> 'superseded'`),
+    index('escrow_payouts_status_idx').on(table.status),
+  ],
+);
+
+/** Approvals of a payout: a party's (verified on receipt) and the platform's co-signature. */
+export const escrowPayoutSignatures = pgTable(
+  'escrow_payout_signatures',
+  {
+    payoutId: uuid('payout_id')
+      .notNull()
+      .references(() => escrowPayouts.id),
+    signer: text('signer').$type<'buyer' | 'seller' | 'platform'>().notNull(),
+    signerAddress: text('signer_address').notNull(),
+    signature: text('signature').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.payoutId, table.signer] })],
+);
+
+/**
+ * A user's escrow seed, encrypted in the browser with an escrow password the server never sees.
+ * The server keeps only the ciphertext and the key-derivation parameters needed to decrypt it.
+ */
+export const escrowKeys = pgTable('escrow_keys', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Base64 AES-256-GCM ciphertext (with its tag) of the seed. */
+  ciphertext: text('ciphertext').notNull(),
+  /** {kdf, hash, iterations, salt, iv} as the browser used them. */
+  encryption: jsonb('encryption').$type<Record<string, unknown>>().notNull(),
+  /** The Ethereum address derived from the seed, registered with wallets/connect. */
+  ethereumAddress: text('ethereum_address').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Something staff must look at: a leg whose ledger does not reconcile, a payout the chain
+ * refused. Open until resolved; one open alert per kind and subject.
+ */
+export const staffAlerts = pgTable(
+  'staff_alerts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('staff_alerts_open_idx')
+      .on(table.kind, table.subject)
+      .where(sql`${table.resolvedAt} is null`),
   ],
 );
