@@ -12,6 +12,7 @@ export * from './disputes/dispute.js';
 export * from './disputes/dispute-payout.js';
 export * from './disputes/staff-dispute.js';
 export * from './errors.js';
+export * from './escrow/escrow-api.js';
 export * from './fees.js';
 export * from './format-amount.js';
 export * from './kyc/kyc-application.js';

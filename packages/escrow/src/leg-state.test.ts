@@ -161,6 +161,7 @@ describe('viewLeg', () => {
     depositorRefundAddress: '0xBuyerRefund',
     receiverPayoutAddress: '0xSellerPayout',
     requiredConfirmations: 12,
+    refundAfter: null,
     deadline: new Date('2026-11-23T00:00:00Z'),
     signers: { buyer: '0xBuyerKey', seller: '0xSellerKey', platform: '0xPlatformKey' },
   };

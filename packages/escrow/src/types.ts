@@ -92,6 +92,11 @@ export interface EscrowLeg {
   requiredConfirmations: number;
   /** The funding deadline: a leg not funded by then is refunded and the deal cancelled. */
   deadline: Date;
+  /**
+   * From when anyone may refund the leg on-chain without signatures (the Ethereum escrow's
+   * deadline): the funding deadline plus the settlement window. Null where the chain has no timelock.
+   */
+  refundAfter: Date | null;
   /** The three keys of the 2-of-3 custody, fixed at creation: the deposit address is derived from them. */
   signers: LegSigners;
 }

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+
+/**
+ * The wire shapes of the escrow API, shared by the server (request validation, OpenAPI) and the web
+ * client. Amounts are decimal strings in the token's base units; times are ISO 8601.
+ */
+
+const baseUnits = z.string().regex(/^\d{1,78}$/, 'base units as a decimal string');
+export const escrowLegNames = ['asset', 'stable'] as const;
+export const escrowLegStates = [
+  'awaiting_deposit',
+  'partially_funded',
+  'funded',
+  'releasing',
+  'released',
+  'refunding',
+  'refunded',
+] as const;
+export const escrowStatusValues = [
+  'awaiting_funding',
+  'funded',
+  'settling',
+  'settled',
+  'refunding',
+  'refunded',
+] as const;
+export const escrowPayoutKinds = ['release', 'refund', 'split'] as const;
+export const escrowPayoutStatuses = [
+  'collecting',
+  'ready',
+  'submitting',
+  'submitted',
+  'confirmed',
+  'superseded',
+  'failed',
+] as const;
+
+export const escrowCreateRequestSchema = z.object({ deal_id: z.uuid() });
+
+const createdLegSchema = z.object({
+  leg: z.enum(escrowLegNames),
+  chain: z.string(),
+  symbol: z.string(),
+  amount: baseUnits,
+  deposit_address: z.string(),
+  deadline: z.string().describe('The funding deadline: unfunded by then, the deal is cancelled and refunded'),
+});
+
+export const escrowCreateResponseSchema = z.object({
+  escrow_id: z.uuid(),
+  legs: z.array(createdLegSchema),
+});
+
+/**
+ * EIP-712 typed data as JSON (uint256 values as decimal strings): what a party signs with
+ * `eth_signTypedData_v4` to approve a payout of an Ethereum leg's escrow.
+ */
+export const typedDataSchema = z.object({
+  domain: z.object({
+    name: z.string(),
+    version: z.string(),
+    chainId: z.number().int(),
+    verifyingContract: z.string(),
+  }),
+  types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+  primaryType: z.string(),
+  message: z.record(z.string(), z.unknown()),
+});
+export type TypedDataJson = z.infer<typeof typedDataSchema>;
+
+const transferSchema = z.object({
+  kind: z.enum(['payout', 'fee', 'refund']),
+  to: z.string(),
+  amount: baseUnits,
+});
+
+export const escrowPayoutViewSchema = z.object({
+  kind: z.enum(escrowPayoutKinds),
+  source: z.enum(['settlement', 'cancellation', 'mediator']),
+  status: z.enum(escrowPayoutStatuses),
+  transfers: z.array(transferSchema),
+  approved_by: z.array(z.enum(['buyer', 'seller', 'platform'])),
+  transaction_hash: z.string().nullable(),
+});
+
+export const escrowStatusLegSchema = z.object({
+  leg: z.enum(escrowLegNames),
+  chain: z.string(),
+  symbol: z.string(),
+  amount: baseUnits,
+  deposit_address: z.string(),
+  depositor: z.enum(['buyer', 'seller']),
+  received: baseUnits.describe('Confirmed deposits'),
+  pending: baseUnits.describe('Deposits seen but not yet deep enough'),
+  confirmations: z.number().int(),
+  required_confirmations: z.number().int(),
+  state: z.enum(escrowLegStates),
+  deadline: z.string(),
+  refund_after: z.string().nullable().describe('From then anyone may refund the leg on-chain'),
+  payout: escrowPayoutViewSchema.nullable(),
+  release_typed_data: typedDataSchema
+    .nullable()
+    .describe('The payload the caller must sign to approve this leg’s payout, when one awaits the caller'),
+  signer_address: z.string().nullable().describe('The address release_typed_data must be signed with'),
+});
+
+export const escrowStatusSchema = z.object({
+  escrow_id: z.uuid(),
+  deal_id: z.uuid(),
+  status: z.enum(escrowStatusValues),
+  legs: z.array(escrowStatusLegSchema),
+  settlement_transactions: z
+    .object({ buyer: z.string().nullable(), seller: z.string().nullable(), fee: z.array(z.string()) })
+    .nullable(),
+});
+export type EscrowStatusView = z.infer<typeof escrowStatusSchema>;
+export type EscrowStatusLegView = z.infer<typeof escrowStatusLegSchema>;
+
+export const escrowFundRequestSchema = z.object({
+  deal_id: z.uuid(),
+  transaction_hash: z.string().min(1).max(200),
+  chain: z.enum(['BTC', 'ETH', 'SOL']),
+  amount: baseUnits,
+});
+
+export const escrowReleaseRequestSchema = z.object({
+  deal_id: z.uuid(),
+  leg: z.enum(escrowLegNames),
+  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'a 65-byte hex signature'),
+});
+
+export const devFundRequestSchema = z.object({
+  deal_id: z.uuid(),
+  leg: z.enum(escrowLegNames),
+  amount: baseUnits.optional(),
+});
+
+export const devFundResponseSchema = z.object({
+  leg: z.enum(escrowLegNames),
+  deposit_address: z.string(),
+  amount: baseUnits,
+  transaction_hash: z.string(),
+});
+
+/** How the browser encrypted the escrow seed: PBKDF2-SHA-256 → AES-256-GCM. */
+export const escrowKeyEncryptionSchema = z.object({
+  kdf: z.literal('PBKDF2'),
+  hash: z.literal('SHA-256'),
+  iterations: z.number().int().min(100_000).max(10_000_000),
+  salt: z.base64().max(64),
+  cipher: z.literal('AES-256-GCM'),
+  iv: z.base64().max(32),
+});
+
+export const escrowKeyRequestSchema = z.object({
+  ciphertext: z.base64().max(4096),
+  encryption: escrowKeyEncryptionSchema,
+  ethereum_address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+});
+
+export const escrowKeyResponseSchema = escrowKeyRequestSchema.extend({
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type EscrowKeyRecord = z.infer<typeof escrowKeyResponseSchema>;

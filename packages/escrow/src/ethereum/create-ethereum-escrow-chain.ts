@@ -1,0 +1,196 @@
+import {
+  covenantEscrowAbi,
+  covenantEscrowFactoryAbi,
+  ETH_TOKEN,
+  predictEscrowAddress,
+} from '@covenant/contracts';
+import { AppError } from '@covenant/domain';
+import {
+  type Address,
+  BlockNotFoundError,
+  createPublicClient,
+  defineChain,
+  getAddress,
+  http,
+  isHex,
+  type PublicClient,
+  recoverTypedDataAddress,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { LegTerms, PartySignature, UnsignedPayout } from '../chain-adapter.js';
+import { broadcastTransaction } from './broadcast-transaction.js';
+import { buildEthereumPayout } from './build-ethereum-payout.js';
+import { contractLegTerms } from './contract-leg-terms.js';
+import type {
+  EthereumEscrowChain,
+  EthereumEscrowChainOptions,
+  SignedTransaction,
+} from './ethereum-escrow-chain.js';
+import { typedDataFromJson } from './payout-typed-data.js';
+import { readOutgoingMovements } from './read-outgoing-movements.js';
+import { readTxStatus } from './read-tx-status.js';
+import { scanEscrowDeposits } from './scan-escrow-deposits.js';
+import { signRelayerTransaction } from './sign-relayer-transaction.js';
+
+const DEFAULT_MAX_BLOCKS_PER_SCAN = 2000;
+
+// The factory's createEscrow bubbles up the escrow's initialize() errors.
+const factoryCallAbi = [
+  ...covenantEscrowFactoryAbi,
+  ...covenantEscrowAbi.filter((item) => item.type === 'error'),
+];
+
+/**
+ * The Ethereum chain over one node: escrows are the factory's CREATE2 clones, the relayer account
+ * pays gas for the platform's transactions (deployments, payouts, deadline refunds), and every
+ * read goes to the node uncached, since confirmations and reorg checks need the tip as it is now.
+ */
+export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): EthereumEscrowChain {
+  const chain = defineChain({
+    id: options.chainId,
+    name: `ethereum-${options.chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [options.rpcUrl] } },
+  });
+  const client: PublicClient = createPublicClient({
+    chain,
+    transport: http(options.rpcUrl),
+    cacheTime: 0,
+    pollingInterval: 500,
+  });
+  const relayer = privateKeyToAccount(options.relayerKey);
+  const factory = getAddress(options.escrowFactory);
+  const tokenAddresses = options.tokens.flatMap((token) =>
+    token.address ? [getAddress(token.address)] : [],
+  );
+  const maxBlocksPerScan = options.maxBlocksPerScan ?? DEFAULT_MAX_BLOCKS_PER_SCAN;
+
+  const escrowAddressOf = (terms: LegTerms): Address =>
+    getAddress(predictEscrowAddress(factory, contractLegTerms(terms, options.feeAddress)));
+
+  const hasCode = async (address: Address) => {
+    const code = await client.getCode({ address });
+    return code !== undefined && code !== '0x';
+  };
+
+  const signEscrowCall = (depositAddress: string, functionName: string, args: readonly unknown[]) =>
+    signRelayerTransaction(client, relayer, options.chainId, {
+      address: getAddress(depositAddress),
+      abi: covenantEscrowAbi,
+      functionName,
+      args,
+    });
+
+  const signPayoutTransaction = async (
+    payout: UnsignedPayout,
+    signatures: readonly PartySignature[],
+  ): Promise<SignedTransaction> => {
+    const typedData = payoutTypedDataOf(payout, options.chainId);
+    const { action, recipients, amounts, nonce } = typedData.message;
+    // The contract checks that they come from distinct signers, in any order.
+    const signed = signatures.map(({ signer, signature }) => {
+      if (!isHex(signature)) {
+        throw new AppError('INVALID_SIGNATURE', `The ${signer}'s signature is not hex`);
+      }
+      return signature;
+    });
+    return signEscrowCall(typedData.domain.verifyingContract, 'executePayout', [
+      action,
+      recipients,
+      amounts,
+      nonce,
+      signed,
+    ]);
+  };
+
+  const broadcast = (transaction: SignedTransaction) => broadcastTransaction(client, transaction);
+
+  return {
+    chain: 'ETH',
+    chainId: options.chainId,
+    confirmationPolicy: options.confirmationPolicy,
+    relayerAddress: relayer.address,
+
+    depositAddress: async (terms) => escrowAddressOf(terms),
+
+    async deployEscrow(terms) {
+      const depositAddress = escrowAddressOf(terms);
+      if (await hasCode(depositAddress)) return { depositAddress, txRef: null };
+      const transaction = await signRelayerTransaction(client, relayer, options.chainId, {
+        address: factory,
+        abi: factoryCallAbi,
+        functionName: 'createEscrow',
+        args: [contractLegTerms(terms, options.feeAddress)],
+      });
+      await broadcast(transaction);
+      const receipt = await client.waitForTransactionReceipt({ hash: transaction.txRef });
+      if (receipt.status !== 'success' || !(await hasCode(depositAddress))) {
+        throw new Error(`deploying the escrow at ${depositAddress} failed in ${transaction.txRef}`);
+      }
+      return { depositAddress, txRef: transaction.txRef };
+    },
+
+    scanDeposits: (range, index) =>
+      scanEscrowDeposits(client, tokenAddresses, maxBlocksPerScan, range, index),
+
+    confirmations: (txRef) => readTxStatus(client, options.confirmationPolicy, txRef),
+
+    buildPayout: async (leg, plan) => buildEthereumPayout(options.chainId, leg, plan),
+
+    async recoverSigner(payout, signature) {
+      const typedData = payoutTypedDataOf(payout, options.chainId);
+      if (!isHex(signature)) return null;
+      try {
+        return getAddress(await recoverTypedDataAddress({ ...typedData, signature }));
+      } catch {
+        return null;
+      }
+    },
+
+    signPayoutTransaction,
+
+    async submit(payout, signatures) {
+      const transaction = await signPayoutTransaction(payout, signatures);
+      await broadcast(transaction);
+      return { txRef: transaction.txRef };
+    },
+
+    signRefundAfterDeadline: (depositAddress) => signEscrowCall(depositAddress, 'refundAfterDeadline', []),
+
+    signReturnForeignAsset: (depositAddress, tokenAddress) =>
+      signEscrowCall(depositAddress, 'returnForeignAsset', [getAddress(tokenAddress ?? ETH_TOKEN)]),
+
+    signSweep: (depositAddress) => signEscrowCall(depositAddress, 'sweep', []),
+
+    broadcast,
+
+    outgoingMovements: (txRef, depositAddress, depositorRefundAddress) =>
+      readOutgoingMovements(client, txRef, depositAddress, depositorRefundAddress),
+
+    async isSettled(depositAddress) {
+      const address = getAddress(depositAddress);
+      if (!(await hasCode(address))) return false;
+      return client.readContract({ address, abi: covenantEscrowAbi, functionName: 'settled' });
+    },
+
+    async blockRefAt(height) {
+      try {
+        return (await client.getBlock({ blockNumber: height })).hash;
+      } catch (error) {
+        if (error instanceof BlockNotFoundError) return null;
+        throw error;
+      }
+    },
+
+    currentHeight: () => client.getBlockNumber(),
+  };
+}
+
+/** The payout's typed data, refusing one built for another chain. */
+function payoutTypedDataOf(payout: UnsignedPayout, chainId: number) {
+  const typedData = typedDataFromJson(payout.signingPayload);
+  if (payout.chain !== 'ETH' || typedData.domain.chainId !== chainId) {
+    throw new Error(`payout ${payout.payoutRef} is not for chain ${chainId}`);
+  }
+  return typedData;
+}

@@ -1,0 +1,103 @@
+import {
+  type Abi,
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  type PrivateKeyAccount,
+  type PublicClient,
+} from 'viem';
+import type { SignedTransaction } from './ethereum-escrow-chain.js';
+
+/** One contract call the relayer pays gas for. */
+export interface RelayerCall {
+  address: Address;
+  /** The called contract's ABI, with every error its call may bubble up, to name a revert. */
+  abi: Abi;
+  functionName: string;
+  args: readonly unknown[];
+}
+
+// Estimates are exact for the state they ran on; the margin covers a deposit or a block landing
+// between estimate and inclusion (an ETH payout's recipients may run code).
+const GAS_MARGIN_PERCENT = 25n;
+
+/**
+ * Signs the relayer's transaction for a call without sending it, so the caller can store it first
+ * and re-send the very same transaction after a crash. Gas is estimated against the node (which
+ * throws, naming the contract's error, when the call would revert), the nonce counts the relayer's
+ * pending transactions, and fees come from the node: EIP-1559 where the chain has a base fee, a
+ * legacy gas price otherwise. The relayer's transactions must be signed one at a time, or two would
+ * take the same nonce.
+ */
+export async function signRelayerTransaction(
+  client: PublicClient,
+  relayer: PrivateKeyAccount,
+  chainId: number,
+  call: RelayerCall,
+): Promise<SignedTransaction> {
+  const data = encodeFunctionData({ abi: call.abi, functionName: call.functionName, args: call.args });
+  let gas: bigint;
+  try {
+    gas = await client.estimateContractGas({
+      account: relayer.address,
+      address: call.address,
+      abi: call.abi,
+      functionName: call.functionName,
+      args: call.args,
+    });
+  } catch (error) {
+    throw new Error(`${call.functionName} on ${call.address} would revert: ${revertName(error)}`, {
+      cause: error,
+    });
+  }
+  const [nonce, fees] = await Promise.all([
+    client.getTransactionCount({ address: relayer.address, blockTag: 'pending' }),
+    nodeFees(client),
+  ]);
+  const common = { chainId, to: call.address, data, gas: (gas * (100n + GAS_MARGIN_PERCENT)) / 100n, nonce };
+  const rawTransaction: Hex =
+    fees.type === 'eip1559'
+      ? await relayer.signTransaction({
+          ...common,
+          type: 'eip1559',
+          maxFeePerGas: fees.maxFeePerGas,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        })
+      : await relayer.signTransaction({ ...common, type: 'legacy', gasPrice: fees.gasPrice });
+  return { rawTransaction, txRef: keccak256(rawTransaction) };
+}
+
+type NodeFees =
+  | { type: 'eip1559'; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+  | { type: 'legacy'; gasPrice: bigint };
+
+async function nodeFees(client: PublicClient): Promise<NodeFees> {
+  try {
+    const { maxFeePerGas, maxPriorityFeePerGas } = await client.estimateFeesPerGas({
+      chain: client.chain,
+      type: 'eip1559',
+    });
+    return { type: 'eip1559', maxFeePerGas, maxPriorityFeePerGas };
+  } catch {
+    // A chain without a base fee (pre-London, some private networks).
+    return { type: 'legacy', gasPrice: await client.getGasPrice() };
+  }
+}
+
+/** The decoded custom error of a reverted call (`Name(arg, …)`), else the node's own message. */
+function revertName(error: unknown): string {
+  if (!(error instanceof BaseError)) return String(error);
+  const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError);
+  if (reverted instanceof ContractFunctionRevertedError) {
+    if (reverted.data) {
+      const args = (reverted.data.args ?? []).map((arg) => String(arg)).join(', ');
+      return `${reverted.data.errorName}(${args})`;
+    }
+    if (reverted.reason) return reverted.reason;
+    if (reverted.signature) return `unknown error ${reverted.signature}`;
+  }
+  return error.shortMessage;
+}
