@@ -10,6 +10,9 @@ import { scheduleNotificationEmails } from './deal-room/schedule-notification-em
 import { mailboxDir } from './email/create-mailbox-mailer.js';
 import { devMailboxRoutes } from './email/dev-mailbox-routes.js';
 import type { Mailer } from './email/mailer.js';
+import { createEscrowChains } from './escrow/escrow-chains.js';
+import { createEscrowEngine, type EscrowEngine } from './escrow/escrow-engine.js';
+import { createFilePlatformSigner, type PlatformSigner } from './escrow/platform-signer.js';
 import type { DeliverWebhookPayload } from './jobs/deliver-webhook-job.js';
 import type { JobDefinition } from './jobs/job-definition.js';
 import type { JobQueue } from './jobs/start-jobs.js';
@@ -38,6 +41,8 @@ export interface AppDeps {
   deliverWebhookJob: JobDefinition<DeliverWebhookPayload>;
   /** The chains escrows run on; main.ts starts them (and stops them after the app). */
   chains: ChainRegistry;
+  /** The platform's escrow key; by default the key file in DATA_DIR/keys. */
+  platformSigner?: PlatformSigner;
 }
 
 declare module 'fastify' {
@@ -51,6 +56,8 @@ declare module 'fastify' {
     jobs: Pick<JobQueue, 'send'>;
     deliverWebhookJob: JobDefinition<DeliverWebhookPayload>;
     chains: ChainRegistry;
+    /** The escrow engine: its use cases, and its passes started with the app. */
+    escrow: EscrowEngine;
     /** Deal events from the database (deal room streams subscribe here); started with the app. */
     dealEvents: DealEventHub;
   }
@@ -93,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('jobs', deps.jobs);
   app.decorate('deliverWebhookJob', deps.deliverWebhookJob);
   app.decorate('chains', deps.chains);
+  await startEscrowEngine(app, deps);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -124,6 +132,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(devMailboxRoutes, { dir: mailboxDir(config.dataDir) });
   }
   return app;
+}
+
+/** The escrow engine over the app's chains; its passes run from when the app is ready until it closes. */
+async function startEscrowEngine(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { config } = deps;
+  const engine = createEscrowEngine({
+    db: deps.database.db,
+    now: deps.clock,
+    logger: deps.logger,
+    chains: await createEscrowChains(deps.chains, config.dataDir, deps.logger),
+    signer: deps.platformSigner ?? (await createFilePlatformSigner(config.dataDir)),
+    settlementWindowHours: config.escrow.settlementWindowHours,
+    webhooks: { db: deps.database.db, now: deps.clock, jobs: deps.jobs, deliverJob: deps.deliverWebhookJob },
+    ...(config.escrow.crashPoint ? { crashAt: config.escrow.crashPoint } : {}),
+  });
+  app.decorate('escrow', engine);
+  app.addHook('onReady', async () => engine.start(config.escrow.pollMs));
+  app.addHook('preClose', async () => engine.stop());
 }
 
 /**

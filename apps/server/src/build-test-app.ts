@@ -9,6 +9,7 @@ import { type ChainRegistry, emptyChainRegistry } from './chains/chain-registry.
 import { type Config, loadConfig } from './config.js';
 import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
 import type { Mailer } from './email/mailer.js';
+import type { PlatformSigner } from './escrow/platform-signer.js';
 import { createDeliverWebhookJob, type DeliverWebhookPayload } from './jobs/deliver-webhook-job.js';
 import type { JobDefinition } from './jobs/job-definition.js';
 import type { JobQueue } from './jobs/start-jobs.js';
@@ -37,6 +38,8 @@ export interface TestAppOptions {
   deliverWebhookJob?: JobDefinition<DeliverWebhookPayload>;
   /** Defaults to no chains (no devnet is started); the caller stops the registry it passes. */
   chains?: ChainRegistry;
+  /** Defaults to a key file in the test's DATA_DIR. */
+  platformSigner?: PlatformSigner;
 }
 
 export interface TestApp {
@@ -70,6 +73,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
       options.deliverWebhookJob ??
       createDeliverWebhookJob({ db: options.database.db, now: clock, allowPrivateTargets: false }),
     chains: options.chains ?? emptyChainRegistry,
+    ...(options.platformSigner ? { platformSigner: options.platformSigner } : {}),
   });
   return {
     app,

@@ -50,6 +50,17 @@ const envSchema = z.object({
   ETH_FEE_ADDRESS: ethereumAddress.optional(),
   ETH_TOKENS: ethereumTokens.optional(),
   ETH_CONFIRMATIONS: confirmationsFromEnv.optional(),
+  /** Hours after the funding deadline before anyone may refund an escrow on-chain: the time a funded deal has to settle. */
+  ESCROW_SETTLEMENT_WINDOW_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(72),
+  /** How often the escrow engine watches the chains and moves payouts along (0: never on its own). */
+  ESCROW_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
+  /** Tests only (refused in production): where the engine kills its own process to prove recovery. */
+  ESCROW_CRASH_POINT: z.enum(['after-cosign']).optional(),
   BTC_RPC_URL: z.string().url().optional(),
   SOL_RPC_URL: z.string().url().optional(),
   /** The Bitcoin network whose address formats deal addresses must have (version bytes, bech32 prefix). */
@@ -128,6 +139,11 @@ export interface Config {
   fileEncryptionKey: string | undefined;
   seedDemoData: boolean;
   ethereum: EthereumConfig;
+  escrow: {
+    settlementWindowHours: number;
+    pollMs: number;
+    crashPoint: 'after-cosign' | undefined;
+  };
 }
 
 export type Confirmations = number | 'finalized';
@@ -176,6 +192,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     fileEncryptionKey: env.FILE_ENCRYPTION_KEY,
     seedDemoData: env.SEED_DEMO_DATA,
     ethereum: ethereumConfig(env),
+    escrow: {
+      settlementWindowHours: env.ESCROW_SETTLEMENT_WINDOW_HOURS,
+      pollMs: env.ESCROW_POLL_MS,
+      crashPoint: env.NODE_ENV === 'production' ? undefined : env.ESCROW_CRASH_POINT,
+    },
   };
 }
 

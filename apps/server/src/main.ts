@@ -10,7 +10,7 @@ import { createSmtpMailer } from './email/create-smtp-mailer.js';
 import { createDeliverWebhookJob } from './jobs/deliver-webhook-job.js';
 import { createPruneIdempotencyKeysJob } from './jobs/prune-idempotency-keys.js';
 import { createPruneRateLimitsJob } from './jobs/prune-rate-limits.js';
-import { startJobs } from './jobs/start-jobs.js';
+import { type JobQueue, startJobs } from './jobs/start-jobs.js';
 import { createLogger } from './plugins/create-logger.js';
 import { createDatabaseRateLimiter } from './plugins/rate-limit/create-database-rate-limiter.js';
 import { createRedisRateLimiter } from './plugins/rate-limit/create-redis-rate-limiter.js';
@@ -43,15 +43,15 @@ try {
     now: clock,
     allowPrivateTargets: config.webhookAllowPrivate,
   });
-  const jobs = await startJobs({
-    database,
-    logger,
-    jobs: [
-      createPruneRateLimitsJob(database.db, clock),
-      createPruneIdempotencyKeysJob(database.db, clock),
-      deliverWebhookJob,
-    ],
-  });
+  // The queue starts once the app (and its escrow engine, whose jobs it works) is built; nothing
+  // sends a job before the app listens.
+  let queue: JobQueue | undefined;
+  const jobs: Pick<JobQueue, 'send'> = {
+    send: async (job, data) => {
+      if (!queue) throw new Error(`job ${job.name} sent before the job queue started`);
+      await queue.send(job, data);
+    },
+  };
   const mailer = config.smtpUrl
     ? createSmtpMailer(config.smtpUrl, config.mailFrom)
     : createMailboxMailer(mailboxDir(config.dataDir), config.mailFrom);
@@ -78,6 +78,17 @@ try {
     deliverWebhookJob,
     chains,
   });
+  queue = await startJobs({
+    database,
+    logger,
+    jobs: [
+      createPruneRateLimitsJob(database.db, clock),
+      createPruneIdempotencyKeysJob(database.db, clock),
+      deliverWebhookJob,
+      ...app.escrow.jobs(),
+    ],
+  });
+  const startedQueue = queue;
   await app.listen({ port: config.port, host: config.host });
 
   let stopping = false;
@@ -91,7 +102,7 @@ try {
       process.exit(1);
     }, shutdownTimeoutMs).unref();
     await app.close();
-    await jobs.stop();
+    await startedQueue.stop();
     await chains.stop();
     await mailer.close();
     await rateLimiter.close();

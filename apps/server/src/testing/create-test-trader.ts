@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { schema } from '@covenant/db';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { issueAccessToken } from '../auth/issue-access-token.js';
 
@@ -62,4 +63,22 @@ export async function createTestTrader(
     session!,
   );
   return { id: user!.id, email, username, token: accessToken };
+}
+
+/** A new signed-in session for a trader made by createTestTrader, as of the app's clock now (after a test moved it). */
+export async function signInAgain(app: FastifyInstance, trader: TestTrader): Promise<string> {
+  const db = app.database.db;
+  const [user] = await db.select().from(schema.users).where(eq(schema.users.id, trader.id));
+  const seconds = Math.floor(app.clock().getTime() / 1000);
+  const amr: schema.AuthMethodReference[] = [{ method: 'password', timestamp: seconds }];
+  const [session] = await db
+    .insert(schema.sessions)
+    .values({ userId: trader.id, amr, aal: 'aal1' })
+    .returning();
+  const { accessToken } = await issueAccessToken(
+    { signingKey: app.signingKey, config: app.config, now: app.clock },
+    { user: user!, factors: [], roles: [] },
+    session!,
+  );
+  return accessToken;
 }

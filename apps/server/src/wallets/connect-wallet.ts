@@ -2,6 +2,7 @@ import { type Db, schema } from '@covenant/db';
 import { AppError, type BitcoinNetwork, type Chain, validateChainAddress } from '@covenant/domain';
 import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
+import type { Transaction } from '../deals/append-deal-event.js';
 
 export interface ConnectedWallet {
   chain: Chain;
@@ -22,7 +23,8 @@ const lockedLegStates = ['partially_funded', 'funded', 'releasing', 'refunding']
  * one after the other.
  */
 export async function connectWallet(
-  deps: { db: Db; now: () => Date; bitcoinNetwork: BitcoinNetwork },
+  /** `db` may be a transaction: the change then runs in a savepoint of it. */
+  deps: { db: Db | Transaction; now: () => Date; bitcoinNetwork: BitcoinNetwork },
   userId: string,
   chain: Chain,
   address: string,

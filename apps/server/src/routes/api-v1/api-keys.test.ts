@@ -97,24 +97,36 @@ describe('API keys', () => {
   });
 });
 
-describe('escrow and wallets', () => {
+describe('escrow routes for a deal that is not the caller’s', () => {
+  const unknownDeal = '00000000-0000-4000-8000-000000000000';
   it.each([
-    ['POST', '/api/v1/escrow/create', { deal_id: '00000000-0000-4000-8000-000000000000' }],
+    ['POST', '/api/v1/escrow/create', { deal_id: unknownDeal }],
     [
       'POST',
       '/api/v1/escrow/fund',
-      {
-        deal_id: '00000000-0000-4000-8000-000000000000',
-        transaction_hash: '0xabc',
-        chain: 'ETH',
-        amount: '1',
-      },
+      { deal_id: unknownDeal, transaction_hash: '0xabc', chain: 'ETH', amount: '1' },
     ],
-    ['GET', '/api/v1/escrow/00000000-0000-4000-8000-000000000000/status', undefined],
-    ['POST', '/api/v1/escrow/release', { escrow_id: '00000000-0000-4000-8000-000000000000', side: 'buyer' }],
-  ] as const)('%s %s answers 501 NOT_IMPLEMENTED', async (method, url, payload) => {
+    ['GET', `/api/v1/escrow/${unknownDeal}/status`, undefined],
+    ['GET', `/api/v1/deals/${unknownDeal}/escrow`, undefined],
+    [
+      'POST',
+      '/api/v1/escrow/release',
+      { deal_id: unknownDeal, leg: 'asset', signature: `0x${'ab'.repeat(65)}` },
+    ],
+  ] as const)('%s %s answers 404 NOT_FOUND', async (method, url, payload) => {
     const response = await app.inject({ method, url, headers: bearer(owner.token), payload });
-    expect(response.statusCode).toBe(501);
-    expect(response.json().error).toMatchObject({ code: 'NOT_IMPLEMENTED', details: null });
+    expect(response.statusCode, response.body).toBe(404);
+    expect(response.json().error.code).toBe('NOT_FOUND');
+  });
+
+  it('refuses a release whose signature is not 65 bytes of hex', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/escrow/release',
+      headers: bearer(owner.token),
+      payload: { deal_id: unknownDeal, leg: 'asset', signature: '0x1234' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('VALIDATION_FAILED');
   });
 });

@@ -1,0 +1,118 @@
+import { schema } from '@covenant/db';
+import { AppError } from '@covenant/domain';
+import type { UnsignedPayout } from '@covenant/escrow';
+import { type Leg, legDepositor } from '@covenant/escrow';
+import { and, eq, ne } from 'drizzle-orm';
+import type { EscrowEngineDeps } from './escrow-engine-deps.js';
+import { type PayoutRow, receivedOf } from './escrow-rows.js';
+import { findLeg, findPartyEscrow } from './find-party-escrow.js';
+
+type Party = 'buyer' | 'seller';
+
+/**
+ * Who may approve a payout besides the platform: the depositor for the deal's own release and for
+ * a cancelled deal's refund (the party giving the money, or getting it back); either party for a
+ * mediator's decision, so the decision is carried out whichever side cooperates.
+ */
+export function eligibleSigners(payout: Pick<PayoutRow, 'source'>, leg: Leg): Party[] {
+  return payout.source === 'mediator' ? ['buyer', 'seller'] : [legDepositor[leg]];
+}
+
+export function unsignedPayoutOf(payout: PayoutRow): UnsignedPayout {
+  return {
+    chain: payout.chain as UnsignedPayout['chain'],
+    escrowId: payout.escrowId,
+    leg: payout.leg,
+    payoutRef: payout.payoutRef,
+    signingPayload: payout.signingPayload,
+  };
+}
+
+/**
+ * A party's approval of a leg's payout (`POST /escrow/release`): the signature must recover to the
+ * party's key in the leg's custody, over exactly the payout the engine prepared. Stored once; the
+ * payout is then ready for the platform's co-signature.
+ */
+export async function approvePayout(
+  deps: EscrowEngineDeps,
+  userId: string,
+  input: { dealId: string; leg: Leg; signature: string },
+): Promise<{ escrowId: string }> {
+  const found = await findPartyEscrow(deps.db, userId, { dealId: input.dealId });
+  const { party } = found;
+  const leg = await findLeg(deps.db, found.escrow.id, input.leg);
+  const [payout] = await deps.db
+    .select()
+    .from(schema.escrowPayouts)
+    .where(
+      and(
+        eq(schema.escrowPayouts.escrowId, found.escrow.id),
+        eq(schema.escrowPayouts.leg, input.leg),
+        ne(schema.escrowPayouts.status, 'superseded'),
+      ),
+    );
+  if (!payout) {
+    const deposits = await deps.db
+      .select()
+      .from(schema.escrowLedgerEntries)
+      .where(
+        and(
+          eq(schema.escrowLedgerEntries.escrowId, found.escrow.id),
+          eq(schema.escrowLedgerEntries.leg, input.leg),
+        ),
+      );
+    const available = receivedOf(leg, deposits);
+    if (available < BigInt(leg.requiredAmount)) {
+      throw new AppError('INSUFFICIENT_BALANCE', 'This leg is not fully funded yet', {
+        required: leg.requiredAmount,
+        available: available.toString(),
+        chain: leg.chain,
+      });
+    }
+    throw new AppError(
+      'INVALID_STATE_TRANSITION',
+      'Nothing to approve on this leg yet: the other leg is not funded',
+      {
+        leg: input.leg,
+      },
+    );
+  }
+  if (!eligibleSigners(payout, input.leg).includes(party)) {
+    throw new AppError('FORBIDDEN', 'The other party approves this leg’s payout', { leg: input.leg });
+  }
+  if (payout.status !== 'collecting' && payout.status !== 'ready') {
+    throw new AppError('INVALID_STATE_TRANSITION', 'This payout has already been sent', {
+      status: payout.status,
+    });
+  }
+  const chain = deps.chains.get(payout.chain);
+  if (!chain) throw new AppError('NOT_IMPLEMENTED', `Escrow on ${payout.chain} is not available`);
+  const expected = party === 'buyer' ? leg.buyerSigner : leg.sellerSigner;
+  const recovered = await chain.adapter.recoverSigner(unsignedPayoutOf(payout), input.signature);
+  if (!recovered || recovered.toLowerCase() !== expected.toLowerCase()) {
+    throw new AppError(
+      'INVALID_SIGNATURE',
+      'The signature is not your escrow key’s approval of this payout',
+      {
+        expected_signer: expected,
+        recovered_signer: recovered,
+      },
+    );
+  }
+  const now = deps.now();
+  await deps.db
+    .insert(schema.escrowPayoutSignatures)
+    .values({
+      payoutId: payout.id,
+      signer: party,
+      signerAddress: expected,
+      signature: input.signature,
+      createdAt: now,
+    })
+    .onConflictDoNothing();
+  await deps.db
+    .update(schema.escrowPayouts)
+    .set({ status: 'ready', updatedAt: now })
+    .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'collecting')));
+  return { escrowId: found.escrow.id };
+}

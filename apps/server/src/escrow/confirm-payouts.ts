@@ -1,0 +1,198 @@
+import { schema } from '@covenant/db';
+import { nextDealStatus } from '@covenant/domain';
+import { meetsPolicy, reconcileLeg } from '@covenant/escrow';
+import { and, eq, inArray } from 'drizzle-orm';
+import { appendDealEvent } from '../deals/append-deal-event.js';
+import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook-event.js';
+import type { EscrowEngineDeps } from './escrow-engine-deps.js';
+import { ledgerEntryOf, loadEscrowBooks, settlementTransactionsOf } from './escrow-rows.js';
+import { refreshEscrows } from './refresh-legs.js';
+import { raiseStaffAlert } from './staff-alerts.js';
+
+/**
+ * Follows sent payouts until they are deep enough: their movements (payout, fee, refund) go into
+ * the leg's ledger as the chain logged them, the leg's books are reconciled, and when every live
+ * payout of an escrow is confirmed the escrow is settled or refunded — a deal's own settlement
+ * completes the deal (`release`) and sends `deal.completed` with the transactions.
+ */
+export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> {
+  const submitted = await deps.db
+    .select({ payout: schema.escrowPayouts, leg: schema.escrowLegs })
+    .from(schema.escrowPayouts)
+    .innerJoin(
+      schema.escrowLegs,
+      and(
+        eq(schema.escrowLegs.escrowId, schema.escrowPayouts.escrowId),
+        eq(schema.escrowLegs.leg, schema.escrowPayouts.leg),
+      ),
+    )
+    .where(eq(schema.escrowPayouts.status, 'submitted'));
+  const touched = new Set<string>();
+  for (const { payout, leg } of submitted) {
+    const chain = deps.chains.get(payout.chain);
+    if (!chain || !payout.txRef) continue;
+    const status = await chain.adapter.confirmations(payout.txRef);
+    if (status.state === 'unknown' && payout.rawTransaction) {
+      // Dropped from the mempool or by a reorg: send the same bytes again.
+      await chain.adapter
+        .broadcast({
+          rawTransaction: payout.rawTransaction as `0x${string}`,
+          txRef: payout.txRef as `0x${string}`,
+        })
+        .catch((error: unknown) =>
+          deps.logger.warn({ err: error, payoutId: payout.id }, 're-broadcast failed'),
+        );
+      continue;
+    }
+    if (!meetsPolicy(chain.adapter.confirmationPolicy, status) || status.state !== 'included') continue;
+    const { reverted, movements } = await chain.adapter.outgoingMovements(
+      payout.txRef,
+      leg.depositAddress,
+      leg.depositorRefundAddress,
+    );
+    const now = deps.now();
+    if (reverted) {
+      await deps.db
+        .update(schema.escrowPayouts)
+        .set({ status: 'failed', error: 'reverted on-chain', updatedAt: now })
+        .where(eq(schema.escrowPayouts.id, payout.id));
+      await raiseStaffAlert(deps, {
+        kind: 'payout_reverted',
+        subject: payout.id,
+        message: 'A payout transaction reverted on-chain',
+        details: { escrow_id: payout.escrowId, leg: payout.leg, transaction_hash: payout.txRef },
+      });
+      continue;
+    }
+    if (movements.length > 0) {
+      await deps.db
+        .insert(schema.escrowLedgerEntries)
+        .values(
+          movements.map((movement) => ({
+            escrowId: payout.escrowId,
+            leg: payout.leg,
+            chain: payout.chain,
+            kind: movement.kind,
+            amount: movement.amount.toString(),
+            txRef: payout.txRef!,
+            position: movement.position,
+            counterpartyAddress: movement.to,
+            blockRef: movement.blockRef,
+            blockHeight: movement.height,
+            confirmations: status.confirmations,
+            status: 'confirmed' as const,
+            createdAt: now,
+            updatedAt: now,
+          })),
+        )
+        .onConflictDoNothing();
+    }
+    await deps.db
+      .update(schema.escrowPayouts)
+      .set({ status: 'confirmed', confirmedAt: now, updatedAt: now })
+      .where(eq(schema.escrowPayouts.id, payout.id));
+    touched.add(payout.escrowId);
+  }
+  await refreshEscrows(deps, [...touched]);
+  for (const escrowId of touched) {
+    await reconcileEscrow(deps, escrowId);
+    await closeEscrowIfDone(deps, escrowId);
+  }
+  return [...touched];
+}
+
+/** Checks each settled leg's books (deposits = payouts + fees + refunds + sweeps); a mismatch alerts staff. */
+export async function reconcileEscrow(deps: EscrowEngineDeps, escrowId: string): Promise<void> {
+  const books = await loadEscrowBooks(deps.db, escrowId);
+  for (const row of books.legs) {
+    const mismatch = reconcileLeg({
+      escrowId,
+      leg: row.leg,
+      chain: row.chain as 'ETH',
+      state: row.state,
+      requiredConfirmations: row.requiredConfirmations,
+      ledger: books.ledger(row.leg).map(ledgerEntryOf),
+    });
+    if (mismatch) {
+      await raiseStaffAlert(deps, {
+        kind: 'escrow_reconciliation',
+        subject: `${escrowId}:${row.leg}`,
+        message: `The ${row.leg} leg's books do not balance: ${mismatch.problem.replaceAll('_', ' ')}`,
+        details: { escrow_id: escrowId, leg: row.leg, problem: mismatch.problem, ...mismatch.details },
+      });
+    }
+  }
+}
+
+async function closeEscrowIfDone(deps: EscrowEngineDeps, escrowId: string): Promise<void> {
+  const books = await loadEscrowBooks(deps.db, escrowId);
+  const payouts = books.legs.map((row) => books.payout(row.leg)).filter((payout) => payout !== null);
+  if (payouts.length === 0 || payouts.some((payout) => payout.status !== 'confirmed')) return;
+  const [escrow] = await deps.db.select().from(schema.escrows).where(eq(schema.escrows.id, escrowId));
+  if (!escrow || escrow.status === 'settled' || escrow.status === 'refunded') return;
+  const source = payouts[0]!.source;
+  if (source === 'settlement' && payouts.length < 2) return;
+  const refunded = payouts.every((payout) => payout.kind === 'refund');
+  const now = deps.now();
+  const settlementTransactions = settlementTransactionsOf(books);
+  let completedAt: Date | null = null;
+  let parties: string[] = [];
+  await deps.db.transaction(async (tx) => {
+    const [deal] = await tx
+      .select()
+      .from(schema.deals)
+      .where(eq(schema.deals.id, escrow.dealId))
+      .for('update');
+    if (!deal) return;
+    parties = [deal.buyerId, deal.sellerId];
+    await tx
+      .update(schema.escrows)
+      .set({ status: refunded ? 'refunded' : 'settled', updatedAt: now })
+      .where(
+        and(
+          eq(schema.escrows.id, escrowId),
+          inArray(schema.escrows.status, ['funded', 'settling', 'refunding', 'awaiting_funding']),
+        ),
+      );
+    let toStatus = deal.status;
+    if (source === 'settlement' && deal.status === 'escrow_funded') {
+      toStatus = nextDealStatus(deal.status, 'release', 'system');
+      await tx
+        .update(schema.deals)
+        .set({ status: toStatus, completedAt: now, updatedAt: now })
+        .where(eq(schema.deals.id, deal.id));
+    }
+    if (source === 'mediator') {
+      const instructionIds = payouts
+        .map((payout) => payout.instructionId)
+        .filter((id): id is string => id !== null);
+      if (instructionIds.length > 0) {
+        await tx
+          .update(schema.escrowInstructions)
+          .set({ status: 'executed', updatedAt: now })
+          .where(inArray(schema.escrowInstructions.id, instructionIds));
+      }
+    }
+    completedAt = toStatus === 'completed' ? (deal.completedAt ?? now) : null;
+    await appendDealEvent(tx, {
+      dealId: deal.id,
+      actorId: null,
+      action: refunded ? 'escrow_refunded' : 'escrow_settled',
+      payload: {
+        escrow_id: escrowId,
+        source,
+        from_status: deal.status,
+        to_status: toStatus,
+        settlement_transactions: settlementTransactions,
+      },
+      createdAt: now,
+    });
+  });
+  if (completedAt && !refunded) {
+    await enqueueWebhookEvent(deps.webhooks, parties, 'deal.completed', {
+      deal_id: escrow.dealId,
+      completed_at: (completedAt as Date).toISOString(),
+      settlement_transactions: settlementTransactions,
+    });
+  }
+}

@@ -1,0 +1,225 @@
+import { schema } from '@covenant/db';
+import { AppError, type Chain, type TokenSymbol } from '@covenant/domain';
+import { type LegTerms, legDepositor, legReceiver, legs } from '@covenant/escrow';
+import { and, eq, inArray, or } from 'drizzle-orm';
+import { appendDealEvent } from '../deals/append-deal-event.js';
+import type { EscrowEngineDeps } from './escrow-engine-deps.js';
+
+export interface CreatedEscrow {
+  created: boolean;
+  escrowId: string;
+  legs: {
+    leg: 'asset' | 'stable';
+    chain: string;
+    symbol: string;
+    amount: string;
+    depositAddress: string;
+    deadline: Date;
+  }[];
+}
+
+/**
+ * Opens the escrow of a deal whose terms are agreed: per leg, the custody of the three keys (the
+ * parties' registered signing addresses and the platform's) at a deposit address derived from the
+ * accepted terms, deployed before it is shown to anyone, so every deposit lands in a contract that
+ * logs it. Idempotent: a second call (or a concurrent one) returns the same escrow.
+ */
+export async function createEscrow(
+  deps: EscrowEngineDeps,
+  userId: string,
+  dealId: string,
+): Promise<CreatedEscrow> {
+  const [deal] = await deps.db
+    .select()
+    .from(schema.deals)
+    .where(
+      and(
+        eq(schema.deals.id, dealId),
+        or(eq(schema.deals.buyerId, userId), eq(schema.deals.sellerId, userId)),
+      ),
+    );
+  if (!deal) throw new AppError('NOT_FOUND', 'Deal not found');
+  const existing = await findEscrow(deps, dealId);
+  if (existing) return existing;
+  if (deal.status !== 'terms_agreed' || !deal.termsAgreedAt) {
+    throw new AppError(
+      'INVALID_STATE_TRANSITION',
+      'The escrow opens once both parties have agreed the terms',
+      {
+        status: deal.status,
+      },
+    );
+  }
+
+  const legSpecs = {
+    asset: { chain: deal.assetChain, symbol: deal.assetSymbol, amount: BigInt(deal.assetAmount) },
+    stable: { chain: deal.stableChain, symbol: deal.stableSymbol, amount: BigInt(deal.stableAmount) },
+  };
+  for (const leg of legs) {
+    const spec = legSpecs[leg];
+    const chain = deps.chains.get(spec.chain);
+    if (!chain) throw new AppError('NOT_IMPLEMENTED', `Escrow on ${spec.chain} is not available yet`);
+    if (!chain.info.tokens.some((token) => token.symbol === spec.symbol)) {
+      throw new AppError('NOT_IMPLEMENTED', `${spec.symbol} is not offered on ${spec.chain} here`);
+    }
+  }
+
+  const chainsUsed = [...new Set(legs.map((leg) => legSpecs[leg].chain))];
+  const [wallets, addresses] = await Promise.all([
+    deps.db
+      .select()
+      .from(schema.walletAddresses)
+      .where(
+        and(
+          inArray(schema.walletAddresses.userId, [deal.buyerId, deal.sellerId]),
+          inArray(schema.walletAddresses.chain, chainsUsed),
+        ),
+      ),
+    deps.db.select().from(schema.dealAddresses).where(eq(schema.dealAddresses.dealId, dealId)),
+  ]);
+  const signerOf = (party: 'buyer' | 'seller', chain: string) =>
+    wallets.find(
+      (wallet) =>
+        wallet.userId === (party === 'buyer' ? deal.buyerId : deal.sellerId) && wallet.chain === chain,
+    )?.address;
+  const missing = chainsUsed.flatMap((chain) =>
+    (['buyer', 'seller'] as const)
+      .filter((party) => !signerOf(party, chain))
+      .map((party) => ({ party, chain })),
+  );
+  if (missing.length > 0) {
+    throw new AppError('CONFLICT', 'Both parties need an escrow key first', { missing });
+  }
+  const addressOf = (party: 'buyer' | 'seller') => addresses.find((row) => row.party === party);
+  const deadline = new Date(deal.termsAgreedAt.getTime() + deal.fundingDeadlineHours * 3_600_000);
+  const refundAfter = new Date(deadline.getTime() + deps.settlementWindowHours * 3_600_000);
+
+  const planned: { terms: LegTerms; depositAddress: string; confirmations: number }[] = [];
+  for (const leg of legs) {
+    const spec = legSpecs[leg];
+    const chain = deps.chains.get(spec.chain)!;
+    const depositor = addressOf(legDepositor[leg]);
+    const receiver = addressOf(legReceiver[leg]);
+    if (!depositor || !receiver)
+      throw new AppError('ADDRESSES_REQUIRED', 'Both parties must set their addresses');
+    const signers = {
+      buyer: signerOf('buyer', spec.chain)!,
+      seller: signerOf('seller', spec.chain)!,
+      platform: deps.signer.ethereumAddress,
+    };
+    const distinct = new Set(Object.values(signers).map((address) => address.toLowerCase()));
+    if (distinct.size !== 3) {
+      throw new AppError(
+        'CONFLICT',
+        'The buyer, the seller and the platform must sign with three different addresses',
+      );
+    }
+    const terms: LegTerms = {
+      dealId,
+      leg,
+      chain: spec.chain as Chain,
+      symbol: spec.symbol as TokenSymbol,
+      tokenAddress: chain.info.tokens.find((token) => token.symbol === spec.symbol)?.address ?? null,
+      requiredAmount: spec.amount,
+      depositorRefundAddress: depositor.refundAddress,
+      receiverPayoutAddress: receiver.payoutAddress,
+      deadline,
+      refundAfter,
+      signers,
+    };
+    // The watcher starts at the block before the escrow exists: nothing can have paid it earlier.
+    const height = await chain.adapter.currentHeight();
+    await deps.db
+      .insert(schema.chainScanCursors)
+      .values({
+        chain: spec.chain,
+        scannedHeight: height,
+        scannedBlockRef: await chain.adapter.blockRefAt(height),
+      })
+      .onConflictDoNothing();
+    const { depositAddress } = await chain.relayerTurn(() => chain.adapter.deployEscrow(terms));
+    planned.push({ terms, depositAddress, confirmations: chain.adapter.confirmationPolicy.confirmations });
+  }
+
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ status: schema.deals.status })
+      .from(schema.deals)
+      .where(eq(schema.deals.id, dealId))
+      .for('update');
+    if (locked?.status !== 'terms_agreed') return;
+    const [escrow] = await tx
+      .insert(schema.escrows)
+      .values({ dealId, createdAt: now, updatedAt: now })
+      .onConflictDoNothing()
+      .returning({ id: schema.escrows.id });
+    if (!escrow) return;
+    await tx.insert(schema.escrowLegs).values(
+      planned.map(({ terms, depositAddress, confirmations }) => ({
+        escrowId: escrow.id,
+        leg: terms.leg,
+        chain: terms.chain,
+        symbol: terms.symbol,
+        tokenAddress: terms.tokenAddress,
+        requiredAmount: terms.requiredAmount.toString(),
+        depositAddress,
+        depositorRefundAddress: terms.depositorRefundAddress,
+        receiverPayoutAddress: terms.receiverPayoutAddress,
+        buyerSigner: terms.signers.buyer,
+        sellerSigner: terms.signers.seller,
+        platformSigner: terms.signers.platform,
+        requiredConfirmations: confirmations,
+        deadline: terms.deadline,
+        refundAfter: terms.refundAfter,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    await appendDealEvent(tx, {
+      dealId,
+      actorId: userId,
+      action: 'escrow_opened',
+      payload: {
+        escrow_id: escrow.id,
+        funding_deadline: deadline.toISOString(),
+        legs: planned.map(({ terms, depositAddress }) => ({
+          leg: terms.leg,
+          chain: terms.chain,
+          symbol: terms.symbol,
+          amount: terms.requiredAmount.toString(),
+          deposit_address: depositAddress,
+        })),
+      },
+      createdAt: now,
+    });
+  });
+  const created = await findEscrow(deps, dealId);
+  if (!created) {
+    throw new AppError('INVALID_STATE_TRANSITION', 'The deal changed while its escrow was being opened');
+  }
+  return { ...created, created: true };
+}
+
+async function findEscrow(deps: EscrowEngineDeps, dealId: string): Promise<CreatedEscrow | null> {
+  const [escrow] = await deps.db.select().from(schema.escrows).where(eq(schema.escrows.dealId, dealId));
+  if (!escrow) return null;
+  const rows = await deps.db
+    .select()
+    .from(schema.escrowLegs)
+    .where(eq(schema.escrowLegs.escrowId, escrow.id));
+  return {
+    created: false,
+    escrowId: escrow.id,
+    legs: rows
+      .sort((a, b) => a.leg.localeCompare(b.leg))
+      .map((row) => ({
+        leg: row.leg,
+        chain: row.chain,
+        symbol: row.symbol,
+        amount: row.requiredAmount,
+        depositAddress: row.depositAddress,
+        deadline: row.deadline,
+      })),
+  };
+}

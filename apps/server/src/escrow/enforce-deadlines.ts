@@ -1,0 +1,138 @@
+import { schema } from '@covenant/db';
+import { nextDealStatus } from '@covenant/domain';
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { appendDealEvent } from '../deals/append-deal-event.js';
+import type { EscrowChain } from './escrow-chains.js';
+import type { EscrowEngineDeps } from './escrow-engine-deps.js';
+import { setLegState } from './escrow-rows.js';
+import { raiseStaffAlert } from './staff-alerts.js';
+
+/**
+ * The funding deadline: a deal whose escrow is not funded by then is cancelled by the system
+ * (`expire_funding`), and its deposits are then refunded (preparePayouts writes the refunds; the
+ * depositor may approve one at once). A refund nobody approved is sent without signatures once the
+ * escrow's on-chain deadline (the funding deadline plus the settlement window) has passed — the
+ * contract lets anyone trigger it then.
+ */
+export async function enforceDeadlines(deps: EscrowEngineDeps): Promise<string[]> {
+  const now = deps.now();
+  const touched: string[] = [];
+  const expired = await deps.db
+    .selectDistinct({ escrowId: schema.escrows.id, dealId: schema.escrows.dealId })
+    .from(schema.escrows)
+    .innerJoin(schema.escrowLegs, eq(schema.escrowLegs.escrowId, schema.escrows.id))
+    .innerJoin(schema.deals, eq(schema.deals.id, schema.escrows.dealId))
+    .where(
+      and(
+        eq(schema.escrows.status, 'awaiting_funding'),
+        eq(schema.deals.status, 'terms_agreed'),
+        lt(schema.escrowLegs.deadline, now),
+      ),
+    );
+  // Deals whose escrow was never opened pass the same deadline.
+  const neverOpened = await deps.db
+    .select({ dealId: schema.deals.id })
+    .from(schema.deals)
+    .leftJoin(schema.escrows, eq(schema.escrows.dealId, schema.deals.id))
+    .where(
+      and(
+        eq(schema.deals.status, 'terms_agreed'),
+        isNull(schema.escrows.id),
+        sql`${schema.deals.termsAgreedAt} + make_interval(hours => ${schema.deals.fundingDeadlineHours}) < ${now.toISOString()}::timestamptz`,
+      ),
+    );
+  const due = [...expired, ...neverOpened.map(({ dealId }) => ({ escrowId: null, dealId }))];
+  for (const { escrowId, dealId } of due) {
+    await deps.db.transaction(async (tx) => {
+      const [deal] = await tx.select().from(schema.deals).where(eq(schema.deals.id, dealId)).for('update');
+      if (deal?.status !== 'terms_agreed') return;
+      const status = nextDealStatus(deal.status, 'expire_funding', 'system');
+      await tx.update(schema.deals).set({ status, updatedAt: now }).where(eq(schema.deals.id, dealId));
+      await appendDealEvent(tx, {
+        dealId,
+        actorId: null,
+        action: 'funding_deadline_passed',
+        payload: { escrow_id: escrowId, from_status: deal.status, to_status: status },
+        createdAt: now,
+      });
+    });
+    if (escrowId) touched.push(escrowId);
+  }
+
+  const unapprovedRefunds = await deps.db
+    .select({ payout: schema.escrowPayouts, leg: schema.escrowLegs })
+    .from(schema.escrowPayouts)
+    .innerJoin(
+      schema.escrowLegs,
+      and(
+        eq(schema.escrowLegs.escrowId, schema.escrowPayouts.escrowId),
+        eq(schema.escrowLegs.leg, schema.escrowPayouts.leg),
+      ),
+    )
+    .where(
+      and(
+        eq(schema.escrowPayouts.kind, 'refund'),
+        inArray(schema.escrowPayouts.status, ['collecting']),
+        lt(schema.escrowLegs.refundAfter, now),
+      ),
+    );
+  for (const { payout, leg } of unapprovedRefunds) {
+    const chain = deps.chains.get(payout.chain);
+    if (chain && (await chain.relayerTurn(() => sendDeadlineRefund(deps, chain, payout, leg)))) {
+      touched.push(payout.escrowId);
+    }
+  }
+  return touched;
+}
+
+/** Signs, stores and sends `refundAfterDeadline` for a leg's unapproved refund; false when the chain refuses it for now. */
+async function sendDeadlineRefund(
+  deps: EscrowEngineDeps,
+  chain: EscrowChain,
+  payout: typeof schema.escrowPayouts.$inferSelect,
+  leg: typeof schema.escrowLegs.$inferSelect,
+): Promise<boolean> {
+  const now = deps.now();
+  let signed: Awaited<ReturnType<typeof chain.adapter.signRefundAfterDeadline>>;
+  try {
+    signed = await chain.adapter.signRefundAfterDeadline(leg.depositAddress);
+  } catch (error) {
+    // The chain's clock may trail ours by a block; a lasting refusal is for staff.
+    const message = error instanceof Error ? error.message : String(error);
+    if (!message.includes('DeadlineNotReached')) {
+      await raiseStaffAlert(deps, {
+        kind: 'deadline_refund_refused',
+        subject: payout.id,
+        message: 'The chain refuses the refund after the deadline',
+        details: { escrow_id: payout.escrowId, leg: payout.leg, error: message.slice(0, 500) },
+      });
+    }
+    return false;
+  }
+  const marked = await deps.db
+    .update(schema.escrowPayouts)
+    .set({
+      status: 'submitting',
+      rawTransaction: signed.rawTransaction,
+      txRef: signed.txRef,
+      submittedAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'collecting')))
+    .returning();
+  if (marked.length === 0) return false;
+  await setLegState(deps.db, payout.escrowId, payout.leg, 'refunding', now);
+  try {
+    await chain.adapter.broadcast(signed);
+    await deps.db
+      .update(schema.escrowPayouts)
+      .set({ status: 'submitted', updatedAt: now })
+      .where(eq(schema.escrowPayouts.id, payout.id));
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, payoutId: payout.id },
+      'deadline refund broadcast failed; retried next pass',
+    );
+  }
+  return true;
+}

@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import type { ConfirmationPolicy } from '@covenant/escrow';
+import { createEthereumEscrowChain, type EthereumEscrowChain } from '@covenant/escrow/ethereum';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Address, createTestClient, http, parseEther } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import type { ChainInfo, ChainRegistry } from '../chains/chain-registry.js';
+import type { Confirmations } from '../config.js';
+import { loadOrCreateKeyFile } from './key-file.js';
+
+/** A chain the engine runs escrows on: what clients are told about it, and its adapter. */
+export interface EscrowChain {
+  info: ChainInfo;
+  adapter: EthereumEscrowChain;
+  /**
+   * Runs `work` alone among the relayer's transactions: each is signed with the relayer's next
+   * nonce, so two signed before either is sent would collide. Deployments, payouts and refunds
+   * take their turn here from signing to broadcast.
+   */
+  relayerTurn<T>(work: () => Promise<T>): Promise<T>;
+}
+
+export type EscrowChains = ReadonlyMap<string, EscrowChain>;
+
+/** Depth shown while a `finalized` policy waits for finality: two epochs of 32 slots. */
+const finalizedDepth = 64;
+
+export function confirmationPolicyOf(confirmations: Confirmations): ConfirmationPolicy {
+  return confirmations === 'finalized'
+    ? { finality: 'finalized', confirmations: finalizedDepth }
+    : { finality: 'depth', confirmations };
+}
+
+/**
+ * An adapter for every chain of the registry. The relayer, which pays gas for the platform's
+ * transactions (deploying escrows, submitting approved payouts), has its key in
+ * DATA_DIR/keys/ethereum-relayer.key; on the devnet it is given ETH at each start, on a real node
+ * the operator funds the address logged at start.
+ */
+export async function createEscrowChains(
+  registry: ChainRegistry,
+  dataDir: string,
+  logger: FastifyBaseLogger,
+): Promise<EscrowChains> {
+  const chains = new Map<string, EscrowChain>();
+  for (const info of registry.chains) {
+    const relayerKey = await loadOrCreateKeyFile(join(dataDir, 'keys', 'ethereum-relayer.key'));
+    const relayer = privateKeyToAccount(relayerKey).address;
+    if (info.devnet) {
+      // A devnet that does not answer only stops the escrow from working, not the server from starting.
+      await fundOnDevnet(info.rpcUrl, relayer).catch((error: unknown) =>
+        logger.warn({ err: error, chain: info.chain }, 'could not fund the relayer on the devnet'),
+      );
+    } else {
+      logger.info(
+        { chain: info.chain, relayer },
+        'the relayer pays gas for escrow transactions: keep it funded',
+      );
+    }
+    const adapter = createEthereumEscrowChain({
+      rpcUrl: info.rpcUrl,
+      chainId: info.chainId,
+      escrowFactory: info.escrowFactory,
+      feeAddress: info.feeAddress,
+      tokens: info.tokens.map((token) => ({ symbol: token.symbol, address: token.address })),
+      confirmationPolicy: confirmationPolicyOf(info.confirmations),
+      relayerKey,
+    });
+    chains.set(info.chain, { info, adapter, relayerTurn: createTurns() });
+  }
+  return chains;
+}
+
+async function fundOnDevnet(rpcUrl: string, address: Address): Promise<void> {
+  const client = createTestClient({
+    mode: 'anvil',
+    chain: foundry,
+    transport: http(rpcUrl, { retryCount: 0 }),
+  });
+  await client.setBalance({ address, value: parseEther('1000') });
+}
+
+/** One at a time, in order of arrival; a failure ends its own turn only. */
+function createTurns(): EscrowChain['relayerTurn'] {
+  let last: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const turn = last.then(work, work);
+    last = turn.catch(() => {});
+    return turn;
+  };
+}

@@ -1,0 +1,116 @@
+import { type Db, schema } from '@covenant/db';
+import type { Chain, TokenSymbol } from '@covenant/domain';
+import {
+  confirmedDeposits,
+  type EscrowLeg,
+  type LedgerEntry,
+  type Leg,
+  type LegState,
+} from '@covenant/escrow';
+import { and, eq, inArray, ne } from 'drizzle-orm';
+
+export type LegRow = typeof schema.escrowLegs.$inferSelect;
+export type LedgerRow = typeof schema.escrowLedgerEntries.$inferSelect;
+export type PayoutRow = typeof schema.escrowPayouts.$inferSelect;
+export type EscrowRow = typeof schema.escrows.$inferSelect;
+
+/** A leg row as the engine's type. */
+export function legOf(row: LegRow): EscrowLeg {
+  return {
+    escrowId: row.escrowId,
+    leg: row.leg,
+    chain: row.chain as Chain,
+    symbol: row.symbol as TokenSymbol,
+    tokenAddress: row.tokenAddress,
+    requiredAmount: BigInt(row.requiredAmount),
+    depositAddress: row.depositAddress,
+    depositorRefundAddress: row.depositorRefundAddress,
+    receiverPayoutAddress: row.receiverPayoutAddress,
+    requiredConfirmations: row.requiredConfirmations,
+    deadline: row.deadline,
+    refundAfter: row.refundAfter,
+    signers: { buyer: row.buyerSigner, seller: row.sellerSigner, platform: row.platformSigner },
+  };
+}
+
+export function ledgerEntryOf(row: LedgerRow): LedgerEntry {
+  return {
+    kind: row.kind,
+    amount: BigInt(row.amount),
+    txRef: row.txRef,
+    position: row.position,
+    blockRef: row.blockRef,
+    height: row.blockHeight,
+    confirmations: row.confirmations,
+    status: row.status,
+  };
+}
+
+/** An escrow's legs, ledgers and live (not superseded) payouts. */
+export async function loadEscrowBooks(db: Db, escrowId: string) {
+  const [legRows, ledgerRows, payoutRows] = await Promise.all([
+    db.select().from(schema.escrowLegs).where(eq(schema.escrowLegs.escrowId, escrowId)),
+    db.select().from(schema.escrowLedgerEntries).where(eq(schema.escrowLedgerEntries.escrowId, escrowId)),
+    db
+      .select()
+      .from(schema.escrowPayouts)
+      .where(and(eq(schema.escrowPayouts.escrowId, escrowId), ne(schema.escrowPayouts.status, 'superseded'))),
+  ]);
+  const signatureRows =
+    payoutRows.length === 0
+      ? []
+      : await db
+          .select()
+          .from(schema.escrowPayoutSignatures)
+          .where(
+            inArray(
+              schema.escrowPayoutSignatures.payoutId,
+              payoutRows.map((payout) => payout.id),
+            ),
+          );
+  const byLeg = <Row extends { leg: Leg }>(rows: Row[], leg: Leg) => rows.filter((row) => row.leg === leg);
+  return {
+    legs: legRows.sort((a, b) => a.leg.localeCompare(b.leg)),
+    ledger: (leg: Leg) => byLeg(ledgerRows, leg),
+    payout: (leg: Leg) => byLeg(payoutRows, leg)[0] ?? null,
+    signatures: (payoutId: string) => signatureRows.filter((row) => row.payoutId === payoutId),
+  };
+}
+export type EscrowBooks = Awaited<ReturnType<typeof loadEscrowBooks>>;
+
+/** A leg's confirmed deposits, from its ledger rows: what it holds for a payout. */
+export function receivedOf(row: LegRow, ledger: readonly LedgerRow[]): bigint {
+  return confirmedDeposits({
+    requiredAmount: BigInt(row.requiredAmount),
+    requiredConfirmations: row.requiredConfirmations,
+    ledger: ledger.map(ledgerEntryOf),
+  });
+}
+
+/** Sets a leg's state (sending a payout sets releasing/refunding before its ledger says so). */
+export async function setLegState(
+  db: Db,
+  escrowId: string,
+  leg: Leg,
+  state: LegState,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(schema.escrowLegs)
+    .set({ state, updatedAt: now })
+    .where(and(eq(schema.escrowLegs.escrowId, escrowId), eq(schema.escrowLegs.leg, leg)));
+}
+
+/**
+ * The transactions that paid an escrow out: the buyer receives the asset leg, the seller the stable
+ * leg, and on Ethereum each payout transaction also paid that leg's fee.
+ */
+export function settlementTransactionsOf(books: EscrowBooks): {
+  buyer: string | null;
+  seller: string | null;
+  fee: string[];
+} {
+  const txOf = (leg: Leg) => books.payout(leg)?.txRef ?? null;
+  const paid = [txOf('asset'), txOf('stable')].filter((tx): tx is string => tx !== null);
+  return { buyer: txOf('asset'), seller: txOf('stable'), fee: [...new Set(paid)] };
+}

@@ -1,0 +1,88 @@
+import { schema } from '@covenant/db';
+import type { EscrowStatusView } from '@covenant/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
+
+// Deposits count only at 2 confirmations here; a reorg below that depth must undo what was seen.
+let net: EscrowDevnet;
+
+beforeAll(async () => {
+  net = await startEscrowDevnet({ confirmations: 2 });
+});
+
+afterAll(async () => {
+  await net?.close();
+});
+
+describe('the deposit watcher', () => {
+  it('forgets a deposit a reorg dropped before it was deep enough, then counts the one that replaces it', async () => {
+    const amount = 7_000_000_000_000_000_000n;
+    const dealId = await net.agreedDeal({
+      assetSymbol: 'WETH',
+      assetAmount: amount,
+      stableSymbol: 'USDC',
+      stableAmount: 21_000_000_000n,
+    });
+    const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+    expect(created.statusCode, created.body).toBe(201);
+    const deposit = created.json().legs[0].deposit_address as string;
+    const asset = async () => {
+      const view: EscrowStatusView = (
+        await net.call('GET', `/api/v1/deals/${dealId}/escrow`, net.seller.token)
+      ).json();
+      return view.legs.find((leg) => leg.leg === 'asset')!;
+    };
+
+    const beforeDeposit = await net.snapshot();
+    await net.pay(net.seller, 'WETH', deposit, amount);
+    await net.app.escrow.tick();
+    expect(await asset()).toMatchObject({
+      state: 'awaiting_deposit',
+      pending: amount.toString(),
+      received: '0',
+      confirmations: 1,
+    });
+
+    // The block holding the deposit is replaced by two empty ones.
+    await net.revert(beforeDeposit);
+    await net.mine(2);
+    await net.app.escrow.tick();
+    expect(await asset()).toMatchObject({
+      state: 'awaiting_deposit',
+      pending: '0',
+      received: '0',
+      confirmations: 0,
+    });
+
+    await net.pay(net.seller, 'WETH', deposit, amount);
+    await net.settle(async () => (await asset()).state === 'funded');
+    expect(await asset()).toMatchObject({ received: amount.toString(), pending: '0' });
+  });
+
+  it('does not count another token paid to a leg, alerts staff, and sends it back to the depositor', async () => {
+    const dealId = await net.agreedDeal({
+      assetSymbol: 'WETH',
+      assetAmount: 1_000_000_000_000_000_000n,
+      stableSymbol: 'USDC',
+      stableAmount: 3_000_000_000n,
+    });
+    const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+    const deposit = created.json().legs[0].deposit_address as string;
+    const before = await net.balance('USDC', net.seller.wallet);
+    // The seller pays 123.456789 USDC into the WETH leg's escrow by mistake.
+    await net.pay(net.seller, 'USDC', deposit, 123_456_789n);
+    await net.settle(async () => (await net.balance('USDC', deposit)) === 0n);
+    expect((await net.balance('USDC', net.seller.wallet)) - before).toBe(123_456_789n);
+    const view: EscrowStatusView = (
+      await net.call('GET', `/api/v1/deals/${dealId}/escrow`, net.seller.token)
+    ).json();
+    expect(view.legs[0]).toMatchObject({ state: 'awaiting_deposit', received: '0', pending: '0' });
+    const alerts = await net.database.db.select().from(schema.staffAlerts);
+    expect(alerts).toEqual([
+      expect.objectContaining({
+        kind: 'wrong_token_deposit',
+        details: expect.objectContaining({ leg: 'asset', amount: '123456789' }),
+      }),
+    ]);
+  });
+});

@@ -1,0 +1,199 @@
+import { schema } from '@covenant/db';
+import { AppError } from '@covenant/domain';
+import {
+  type Leg,
+  type MediatorInstruction,
+  mediatorOutcome,
+  planSettlement,
+  type SettlementOutcome,
+  type SettlementPlan,
+} from '@covenant/escrow';
+import { and, eq, inArray, ne } from 'drizzle-orm';
+import type { EscrowEngineDeps } from './escrow-engine-deps.js';
+import { type LegRow, legOf, loadEscrowBooks, receivedOf } from './escrow-rows.js';
+import { raiseStaffAlert } from './staff-alerts.js';
+
+type Source = 'settlement' | 'cancellation' | 'mediator';
+
+/**
+ * Decides what each escrow must pay out now, and writes it down as a payout awaiting approval:
+ * both legs released once the deal is funded; every confirmed deposit refunded once the deal is
+ * cancelled; a mediator's queued decision carried out (replacing any payout not yet sent). Safe to
+ * run any number of times: a leg has at most one live payout (a unique index), and each step checks
+ * what exists first.
+ */
+export async function preparePayouts(deps: EscrowEngineDeps): Promise<string[]> {
+  const touched: string[] = [];
+  const candidates = await deps.db
+    .select({
+      escrowId: schema.escrows.id,
+      escrowStatus: schema.escrows.status,
+      dealStatus: schema.deals.status,
+    })
+    .from(schema.escrows)
+    .innerJoin(schema.deals, eq(schema.deals.id, schema.escrows.dealId))
+    .where(
+      and(
+        inArray(schema.escrows.status, ['funded', 'awaiting_funding', 'refunding']),
+        inArray(schema.deals.status, ['escrow_funded', 'cancelled']),
+      ),
+    );
+  for (const candidate of candidates) {
+    const source: Source = candidate.dealStatus === 'escrow_funded' ? 'settlement' : 'cancellation';
+    if (source === 'settlement' && candidate.escrowStatus !== 'funded') continue;
+    if (await preparePayoutsFor(deps, candidate.escrowId, source)) touched.push(candidate.escrowId);
+  }
+  const instructions = await deps.db
+    .select()
+    .from(schema.escrowInstructions)
+    .where(eq(schema.escrowInstructions.status, 'queued'));
+  for (const instruction of instructions) {
+    const escrowId = await executeInstruction(deps, instruction);
+    if (escrowId) touched.push(escrowId);
+  }
+  return touched;
+}
+
+async function preparePayoutsFor(
+  deps: EscrowEngineDeps,
+  escrowId: string,
+  source: Exclude<Source, 'mediator'>,
+  instructionId: string | null = null,
+): Promise<boolean> {
+  const books = await loadEscrowBooks(deps.db, escrowId);
+  let created = false;
+  for (const row of books.legs) {
+    if (books.payout(row.leg)) continue;
+    const received = receivedOf(row, books.ledger(row.leg));
+    if (received === 0n) continue;
+    const outcome: SettlementOutcome = source === 'settlement' ? { kind: 'release' } : { kind: 'refund' };
+    created = (await writePayout(deps, row, received, outcome, source, instructionId)) || created;
+  }
+  if (created && source === 'cancellation') {
+    await deps.db
+      .update(schema.escrows)
+      .set({ status: 'refunding', updatedAt: deps.now() })
+      .where(eq(schema.escrows.id, escrowId));
+  }
+  return created;
+}
+
+async function writePayout(
+  deps: EscrowEngineDeps,
+  row: LegRow,
+  received: bigint,
+  outcome: SettlementOutcome,
+  source: Source,
+  instructionId: string | null,
+): Promise<boolean> {
+  const chain = deps.chains.get(row.chain);
+  if (!chain) return false;
+  const leg = legOf(row);
+  const plan = planSettlement(leg, received, outcome, chain.info.feeAddress);
+  const unsigned = await chain.adapter.buildPayout(leg, plan);
+  const now = deps.now();
+  const inserted = await deps.db
+    .insert(schema.escrowPayouts)
+    .values({
+      escrowId: row.escrowId,
+      leg: row.leg,
+      chain: row.chain,
+      kind: outcome.kind,
+      source,
+      instructionId,
+      payoutRef: unsigned.payoutRef,
+      signingPayload: unsigned.signingPayload as Record<string, unknown>,
+      plan: planJson(plan),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: schema.escrowPayouts.id });
+  return inserted.length > 0;
+}
+
+export function planJson(plan: SettlementPlan): Record<string, unknown> {
+  return {
+    outcome: plan.outcome,
+    transfers: plan.transfers.map((transfer) => ({ ...transfer, amount: transfer.amount.toString() })),
+  };
+}
+
+/**
+ * Carries out a mediator's decision on the deal's escrow: payouts not yet sent are superseded and
+ * each leg holding money gets the decided payout. A leg already paid out cannot follow the decision:
+ * the instruction fails and staff are alerted.
+ */
+async function executeInstruction(
+  deps: EscrowEngineDeps,
+  instruction: typeof schema.escrowInstructions.$inferSelect,
+): Promise<string | null> {
+  const [escrow] = await deps.db
+    .select()
+    .from(schema.escrows)
+    .where(eq(schema.escrows.dealId, instruction.dealId));
+  const now = deps.now();
+  const finish = (status: 'executing' | 'failed') =>
+    deps.db
+      .update(schema.escrowInstructions)
+      .set({ status, updatedAt: now })
+      .where(eq(schema.escrowInstructions.id, instruction.id));
+  if (!escrow) {
+    // Disputed before any escrow was opened: nothing was deposited, so there is nothing to move.
+    await deps.db
+      .update(schema.escrowInstructions)
+      .set({ status: 'executed', updatedAt: now })
+      .where(eq(schema.escrowInstructions.id, instruction.id));
+    return null;
+  }
+  const payload = instruction.payload as unknown as MediatorInstruction;
+  const books = await loadEscrowBooks(deps.db, escrow.id);
+  const sent = books.legs.filter((row) => {
+    const payout = books.payout(row.leg);
+    return payout && !['collecting', 'ready'].includes(payout.status);
+  });
+  if (sent.length > 0) {
+    await raiseStaffAlert(deps, {
+      kind: 'instruction_after_payout',
+      subject: instruction.id,
+      message: 'A mediator decision came after a leg was already paid out',
+      details: { deal_id: instruction.dealId, legs: sent.map((row) => row.leg) },
+    });
+    await finish('failed');
+    return null;
+  }
+  await deps.db
+    .update(schema.escrowPayouts)
+    .set({ status: 'superseded', updatedAt: now })
+    .where(and(eq(schema.escrowPayouts.escrowId, escrow.id), ne(schema.escrowPayouts.status, 'superseded')));
+  try {
+    for (const row of books.legs) {
+      const received = receivedOf(row, books.ledger(row.leg));
+      if (received === 0n) continue;
+      await writePayout(
+        deps,
+        row,
+        received,
+        mediatorOutcome(payload, row.leg as Leg),
+        'mediator',
+        instruction.id,
+      );
+    }
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    await raiseStaffAlert(deps, {
+      kind: 'instruction_not_payable',
+      subject: instruction.id,
+      message: `A mediator decision cannot be paid out: ${error.message}`,
+      details: { deal_id: instruction.dealId, error: error.code, ...((error.details as object) ?? {}) },
+    });
+    await finish('failed');
+    return null;
+  }
+  await deps.db
+    .update(schema.escrows)
+    .set({ status: 'settling', updatedAt: now })
+    .where(eq(schema.escrows.id, escrow.id));
+  await finish('executing');
+  return escrow.id;
+}

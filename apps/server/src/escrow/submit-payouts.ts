@@ -1,0 +1,200 @@
+import { schema } from '@covenant/db';
+import type { TypedDataJson } from '@covenant/domain';
+import type { PartySignature } from '@covenant/escrow';
+import type { SignedTransaction } from '@covenant/escrow/ethereum';
+import { and, eq, inArray } from 'drizzle-orm';
+import { unsignedPayoutOf } from './approve-payout.js';
+import type { EscrowEngineDeps } from './escrow-engine-deps.js';
+import { type PayoutRow, setLegState } from './escrow-rows.js';
+import { raiseStaffAlert } from './staff-alerts.js';
+
+/**
+ * Sends approved payouts, each exactly once. A settlement is atomic across the deal: its two legs go
+ * only when both giving parties have approved and the deal is still funded (not disputed). The
+ * platform co-signs, the relayer's signed transaction is stored with its hash (`submitting`), and
+ * only then broadcast; after a crash anywhere in between, the next pass re-sends the same stored
+ * bytes, or co-signs again (deterministic signatures) when nothing was stored, and the escrow
+ * contract refuses a second payout anyway.
+ */
+export async function submitPayouts(deps: EscrowEngineDeps): Promise<string[]> {
+  const touched = new Set<string>();
+  const stored = await deps.db
+    .select()
+    .from(schema.escrowPayouts)
+    .where(eq(schema.escrowPayouts.status, 'submitting'));
+  for (const payout of stored) {
+    await broadcastStored(deps, payout);
+    touched.add(payout.escrowId);
+  }
+  const ready = await deps.db
+    .select({ payout: schema.escrowPayouts, dealStatus: schema.deals.status })
+    .from(schema.escrowPayouts)
+    .innerJoin(schema.escrows, eq(schema.escrows.id, schema.escrowPayouts.escrowId))
+    .innerJoin(schema.deals, eq(schema.deals.id, schema.escrows.dealId))
+    .where(eq(schema.escrowPayouts.status, 'ready'));
+  // A settlement whose first leg is already on its way (a crash, or a send that failed, came between
+  // the two legs) is committed: its other leg goes on its own.
+  const settling = [
+    ...new Set(
+      ready.filter(({ payout }) => payout.source === 'settlement').map(({ payout }) => payout.escrowId),
+    ),
+  ];
+  const started =
+    settling.length === 0
+      ? []
+      : await deps.db
+          .select({ escrowId: schema.escrowPayouts.escrowId })
+          .from(schema.escrowPayouts)
+          .where(
+            and(
+              inArray(schema.escrowPayouts.escrowId, settling),
+              eq(schema.escrowPayouts.source, 'settlement'),
+              inArray(schema.escrowPayouts.status, ['submitting', 'submitted', 'confirmed']),
+            ),
+          );
+  for (const { payout, dealStatus } of ready) {
+    if (payout.source === 'settlement') {
+      if (dealStatus !== 'escrow_funded') continue;
+      const legsReady = ready.filter((other) => other.payout.escrowId === payout.escrowId);
+      const legsStarted = started.filter((other) => other.escrowId === payout.escrowId);
+      if (legsReady.length + legsStarted.length < 2) continue;
+    }
+    const chain = deps.chains.get(payout.chain);
+    if (chain && (await chain.relayerTurn(() => cosignAndSend(deps, payout)))) touched.add(payout.escrowId);
+  }
+  return [...touched];
+}
+
+async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise<boolean> {
+  const chain = deps.chains.get(payout.chain);
+  if (!chain) return false;
+  const signatures = await deps.db
+    .select()
+    .from(schema.escrowPayoutSignatures)
+    .where(eq(schema.escrowPayoutSignatures.payoutId, payout.id));
+  let platform = signatures.find((row) => row.signer === 'platform');
+  if (!platform) {
+    const signature = await deps.signer.signEthereumTypedData(
+      payout.signingPayload as unknown as TypedDataJson,
+    );
+    [platform] = await deps.db
+      .insert(schema.escrowPayoutSignatures)
+      .values({
+        payoutId: payout.id,
+        signer: 'platform',
+        signerAddress: deps.signer.ethereumAddress,
+        signature,
+        createdAt: deps.now(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    platform ??= (
+      await deps.db
+        .select()
+        .from(schema.escrowPayoutSignatures)
+        .where(
+          and(
+            eq(schema.escrowPayoutSignatures.payoutId, payout.id),
+            eq(schema.escrowPayoutSignatures.signer, 'platform'),
+          ),
+        )
+    )[0];
+  }
+  const party = signatures.find((row) => row.signer !== 'platform');
+  if (!platform || !party) return false;
+  const pair: PartySignature[] = [
+    { signer: party.signer, signature: party.signature },
+    { signer: 'platform', signature: platform.signature },
+  ];
+  let signed: SignedTransaction;
+  try {
+    signed = await chain.adapter.signPayoutTransaction(unsignedPayoutOf(payout), pair);
+  } catch (error) {
+    return handleRefused(deps, payout, error);
+  }
+  const marked = await deps.db
+    .update(schema.escrowPayouts)
+    .set({
+      status: 'submitting',
+      rawTransaction: signed.rawTransaction,
+      txRef: signed.txRef,
+      submittedAt: deps.now(),
+      updatedAt: deps.now(),
+    })
+    .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'ready')))
+    .returning();
+  if (marked.length === 0) return false;
+  await setLegState(
+    deps.db,
+    payout.escrowId,
+    payout.leg,
+    payout.kind === 'refund' ? 'refunding' : 'releasing',
+    deps.now(),
+  );
+  if (deps.crashAt === 'after-cosign') {
+    deps.logger.warn(
+      { payoutId: payout.id },
+      'crash point after-cosign: killing the process before broadcast',
+    );
+    process.kill(process.pid, 'SIGKILL');
+    await new Promise(() => {});
+  }
+  await broadcastStored(deps, marked[0]!);
+  return true;
+}
+
+async function broadcastStored(deps: EscrowEngineDeps, payout: PayoutRow): Promise<void> {
+  const chain = deps.chains.get(payout.chain);
+  if (!chain || !payout.rawTransaction || !payout.txRef) return;
+  try {
+    await chain.adapter.broadcast({
+      rawTransaction: payout.rawTransaction as `0x${string}`,
+      txRef: payout.txRef as `0x${string}`,
+    });
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, payoutId: payout.id },
+      'broadcast failed; the next pass checks the chain and retries',
+    );
+    await resignIfStale(deps, payout);
+    return;
+  }
+  await deps.db
+    .update(schema.escrowPayouts)
+    .set({ status: 'submitted', updatedAt: deps.now() })
+    .where(and(eq(schema.escrowPayouts.id, payout.id), inArray(schema.escrowPayouts.status, ['submitting'])));
+}
+
+/** The chain refused the payout (the call would revert): settled by someone else, or wrong. Staff look. */
+async function handleRefused(deps: EscrowEngineDeps, payout: PayoutRow, error: unknown): Promise<boolean> {
+  const message = error instanceof Error ? error.message : String(error);
+  deps.logger.warn({ payoutId: payout.id, err: error }, 'payout refused by the chain');
+  await raiseStaffAlert(deps, {
+    kind: 'payout_refused',
+    subject: payout.id,
+    message: 'The chain refuses a payout the parties approved',
+    details: { escrow_id: payout.escrowId, leg: payout.leg, kind: payout.kind, error: message.slice(0, 500) },
+  });
+  return false;
+}
+
+/**
+ * A stored transaction the node refuses and has never seen (its nonce was used meanwhile, say) is
+ * signed again with a fresh nonce, unless the escrow already settled: then the confirm step reads
+ * what happened, and staff are alerted if it was not this payout.
+ */
+async function resignIfStale(deps: EscrowEngineDeps, payout: PayoutRow): Promise<void> {
+  const chain = deps.chains.get(payout.chain);
+  if (!chain || !payout.txRef) return;
+  const status = await chain.adapter.confirmations(payout.txRef);
+  if (status.state !== 'unknown') return;
+  const [leg] = await deps.db
+    .select({ depositAddress: schema.escrowLegs.depositAddress })
+    .from(schema.escrowLegs)
+    .where(and(eq(schema.escrowLegs.escrowId, payout.escrowId), eq(schema.escrowLegs.leg, payout.leg)));
+  if (!leg || (await chain.adapter.isSettled(leg.depositAddress))) return;
+  await deps.db
+    .update(schema.escrowPayouts)
+    .set({ status: 'ready', rawTransaction: null, txRef: null, updatedAt: deps.now() })
+    .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'submitting')));
+}

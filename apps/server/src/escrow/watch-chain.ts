@@ -1,0 +1,208 @@
+import { schema } from '@covenant/db';
+import {
+  type DepositAddressIndex,
+  type DepositMovement,
+  meetsPolicy,
+  type WatchedLeg,
+} from '@covenant/escrow';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { EscrowChain } from './escrow-chains.js';
+import type { EscrowEngineDeps } from './escrow-engine-deps.js';
+import { raiseStaffAlert } from './staff-alerts.js';
+
+/** Blocks read per pass, so a watcher that fell far behind catches up in steps. */
+const maxBlocksPerPass = 2_000n;
+
+/**
+ * One pass of the deposit watcher on a chain: notices a reorg at its cursor and steps back, reads
+ * the new blocks' deposits to known escrows (one indexed lookup per batch of movements, whatever the
+ * number of open escrows), records them in the legs' ledgers, then re-checks the depth of every
+ * entry not yet confirmed, confirming those deep enough and marking those a reorg dropped. Returns
+ * the escrows whose ledgers changed.
+ */
+export async function watchChain(deps: EscrowEngineDeps, chain: EscrowChain): Promise<string[]> {
+  const { adapter } = chain;
+  const changed = new Set<string>();
+  const [cursor] = await deps.db
+    .select()
+    .from(schema.chainScanCursors)
+    .where(eq(schema.chainScanCursors.chain, adapter.chain));
+  if (cursor) {
+    let from = cursor.scannedHeight;
+    const seenRef = cursor.scannedBlockRef ? await adapter.blockRefAt(from) : null;
+    if (cursor.scannedBlockRef && seenRef !== cursor.scannedBlockRef) {
+      // The block the cursor stands on is no longer canonical: step back by the confirmation depth
+      // and read again; entries of dropped blocks are marked below.
+      const back = BigInt(Math.max(adapter.confirmationPolicy.confirmations, 1));
+      from = from > back ? from - back : 0n;
+      deps.logger.warn(
+        { chain: adapter.chain, height: cursor.scannedHeight.toString() },
+        'reorg at the watcher cursor',
+      );
+    }
+    const tip = await adapter.currentHeight();
+    if (tip > from || from !== cursor.scannedHeight) {
+      const toHeight = tip - from > maxBlocksPerPass ? from + maxBlocksPerPass : tip;
+      const result = await adapter.scanDeposits(
+        { fromHeight: from + 1n, toHeight },
+        depositIndex(deps, adapter.chain),
+      );
+      for (const movement of result.movements) {
+        if (await recordDeposit(deps, chain, movement)) changed.add(movement.watched.escrowId);
+      }
+      await deps.db
+        .update(schema.chainScanCursors)
+        .set({
+          scannedHeight: result.scannedTo,
+          scannedBlockRef: await adapter.blockRefAt(result.scannedTo),
+          updatedAt: deps.now(),
+        })
+        .where(eq(schema.chainScanCursors.chain, adapter.chain));
+    }
+  }
+  for (const escrowId of await confirmPendingEntries(deps, chain)) changed.add(escrowId);
+  return [...changed];
+}
+
+/** The (chain, deposit_address) index of escrow_legs as the adapter's lookup. */
+export function depositIndex(deps: EscrowEngineDeps, chain: string): DepositAddressIndex {
+  return {
+    async match(addresses) {
+      if (addresses.length === 0) return new Map();
+      const rows = await deps.db
+        .select({
+          escrowId: schema.escrowLegs.escrowId,
+          leg: schema.escrowLegs.leg,
+          depositAddress: schema.escrowLegs.depositAddress,
+          tokenAddress: schema.escrowLegs.tokenAddress,
+        })
+        .from(schema.escrowLegs)
+        .where(
+          and(
+            eq(schema.escrowLegs.chain, chain),
+            inArray(schema.escrowLegs.depositAddress, [...new Set(addresses)]),
+          ),
+        );
+      return new Map<string, WatchedLeg>(rows.map((row) => [row.depositAddress, row]));
+    },
+  };
+}
+
+/**
+ * Records a deposit in its leg's ledger (pending until deep enough). A movement seen again after a
+ * reorg dropped it comes back to life with its new block. A token other than the leg's is not the
+ * leg's money: staff are alerted and the escrow sends it back to the depositor.
+ */
+export async function recordDeposit(
+  deps: EscrowEngineDeps,
+  chain: EscrowChain,
+  movement: DepositMovement,
+): Promise<boolean> {
+  const { watched } = movement;
+  const sameToken =
+    (movement.tokenAddress ?? '').toLowerCase() === (watched.tokenAddress ?? '').toLowerCase();
+  if (!sameToken) {
+    await raiseStaffAlert(deps, {
+      kind: 'wrong_token_deposit',
+      subject: `${movement.txRef}:${movement.position}`,
+      message: `A deposit of another token reached the ${watched.leg} leg's escrow; it is being sent back to the depositor`,
+      details: {
+        escrow_id: watched.escrowId,
+        leg: watched.leg,
+        token: movement.tokenAddress,
+        amount: movement.amount.toString(),
+        transaction_hash: movement.txRef,
+      },
+    });
+    try {
+      const signed = await chain.adapter.signReturnForeignAsset(
+        watched.depositAddress,
+        movement.tokenAddress,
+      );
+      await chain.adapter.broadcast(signed);
+    } catch (error) {
+      deps.logger.warn(
+        { err: error, escrowId: watched.escrowId },
+        'returning a wrong-token deposit failed; staff alerted',
+      );
+    }
+    return false;
+  }
+  const now = deps.now();
+  const inserted = await deps.db
+    .insert(schema.escrowLedgerEntries)
+    .values({
+      escrowId: watched.escrowId,
+      leg: watched.leg,
+      chain: chain.adapter.chain,
+      kind: 'deposit',
+      amount: movement.amount.toString(),
+      txRef: movement.txRef,
+      position: movement.position,
+      counterpartyAddress: movement.from,
+      blockRef: movement.blockRef,
+      blockHeight: movement.height,
+      confirmations: 0,
+      status: 'pending',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [
+        schema.escrowLedgerEntries.chain,
+        schema.escrowLedgerEntries.txRef,
+        schema.escrowLedgerEntries.position,
+        schema.escrowLedgerEntries.kind,
+      ],
+      set: { status: 'pending', blockRef: movement.blockRef, blockHeight: movement.height, updatedAt: now },
+      setWhere: sql`${schema.escrowLedgerEntries.status} = 'reorged'`,
+    })
+    .returning({ id: schema.escrowLedgerEntries.id });
+  return inserted.length > 0;
+}
+
+/** Re-reads the depth of every pending entry of the chain: deep enough confirms it, gone or moved to another block is a reorg. */
+async function confirmPendingEntries(deps: EscrowEngineDeps, chain: EscrowChain): Promise<string[]> {
+  const { adapter } = chain;
+  const pending = await deps.db
+    .select()
+    .from(schema.escrowLedgerEntries)
+    .where(
+      and(
+        eq(schema.escrowLedgerEntries.chain, adapter.chain),
+        eq(schema.escrowLedgerEntries.status, 'pending'),
+      ),
+    );
+  const changed = new Set<string>();
+  const statuses = new Map<string, Awaited<ReturnType<typeof adapter.confirmations>>>();
+  for (const entry of pending) {
+    let status = statuses.get(entry.txRef);
+    if (!status) {
+      status = await adapter.confirmations(entry.txRef);
+      statuses.set(entry.txRef, status);
+    }
+    const now = deps.now();
+    if (status.state !== 'included' || (entry.blockRef && status.blockRef !== entry.blockRef)) {
+      // Dropped by a reorg (or re-included elsewhere: the scan records it again with its new block).
+      await deps.db
+        .update(schema.escrowLedgerEntries)
+        .set({ status: 'reorged', confirmations: 0, updatedAt: now })
+        .where(eq(schema.escrowLedgerEntries.id, entry.id));
+      changed.add(entry.escrowId);
+      continue;
+    }
+    const confirmed = meetsPolicy(adapter.confirmationPolicy, status);
+    if (confirmed || status.confirmations !== entry.confirmations) {
+      await deps.db
+        .update(schema.escrowLedgerEntries)
+        .set({
+          confirmations: status.confirmations,
+          status: confirmed ? 'confirmed' : 'pending',
+          updatedAt: now,
+        })
+        .where(eq(schema.escrowLedgerEntries.id, entry.id));
+      changed.add(entry.escrowId);
+    }
+  }
+  return [...changed];
+}

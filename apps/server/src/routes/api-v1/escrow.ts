@@ -1,0 +1,168 @@
+import {
+  devFundRequestSchema,
+  devFundResponseSchema,
+  escrowCreateRequestSchema,
+  escrowCreateResponseSchema,
+  escrowFundRequestSchema,
+  escrowReleaseRequestSchema,
+  escrowStatusSchema,
+} from '@covenant/domain';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from './error-schema.js';
+import { principalOf } from './principal-of.js';
+
+const security = [{ bearerAuth: [] }];
+const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 501: apiErrorSchema };
+
+/**
+ * The escrow of a deal: open it once the terms are agreed, follow its funding and settlement,
+ * point at a deposit, approve a payout with the escrow key; on the devnet, fund a leg from the
+ * devnet wallet.
+ */
+export const escrowRoutes: FastifyPluginAsync = async (app) => {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const engine = app.escrow;
+
+  routes.post(
+    '/escrow/create',
+    {
+      schema: {
+        tags: ['Escrow'],
+        summary: 'Open the escrow of a deal whose terms are agreed (idempotent)',
+        description:
+          'Deploys one escrow per leg at an address derived from the accepted terms and the three signing keys ' +
+          '(buyer, seller, platform; each party registers its key with `POST /wallets/connect`). 201 when ' +
+          'opened, 200 with the same escrow when it already was.',
+        security,
+        body: escrowCreateRequestSchema,
+        response: { 200: escrowCreateResponseSchema, 201: escrowCreateResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const created = await engine.create(principalOf(request).userId, request.body.deal_id);
+      return reply.code(created.created ? 201 : 200).send({
+        escrow_id: created.escrowId,
+        legs: created.legs.map((leg) => ({
+          leg: leg.leg,
+          chain: leg.chain,
+          symbol: leg.symbol,
+          amount: leg.amount,
+          deposit_address: leg.depositAddress,
+          deadline: leg.deadline.toISOString(),
+        })),
+      });
+    },
+  );
+
+  routes.get(
+    '/escrow/:id/status',
+    {
+      schema: {
+        tags: ['Escrow'],
+        summary: 'Read an escrow’s funding and settlement',
+        security,
+        params: z.object({ id: z.uuid() }),
+        response: { 200: escrowStatusSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request) => engine.status(principalOf(request).userId, { escrowId: request.params.id }),
+  );
+
+  routes.get(
+    '/deals/:id/escrow',
+    {
+      schema: {
+        tags: ['Escrow'],
+        summary: 'Read the escrow of a deal (404 until it is opened)',
+        security,
+        params: z.object({ id: z.uuid() }),
+        response: { 200: escrowStatusSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request) => engine.status(principalOf(request).userId, { dealId: request.params.id }),
+  );
+
+  routes.post(
+    '/escrow/fund',
+    {
+      schema: {
+        tags: ['Escrow'],
+        summary: 'Point at your deposit so it is picked up at once',
+        description:
+          'The transaction is read from the chain and only what it paid into your leg’s deposit address ' +
+          'counts; `amount` (base units) must equal that. `ESCROW_ALREADY_FUNDED` when your leg is funded.',
+        security,
+        body: escrowFundRequestSchema,
+        response: { 202: escrowStatusSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const userId = principalOf(request).userId;
+      const { escrowId } = await engine.reportDeposit(userId, {
+        dealId: request.body.deal_id,
+        transactionHash: request.body.transaction_hash,
+        chain: request.body.chain,
+        amount: BigInt(request.body.amount),
+      });
+      return reply.code(202).send(await engine.status(userId, { escrowId }));
+    },
+  );
+
+  routes.post(
+    '/escrow/release',
+    {
+      schema: {
+        tags: ['Escrow'],
+        summary: 'Approve a leg’s payout with your escrow key’s signature',
+        description:
+          'Sign the leg’s `release_typed_data` (EIP-712, from the status) with the address in `signer_address`. ' +
+          'The platform co-signs and sends both legs once both giving parties have approved. ' +
+          '`INVALID_SIGNATURE` when the signature does not recover to your registered address.',
+        security,
+        body: escrowReleaseRequestSchema,
+        response: { 202: escrowStatusSchema, 403: apiErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const userId = principalOf(request).userId;
+      const { escrowId } = await engine.approve(userId, {
+        dealId: request.body.deal_id,
+        leg: request.body.leg,
+        signature: request.body.signature,
+      });
+      return reply.code(202).send(await engine.status(userId, { escrowId }));
+    },
+  );
+
+  if (app.chains.chains.some((chain) => chain.devnet)) {
+    routes.post(
+      '/dev/fund',
+      {
+        schema: {
+          tags: ['Escrow'],
+          summary: 'Devnet only: fund a leg from the devnet wallet',
+          description:
+            'Sends the leg’s amount (or `amount`, to try under- and over-funding) to its deposit address.',
+          security,
+          body: devFundRequestSchema,
+          response: { 200: devFundResponseSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const funded = await engine.devFund(principalOf(request).userId, {
+          dealId: request.body.deal_id,
+          leg: request.body.leg,
+          ...(request.body.amount ? { amount: BigInt(request.body.amount) } : {}),
+        });
+        return {
+          leg: funded.leg,
+          deposit_address: funded.depositAddress,
+          amount: funded.amount.toString(),
+          transaction_hash: funded.transactionHash,
+        };
+      },
+    );
+  }
+};

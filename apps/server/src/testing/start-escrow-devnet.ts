@@ -1,0 +1,221 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testTetherTokenAbi } from '@covenant/contracts';
+import { type Database, schema } from '@covenant/db';
+import { createTestDatabase } from '@covenant/db/testing';
+import { fundFromDevnetWallet } from '@covenant/devnets';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { type Address, createPublicClient, createTestClient, erc20Abi, type Hex, http } from 'viem';
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { buildTestApp } from '../build-test-app.js';
+import type { ChainInfo, ChainRegistry } from '../chains/chain-registry.js';
+import { startEthereumDevnet } from '../chains/start-ethereum-devnet.js';
+import { createTestTrader, signInAgain, type TestTrader } from './create-test-trader.js';
+
+/** A party of an escrow test: a trader, its escrow signing key (registered), and its own wallet on the devnet. */
+export interface EscrowParty extends TestTrader {
+  /** The escrow key the party signs payouts with (registered with wallets/connect). */
+  escrowKey: PrivateKeyAccount;
+  /** The party's wallet: it pays deposits and receives refunds. */
+  walletKey: Hex;
+  wallet: Address;
+  /** A fresh address the party is paid at (balance 0 at the start). */
+  payoutAddress: Address;
+}
+
+export interface EscrowDevnet {
+  database: Database;
+  app: FastifyInstance;
+  chain: ChainInfo;
+  buyer: EscrowParty;
+  seller: EscrowParty;
+  /** The server's clock: tests move it to pass deadlines (the parties sign in again, their tokens expire). */
+  clock: { now: Date; advance(ms: number): Promise<void> };
+  call(
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    token: string,
+    payload?: unknown,
+  ): Promise<LightMyRequestResponse>;
+  token(symbol: string): Address | null;
+  /** A deal between buyer and seller put straight into `terms_agreed` with both parties' addresses; its id. */
+  agreedDeal(terms: {
+    assetSymbol: string;
+    assetAmount: bigint;
+    stableSymbol: string;
+    stableAmount: bigint;
+    fundingDeadlineHours?: number;
+  }): Promise<string>;
+  /** The party pays `amount` of the symbol from its own wallet to `to`; the mined transaction hash. */
+  pay(party: EscrowParty, symbol: string, to: string, amount: bigint): Promise<Hex>;
+  balance(symbol: string, address: string): Promise<bigint>;
+  /** Takes a snapshot of the chain, and goes back to one: with mining in between, a reorg. */
+  snapshot(): Promise<Hex>;
+  revert(id: Hex): Promise<void>;
+  /** Mines blocks, and moves the chain's clock forward by `seconds` first when given. */
+  mine(blocks: number, seconds?: number): Promise<void>;
+  /** Runs engine passes until `done` holds (at most `passes`), mining a block between passes. */
+  settle(done: () => Promise<boolean>, passes?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole server on a fresh test database and a fresh Ethereum devnet (anvil with the factory and
+ * tokens), the engine's passes run by the test (`app.escrow.tick()`), a movable clock, and a buyer
+ * and seller who each registered an escrow key and hold a funded wallet.
+ */
+export async function startEscrowDevnet(options: { confirmations?: number } = {}): Promise<EscrowDevnet> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'covenant-escrow-'));
+  const devnet = await startEthereumDevnet({ dataDir, confirmations: options.confirmations ?? 2 });
+  const registry: ChainRegistry = { chains: [devnet.info], stop: devnet.stop };
+  const database = await createTestDatabase();
+  const parties: EscrowParty[] = [];
+  const clock = {
+    now: new Date(),
+    async advance(ms: number) {
+      clock.now = new Date(clock.now.getTime() + ms);
+      for (const party of parties) party.token = await signInAgain(testApp.app, party);
+    },
+  };
+  const testApp = await buildTestApp({
+    database,
+    chains: registry,
+    clock: () => clock.now,
+    env: { ESCROW_POLL_MS: '0' },
+    jobs: { send: async () => {} },
+  });
+  const { app } = testApp;
+  const transport = http(devnet.info.rpcUrl, { retryCount: 0 });
+  const publicClient = createPublicClient({ chain: foundry, transport, cacheTime: 0, pollingInterval: 50 });
+  const testClient = createTestClient({ chain: foundry, mode: 'anvil', transport });
+  const call: EscrowDevnet['call'] = (method, url, token, payload) =>
+    app.inject({
+      method,
+      url,
+      payload: payload as Record<string, unknown> | undefined,
+      headers: { authorization: `Bearer ${token}` },
+    });
+
+  const party = async (): Promise<EscrowParty> => {
+    const trader = await createTestTrader(app);
+    const escrowKey = privateKeyToAccount(generatePrivateKey());
+    const walletKey = generatePrivateKey();
+    const wallet = privateKeyToAccount(walletKey).address;
+    await testClient.setBalance({ address: wallet, value: 10n ** 21n });
+    const connected = await call('POST', '/api/v1/wallets/connect', trader.token, {
+      chain: 'ETH',
+      address: escrowKey.address,
+    });
+    if (connected.statusCode !== 200 && connected.statusCode !== 201) {
+      throw new Error(`wallet not connected: ${connected.body}`);
+    }
+    return {
+      ...trader,
+      escrowKey,
+      walletKey,
+      wallet,
+      payoutAddress: privateKeyToAccount(generatePrivateKey()).address,
+    };
+  };
+  const buyer = await party();
+  const seller = await party();
+  parties.push(buyer, seller);
+  const token = (symbol: string) =>
+    devnet.info.tokens.find((entry) => entry.symbol === symbol)?.address ?? null;
+
+  return {
+    database,
+    app,
+    chain: devnet.info,
+    buyer,
+    seller,
+    clock,
+    call,
+    token,
+    async agreedDeal(terms) {
+      const now = clock.now;
+      const [deal] = await database.db
+        .insert(schema.deals)
+        .values({
+          buyerId: buyer.id,
+          sellerId: seller.id,
+          assetChain: 'ETH',
+          assetSymbol: terms.assetSymbol,
+          assetAmount: terms.assetAmount.toString(),
+          stableChain: 'ETH',
+          stableSymbol: terms.stableSymbol,
+          stableAmount: terms.stableAmount.toString(),
+          status: 'terms_agreed',
+          fundingDeadlineHours: terms.fundingDeadlineHours ?? 24,
+          acceptedTermsVersion: 1,
+          termsHash: 'test',
+          termsAgreedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: schema.deals.id });
+      await database.db.insert(schema.dealAddresses).values([
+        { dealId: deal!.id, party: 'buyer', payoutAddress: buyer.payoutAddress, refundAddress: buyer.wallet },
+        {
+          dealId: deal!.id,
+          party: 'seller',
+          payoutAddress: seller.payoutAddress,
+          refundAddress: seller.wallet,
+        },
+      ]);
+      return deal!.id;
+    },
+    pay: (from, symbol, to, amount) =>
+      fundFromDevnetWallet({
+        rpcUrl: devnet.info.rpcUrl,
+        token: token(symbol),
+        to: to as Address,
+        amount,
+        fromKey: from.walletKey,
+      }),
+    async balance(symbol, address) {
+      const tokenAddress = token(symbol);
+      if (!tokenAddress) return publicClient.getBalance({ address: address as Address });
+      return publicClient.readContract({
+        address: tokenAddress,
+        abi: symbol === 'USDT' ? testTetherTokenAbi : erc20Abi,
+        functionName: 'balanceOf',
+        args: [address as Address],
+      });
+    },
+    snapshot: () => testClient.snapshot(),
+    async revert(id) {
+      await testClient.revert({ id });
+    },
+    async mine(blocks, seconds) {
+      if (seconds) await testClient.increaseTime({ seconds });
+      await testClient.mine({ blocks });
+    },
+    async settle(done, passes = 12) {
+      for (let pass = 0; pass < passes; pass++) {
+        await app.escrow.tick();
+        if (await done()) return;
+        await testClient.mine({ blocks: 1 });
+      }
+      throw new Error('the escrow did not get there within the passes allowed');
+    },
+    async close() {
+      await testApp.close();
+      await database.close();
+      await devnet.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The deal's status as stored. */
+export async function dealStatus(database: Database, dealId: string): Promise<string | undefined> {
+  const [deal] = await database.db
+    .select({ status: schema.deals.status })
+    .from(schema.deals)
+    .where(eq(schema.deals.id, dealId));
+  return deal?.status;
+}
