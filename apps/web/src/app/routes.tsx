@@ -100,6 +100,13 @@ export const routes: RouteObject[] = [
                     }),
                   },
                   {
+                    path: paths.staffAlerts,
+                    lazy: async () => ({
+                      Component: (await import('@/features/staff-alerts/routes/staff-alerts.js'))
+                        .StaffAlertsRoute,
+                    }),
+                  },
+                  {
                     path: paths.staffUsers,
                     lazy: async () => ({
                       Component: (await import('@/features/staff-users/routes/staff-users.js'))
@@ -119,6 +126,12 @@ export const routes: RouteObject[] = [
                 lazy: async () => ({
                   Component: (await import('@/features/account-security/routes/account-security.js'))
                     .AccountSecurityRoute,
+                }),
+              },
+              {
+                path: paths.escrowKey,
+                lazy: async () => ({
+                  Component: (await import('@/features/escrow-key/routes/escrow-key.js')).EscrowKeyRoute,
                 }),
               },
             ],

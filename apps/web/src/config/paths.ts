@@ -27,5 +27,7 @@ export const paths = {
   staffDisputes: '/staff/disputes',
   staffDispute: '/staff/disputes/:id',
   staffUsers: '/staff/users',
+  staffAlerts: '/staff/alerts',
   accountSecurity: '/settings/security',
+  escrowKey: '/settings/escrow-key',
 } as const;

@@ -46,6 +46,7 @@ const staffLinks = [
   { role: 'compliance', to: paths.staffKyc, label: 'KYC review' },
   { role: 'admin', to: paths.staffInbox, label: 'Support inbox' },
   { role: 'admin', to: paths.staffUsers, label: 'Staff roles' },
+  { role: ['mediator', 'compliance', 'admin'], to: paths.staffAlerts, label: 'Escrow alerts' },
 ] as const;
 
 // A native disclosure, so the menu costs the first page load no script.
@@ -62,7 +63,8 @@ function AccountMenu({
   const held = Array.isArray(roles) ? roles : [];
   const links = [
     { to: paths.accountSecurity, label: 'Security' },
-    ...staffLinks.filter((link) => held.includes(link.role)),
+    { to: paths.escrowKey, label: 'Escrow key' },
+    ...staffLinks.filter((link) => [link.role].flat().some((role) => held.includes(role))),
   ];
   const close = () => {
     if (menu.current) menu.current.open = false;

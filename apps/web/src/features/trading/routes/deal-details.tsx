@@ -14,6 +14,7 @@ import {
   type LiveUpdatesState,
   useDealLiveUpdates,
 } from '@/features/deal-room/hooks/use-deal-live-updates.js';
+import { EscrowPanel } from '@/features/escrow/components/escrow-panel.js';
 import { ApiError } from '@/lib/api-client.js';
 import { useAuth } from '@/lib/auth.js';
 import { cn } from '@/lib/cn.js';
@@ -69,6 +70,7 @@ export function DealDetailsRoute() {
           <DealDetails deal={deal.data} viewerId={user?.id} />
           <CisPanel deal={deal.data} viewerId={user?.id} />
           <TermsPanel deal={deal.data} viewerId={user?.id} />
+          <EscrowPanel deal={deal.data} viewerId={user?.id} />
           <DisputePanel deal={deal.data} viewerId={user?.id} />
           <MessagesPanel deal={deal.data} viewerId={user?.id} />
           <CancelDealPanel deal={deal.data} viewerId={user?.id} />

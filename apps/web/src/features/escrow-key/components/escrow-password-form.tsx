@@ -1,0 +1,109 @@
+import { useId, useState } from 'react';
+import { Button } from '@/components/ui/button.js';
+import { FieldError } from '@/components/ui/field-error.js';
+import { Input } from '@/components/ui/input.js';
+import { Label } from '@/components/ui/label.js';
+import { usePutEscrowKey } from '../api/escrow-key.js';
+import { encryptEscrowSeed, ethereumAccountFromSeed } from '../lib/escrow-seed.js';
+
+const minPasswordLength = 12;
+
+type Problems = { password?: string; confirm?: string; save?: string };
+
+/**
+ * Chooses the escrow password, encrypts `mnemonic` with it in the browser and stores only the
+ * ciphertext. The password is never sent: forgetting it leaves only the backup phrase.
+ */
+export function EscrowPasswordForm({
+  mnemonic,
+  onSaved,
+  onCancel,
+}: {
+  mnemonic: string;
+  onSaved: (ethereumAddress: string) => void;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [problems, setProblems] = useState<Problems>({});
+  const [encrypting, setEncrypting] = useState(false);
+  const save = usePutEscrowKey();
+  const busy = encrypting || save.isPending;
+
+  const submit = async () => {
+    const found: Problems = {};
+    if (password.length < minPasswordLength) {
+      found.password = `Use at least ${minPasswordLength} characters.`;
+    }
+    if (confirm !== password) found.confirm = 'The two passwords do not match.';
+    setProblems(found);
+    if (found.password || found.confirm) return;
+    setEncrypting(true);
+    try {
+      const encrypted = await encryptEscrowSeed(mnemonic, password);
+      const ethereumAddress = ethereumAccountFromSeed(mnemonic).address;
+      await save.mutateAsync({ ...encrypted, ethereum_address: ethereumAddress });
+      onSaved(ethereumAddress);
+    } catch (error) {
+      setProblems({ save: error instanceof Error ? error.message : 'The escrow key was not saved.' });
+    } finally {
+      setEncrypting(false);
+    }
+  };
+
+  return (
+    <form
+      className="space-y-4"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <p className="text-muted text-sm">
+        Choose an escrow password. It encrypts your key in this browser and is never sent to Covenant, so
+        nobody can reset it: without it, only your backup phrase brings the key back.
+      </p>
+      <div className="space-y-2">
+        <Label htmlFor={`${id}-password`}>Escrow password</Label>
+        <Input
+          id={`${id}-password`}
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          aria-invalid={problems.password ? true : undefined}
+          aria-describedby={problems.password ? `${id}-password-error` : undefined}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <FieldError id={`${id}-password-error`} message={problems.password} />
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor={`${id}-confirm`}>Confirm escrow password</Label>
+        <Input
+          id={`${id}-confirm`}
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          aria-invalid={problems.confirm ? true : undefined}
+          aria-describedby={problems.confirm ? `${id}-confirm-error` : undefined}
+          onChange={(event) => setConfirm(event.target.value)}
+        />
+        <FieldError id={`${id}-confirm-error`} message={problems.confirm} />
+      </div>
+      {problems.save ? (
+        <p role="alert" className="text-destructive text-sm">
+          {problems.save}
+        </p>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Saving escrow key…' : 'Save escrow key'}
+        </Button>
+        <Button type="button" variant="ghost" disabled={busy} onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

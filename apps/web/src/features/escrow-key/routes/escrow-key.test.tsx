@@ -1,0 +1,152 @@
+import { escrowKeyRequestSchema } from '@covenant/domain';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { authStorageKey } from '@/lib/auth-client.js';
+import { apiError, createFakeApiServer } from '@/testing/fake-api-server.js';
+import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
+import { renderApp } from '@/testing/render-app.js';
+import { decryptEscrowSeed, encryptEscrowSeed, ethereumAccountFromSeed } from '../lib/escrow-seed.js';
+
+const testPhrase = `${'abandon '.repeat(11)}about`;
+const testPhraseAddress = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94';
+const password = 'a long escrow password';
+
+/** Ada signed in on /settings/escrow-key; the fake API keeps what a PUT stores and answers it to GET. */
+function openEscrowKeyPage(stored: Record<string, unknown> | null = null) {
+  const auth = createFakeAuthServer();
+  auth.addUser('ada@example.com', 'correct horse');
+  window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('ada@example.com')));
+  const api = createFakeApiServer(auth);
+  let record = stored;
+  api.on('GET /wallets/escrow-key', () =>
+    record ? { status: 200, body: record } : apiError(404, 'NOT_FOUND', 'No escrow key yet'),
+  );
+  api.on('PUT /wallets/escrow-key', (request) => {
+    record = {
+      ...(request.body as object),
+      created_at: '2026-03-04T10:00:00.000Z',
+      updated_at: '2026-03-04T10:00:00.000Z',
+    };
+    return { status: 200, body: record };
+  });
+  renderApp('/settings/escrow-key', api.server);
+  return api;
+}
+
+async function choosePassword(first: string, second = first) {
+  const field = screen.getByLabelText('Escrow password');
+  await userEvent.clear(field);
+  await userEvent.type(field, first);
+  const confirm = screen.getByLabelText('Confirm escrow password');
+  await userEvent.clear(confirm);
+  await userEvent.type(confirm, second);
+  await userEvent.click(screen.getByRole('button', { name: 'Save escrow key' }));
+}
+
+describe('/settings/escrow-key', () => {
+  it('creates a key in the browser: the phrase once, the password checked, only ciphertext sent', async () => {
+    const api = openEscrowKeyPage();
+    expect(await screen.findByText(/Your escrow key signs the payouts of your escrows/)).toHaveTextContent(
+      'Covenant cannot read it',
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Create escrow key' }));
+
+    const grid = screen.getByRole('list', { name: 'Backup phrase' });
+    const words = within(grid)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent?.replace(/^\d+/, ''));
+    expect(words).toHaveLength(12);
+    expect(within(grid).getAllByRole('listitem')[0]).toHaveTextContent(`1${words[0]}`);
+    const phrase = words.join(' ');
+    // The password comes only once the phrase is written down.
+    expect(screen.queryByLabelText('Escrow password')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByLabelText('I have written down my backup phrase'));
+
+    await choosePassword('too short');
+    expect(screen.getByText('Use at least 12 characters.')).toBeInTheDocument();
+    await choosePassword(password, `${password}!`);
+    expect(screen.queryByText('Use at least 12 characters.')).not.toBeInTheDocument();
+    expect(screen.getByText('The two passwords do not match.')).toBeInTheDocument();
+    expect(api.requestsTo('PUT /wallets/escrow-key')).toHaveLength(0);
+
+    await choosePassword(password);
+    const status = await screen.findByRole('status', {}, { timeout: 10_000 });
+    expect(status).toHaveTextContent('Your escrow key is saved.');
+    const address = ethereumAccountFromSeed(phrase).address;
+    expect(status).toHaveTextContent(address);
+
+    const [put] = api.requestsTo('PUT /wallets/escrow-key');
+    const sent = escrowKeyRequestSchema.parse(put?.body);
+    expect(sent.encryption.iterations).toBe(600_000);
+    expect(sent.ethereum_address).toBe(address);
+    expect(JSON.stringify(put?.body)).not.toContain(words[0]);
+    expect(JSON.stringify(put?.body)).not.toContain(password);
+    expect(await decryptEscrowSeed(sent, password)).toBe(phrase);
+
+    // The phrase is gone from the page; the stored key is shown instead.
+    expect(screen.queryByRole('list', { name: 'Backup phrase' })).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Your escrow key' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Replace escrow key' })).toBeInTheDocument();
+  });
+
+  it('restores a key from its backup phrase, refusing a phrase that is not one', async () => {
+    const api = openEscrowKeyPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Restore from backup phrase' }));
+    const words = screen.getByLabelText('Backup phrase');
+    // Real words, but the last one breaks the checksum: a typo caught before anything is stored.
+    await userEvent.type(words, `${'abandon '.repeat(11)}abandon`);
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByText('That backup phrase is not valid.')).toBeInTheDocument();
+
+    await userEvent.clear(words);
+    await userEvent.type(words, `  ${testPhrase.toUpperCase()}  `);
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText(testPhraseAddress)).toBeInTheDocument();
+    await choosePassword(password);
+    expect(await screen.findByRole('status', {}, { timeout: 10_000 })).toHaveTextContent(testPhraseAddress);
+    const sent = escrowKeyRequestSchema.parse(api.requestsTo('PUT /wallets/escrow-key')[0]?.body);
+    expect(sent.ethereum_address).toBe(testPhraseAddress);
+    expect(await decryptEscrowSeed(sent, password)).toBe(testPhrase);
+  });
+
+  it('shows an existing key, and keeps it when the server refuses the replacement', async () => {
+    const stored = {
+      ...(await encryptEscrowSeed(testPhrase, password, 1_000)),
+      ethereum_address: testPhraseAddress,
+      created_at: '2026-03-04T10:00:00.000Z',
+      updated_at: '2026-03-04T10:00:00.000Z',
+    };
+    const api = openEscrowKeyPage(stored);
+    expect(await screen.findByText(testPhraseAddress)).toBeInTheDocument();
+    expect(screen.getByText(new Date('2026-03-04T10:00:00.000Z').toLocaleDateString())).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Replace escrow key' }));
+    api.on(
+      'PUT /wallets/escrow-key',
+      apiError(
+        409,
+        'CONFLICT',
+        'Your address on this chain cannot change while an escrow you sign for is funded',
+      ),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Create escrow key' }));
+    await userEvent.click(screen.getByLabelText('I have written down my backup phrase'));
+    await choosePassword(password);
+    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent(
+      'Your address on this chain cannot change while an escrow you sign for is funded',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByText(testPhraseAddress)).toBeInTheDocument();
+    await waitFor(() => expect(api.requestsTo('PUT /wallets/escrow-key')).toHaveLength(1));
+  });
+
+  it('is linked from the account menu', async () => {
+    openEscrowKeyPage();
+    const menu = await screen.findByRole('navigation', { name: 'Account', hidden: true });
+    expect(within(menu).getByRole('link', { name: 'Escrow key', hidden: true })).toHaveAttribute(
+      'href',
+      '/settings/escrow-key',
+    );
+  });
+});

@@ -1,0 +1,17 @@
+import { useMemo } from 'react';
+import { renderSVG } from 'uqr';
+
+/** The deposit address as a QR code, so a phone wallet can pay it without retyping. */
+export function DepositQrCode({ address }: { address: string }) {
+  const src = useMemo(() => `data:image/svg+xml;utf8,${encodeURIComponent(renderSVG(address))}`, [address]);
+  return (
+    <img
+      src={src}
+      alt="QR code of the deposit address"
+      width={128}
+      height={128}
+      // The code needs its light quiet zone on the dark theme to scan.
+      className="size-32 shrink-0 rounded-md bg-white p-1"
+    />
+  );
+}

@@ -1,0 +1,83 @@
+import type { DealWithHistory, EscrowStatusLegView, EscrowStatusView } from '@covenant/domain';
+import { ExternalLink } from 'lucide-react';
+import type { ChainView } from '../api/get-chains.js';
+import { CopyButton } from './copy-button.js';
+import type { EscrowViewer } from './escrow-viewer.js';
+import { legStateText } from './leg-state-text.js';
+import { PayoutTransfers } from './payout-transfers.js';
+
+const legTitles = { asset: 'Asset leg', stable: 'Stablecoin leg' } as const;
+
+/** The asset leg pays the buyer and the stable leg the seller: the escrow's per-party hashes follow. */
+function transactionOf(escrow: EscrowStatusView, leg: EscrowStatusLegView): string | null {
+  if (leg.payout?.transaction_hash) return leg.payout.transaction_hash;
+  const sent = escrow.settlement_transactions;
+  if (!sent) return null;
+  return leg.leg === 'asset' ? sent.buyer : sent.seller;
+}
+
+/** A settled or refunded escrow: what each leg moved, and the transaction that moved it, to check on-chain. */
+export function EscrowCompleted({
+  deal,
+  viewer,
+  escrow,
+  chains,
+}: {
+  deal: DealWithHistory;
+  viewer: EscrowViewer;
+  escrow: EscrowStatusView;
+  chains: readonly ChainView[];
+}) {
+  return (
+    <div className="space-y-4">
+      <p className="font-medium text-primary">
+        {escrow.status === 'settled' ? 'The escrow is settled.' : 'The escrow is refunded.'}
+      </p>
+      {escrow.legs.map((leg) => {
+        const hash = transactionOf(escrow, leg);
+        const explorer = chains.find((chain) => chain.chain === leg.chain)?.explorer_url ?? null;
+        const titleId = `escrow-done-${leg.leg}-title`;
+        return (
+          <section
+            key={leg.leg}
+            aria-labelledby={titleId}
+            className="space-y-3 rounded-lg border border-border p-4"
+          >
+            <div className="flex flex-wrap items-baseline justify-between gap-2">
+              <h3 id={titleId} className="font-medium">
+                {legTitles[leg.leg]}
+              </h3>
+              <p className="font-medium text-sm">{legStateText(leg)}</p>
+            </div>
+            {leg.payout && leg.payout.transfers.length > 0 ? (
+              <PayoutTransfers deal={deal} viewer={viewer} leg={leg} transfers={leg.payout.transfers} />
+            ) : (
+              <p className="text-muted text-sm">Nothing moved on this leg.</p>
+            )}
+            {hash ? (
+              <div className="space-y-1">
+                <p className="text-muted text-xs uppercase tracking-wide">Transaction</p>
+                {explorer ? (
+                  <a
+                    href={`${explorer.replace(/\/$/, '')}/tx/${hash}`}
+                    target="_blank"
+                    rel="noreferrer"
+                    className="inline-flex items-center gap-1 break-all font-mono text-primary text-sm underline-offset-4 hover:underline"
+                  >
+                    {hash}
+                    <ExternalLink className="size-3 shrink-0" aria-hidden />
+                  </a>
+                ) : (
+                  <div className="flex items-start gap-2">
+                    <code className="min-w-0 flex-1 break-all font-mono text-sm">{hash}</code>
+                    <CopyButton text={hash} label="Copy transaction hash" copied="Transaction hash copied" />
+                  </div>
+                )}
+              </div>
+            ) : null}
+          </section>
+        );
+      })}
+    </div>
+  );
+}

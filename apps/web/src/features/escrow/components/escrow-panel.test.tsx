@@ -1,0 +1,587 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { openDealAsGrace } from '@/testing/deal-fixture.js';
+import { apiError } from '@/testing/fake-api-server.js';
+import { renderApp } from '@/testing/render-app.js';
+
+// The escrow-key feature unlocks the seed with the escrow password and signs in the browser; here the
+// unlock is one button and the signature a fixed value, so the tests follow what the panel does with them.
+const sign = vi.hoisted(() => ({ signEscrowTypedData: vi.fn() }));
+vi.mock('@/features/escrow-key/lib/escrow-seed.js', () => sign);
+vi.mock('@/features/escrow-key/components/unlock-escrow-key.js', () => ({
+  UnlockEscrowKey: ({
+    onUnlocked,
+    submitLabel,
+  }: {
+    onUnlocked: (mnemonic: string) => void;
+    submitLabel: string;
+  }) =>
+    (
+      <button type="button" onClick={() => onUnlocked('test test test junk')}>
+        {submitLabel}
+      </button>
+    ) as ReactNode,
+}));
+
+const signature = `0x${'ab'.repeat(65)}`;
+const addresses = {
+  adaPayout: '0xAda0000000000000000000000000000000000001',
+  adaRefund: '0xAda0000000000000000000000000000000000002',
+  gracePayout: '0x6Ace000000000000000000000000000000000001',
+  graceRefund: '0x6Ace000000000000000000000000000000000002',
+  fee: '0xFee0000000000000000000000000000000000000',
+  assetDeposit: '0xA55e7000000000000000000000000000000000AA',
+  stableDeposit: '0x57AB1e00000000000000000000000000000000BB',
+};
+const typedData = {
+  domain: { name: 'CovenantEscrow', version: '1', chainId: 31337, verifyingContract: addresses.assetDeposit },
+  types: { Payout: [{ name: 'to', type: 'address' }] },
+  primaryType: 'Payout',
+  message: { to: addresses.adaPayout },
+};
+
+type Leg = Record<string, unknown>;
+
+// Grace (the seller) deposits 0.5 ETH on the asset leg; Ada (the buyer) deposits 30,000 USDC.
+function assetLeg(changes: Leg = {}): Leg {
+  return {
+    leg: 'asset',
+    chain: 'ETH',
+    symbol: 'ETH',
+    amount: '500000000000000000',
+    deposit_address: addresses.assetDeposit,
+    depositor: 'seller',
+    received: '0',
+    pending: '0',
+    confirmations: 0,
+    required_confirmations: 3,
+    state: 'awaiting_deposit',
+    deadline: new Date(Date.now() + 24 * 3600_000).toISOString(),
+    refund_after: null,
+    payout: null,
+    release_typed_data: null,
+    signer_address: null,
+    ...changes,
+  };
+}
+
+function stableLeg(changes: Leg = {}): Leg {
+  return assetLeg({
+    leg: 'stable',
+    symbol: 'USDC',
+    amount: '30000000000',
+    deposit_address: addresses.stableDeposit,
+    depositor: 'buyer',
+    ...changes,
+  });
+}
+
+function escrowView(status: string, legs: Leg[], settlement: unknown = null) {
+  return {
+    escrow_id: '0b3f6a51-8a8b-4f5e-9d0e-3c8a2f1b7c11',
+    deal_id: 'deal-1',
+    status,
+    legs,
+    settlement_transactions: settlement,
+  };
+}
+
+function chains({ devnet }: { devnet: boolean }) {
+  return {
+    status: 200,
+    body: {
+      data: [
+        {
+          chain: 'ETH',
+          chain_id: devnet ? 31337 : 1,
+          tokens: [],
+          confirmations: 3,
+          escrow_factory: '0xFac7000000000000000000000000000000000000',
+          fee_address: addresses.fee,
+          explorer_url: devnet ? null : 'https://etherscan.io',
+          ...(devnet ? { rpc_url: 'http://127.0.0.1:8545' } : {}),
+        },
+      ],
+    },
+  };
+}
+
+function openDeal(status: string, { devnet = true }: { devnet?: boolean } = {}) {
+  const { api, deal } = openDealAsGrace({
+    status,
+    asset_chain: 'ETH',
+    asset_symbol: 'ETH',
+    asset_amount: '500000000000000000',
+    accepted_terms_version: status === 'draft' || status === 'cis_submitted' ? null : 1,
+    addresses: {
+      buyer: { payout_address: addresses.adaPayout, refund_address: addresses.adaRefund },
+      seller: { payout_address: addresses.gracePayout, refund_address: addresses.graceRefund },
+    },
+  });
+  api.on('GET /deals/deal-1/terms', {
+    status: 200,
+    body: { versions: [], accepted_version: 1, terms_hash: null, bitcoin_network: 'regtest' },
+  });
+  api.on('GET /chains', chains({ devnet }));
+  return { api, deal };
+}
+
+/** The panel is a region named by its heading, so assistive technology (and the e2e tests) can find it. */
+async function escrowPanel() {
+  return within(await screen.findByRole('region', { name: 'Escrow' }));
+}
+
+beforeEach(() => {
+  sign.signEscrowTypedData.mockReset();
+});
+
+describe('the escrow panel', () => {
+  it('is not shown before the terms are agreed, and asks nothing of the server', async () => {
+    const { api } = openDeal('cis_submitted');
+    renderApp('/trading/deals/deal-1', api.server);
+    await screen.findByRole('heading', { name: 'Terms' });
+    expect(screen.queryByRole('heading', { name: 'Escrow', level: 2 })).not.toBeInTheDocument();
+    expect(api.requestsTo('GET /deals/deal-1/escrow')).toHaveLength(0);
+  });
+
+  it('opens the escrow, showing the refusal when an escrow key is missing', async () => {
+    const user = userEvent.setup();
+    const { api } = openDeal('terms_agreed');
+    api.on('GET /deals/deal-1/escrow', apiError(404, 'NOT_FOUND', 'This deal has no escrow yet'));
+    api.on('POST /escrow/create', apiError(409, 'CONFLICT', 'Both parties need an escrow key first'));
+    renderApp('/trading/deals/deal-1', api.server);
+
+    const panel = await escrowPanel();
+    await user.click(await panel.findByRole('button', { name: 'Open escrow' }));
+    const alert = await panel.findByRole('alert');
+    expect(alert).toHaveTextContent('Both parties need an escrow key first');
+    expect(within(alert).getByRole('link', { name: 'Set up your escrow key' })).toHaveAttribute(
+      'href',
+      '/settings/escrow-key',
+    );
+
+    const view = escrowView('awaiting_funding', [assetLeg(), stableLeg()]);
+    api.on('POST /escrow/create', () => {
+      api.on('GET /deals/deal-1/escrow', { status: 200, body: view });
+      return { status: 201, body: { escrow_id: view.escrow_id, legs: [] } };
+    });
+    await user.click(panel.getByRole('button', { name: 'Open escrow' }));
+    expect(await panel.findByRole('heading', { name: 'Asset leg: You deposit' })).toBeInTheDocument();
+    expect(panel.getByRole('heading', { name: 'Stablecoin leg: ada deposits' })).toBeInTheDocument();
+    expect(api.requestsTo('POST /escrow/create').map((r) => r.body)).toEqual([
+      { deal_id: 'deal-1' },
+      { deal_id: 'deal-1' },
+    ]);
+    expect(panel.queryByRole('button', { name: 'Open escrow' })).not.toBeInTheDocument();
+  });
+
+  it('shows each leg’s deposit: amount, address with QR and copy, confirmations, state and deadline', async () => {
+    const user = userEvent.setup();
+    const { api } = openDeal('terms_agreed');
+    // 23 h 59 min 30 s left; 0.2 of the 0.5 ETH confirmed once, 0.1 ETH more seen.
+    const deadline = new Date(Date.now() + (24 * 3600 - 30) * 1000).toISOString();
+    const legs = [
+      assetLeg({
+        state: 'partially_funded',
+        received: '200000000000000000',
+        pending: '100000000000000000',
+        confirmations: 1,
+        deadline,
+      }),
+      stableLeg({ state: 'funded', received: '30000000000', confirmations: 5 }),
+    ];
+    api.on('GET /deals/deal-1/escrow', { status: 200, body: escrowView('awaiting_funding', legs) });
+    renderApp('/trading/deals/deal-1', api.server);
+
+    const panel = await escrowPanel();
+    const mine = within(
+      (await panel.findByRole('heading', { name: 'Asset leg: You deposit' })).closest(
+        'section',
+      ) as HTMLElement,
+    );
+    expect(mine.getAllByText('0.5 ETH')[0]).toBeInTheDocument();
+    expect(mine.getByText('on Ethereum')).toBeInTheDocument();
+    expect(mine.getByText(addresses.assetDeposit)).toHaveClass('font-mono');
+    expect(mine.getByText('Partially funded — 0.2 of 0.5 ETH received')).toBeInTheDocument();
+    expect(mine.getByText('0.1 ETH seen, waiting for confirmations.')).toBeInTheDocument();
+    const qr = mine.getByRole('img', { name: 'QR code of the deposit address' });
+    expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;utf8,%3Csvg/);
+    const progress = mine.getByRole('progressbar');
+    expect(progress).toHaveAttribute('aria-valuenow', '1');
+    expect(progress).toHaveAttribute('aria-valuemax', '3');
+    expect(mine.getByText('1 of 3 confirmations')).toBeInTheDocument();
+    expect(mine.getByText('Funding closes in 23 h 59 min')).toBeInTheDocument();
+
+    await user.click(mine.getByRole('button', { name: 'Copy address' }));
+    expect(await navigator.clipboard.readText()).toBe(addresses.assetDeposit);
+    await user.click(mine.getByRole('button', { name: 'Copy amount' }));
+    expect(await navigator.clipboard.readText()).toBe('0.5');
+
+    // Ada's leg is funded: no deposit details or clock, its confirmations capped at the required depth.
+    const theirs = within(
+      panel.getByRole('heading', { name: 'Stablecoin leg: ada deposits' }).closest('section') as HTMLElement,
+    );
+    expect(theirs.getByText('30000 USDC')).toBeInTheDocument();
+    expect(theirs.getByText('Funded')).toBeInTheDocument();
+    expect(theirs.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '3');
+    expect(theirs.getByText('3 of 3 confirmations')).toBeInTheDocument();
+    expect(theirs.queryByRole('img')).not.toBeInTheDocument();
+    expect(theirs.queryByText(/Funding closes/)).not.toBeInTheDocument();
+  });
+
+  it('counts down to the funding deadline and says when it has passed', async () => {
+    const { api } = openDeal('terms_agreed');
+    const deadline = new Date(Date.now() + 2_000).toISOString();
+    api.on('GET /deals/deal-1/escrow', {
+      status: 200,
+      body: escrowView('awaiting_funding', [assetLeg({ deadline }), stableLeg({ deadline })]),
+    });
+    renderApp('/trading/deals/deal-1', api.server);
+    const panel = await escrowPanel();
+    expect((await panel.findAllByText(/^Funding closes in \d s$/)).length).toBe(2);
+    expect(await panel.findAllByText('Funding deadline passed')).toHaveLength(2);
+  });
+
+  it('offers the devnet wallet on the devnet, for the viewer’s own unfunded leg only, and refreshes after', async () => {
+    const user = userEvent.setup();
+    const { api } = openDeal('terms_agreed');
+    api.on('GET /deals/deal-1/escrow', {
+      status: 200,
+      body: escrowView('awaiting_funding', [assetLeg(), stableLeg()]),
+    });
+    api.on('POST /dev/fund', () => {
+      api.on('GET /deals/deal-1/escrow', {
+        status: 200,
+        body: escrowView('awaiting_funding', [
+          assetLeg({ state: 'funded', received: '500000000000000000', confirmations: 3 }),
+          stableLeg(),
+        ]),
+      });
+      return {
+        status: 200,
+        body: {
+          leg: 'asset',
+          deposit_address: addresses.assetDeposit,
+          amount: '500000000000000000',
+          transaction_hash: '0x01',
+        },
+      };
+    });
+    renderApp('/trading/deals/deal-1', api.server);
+
+    const panel = await escrowPanel();
+    const mine = within(
+      (await panel.findByRole('heading', { name: 'Asset leg: You deposit' })).closest(
+        'section',
+      ) as HTMLElement,
+    );
+    const theirs = within(
+      panel.getByRole('heading', { name: 'Stablecoin leg: ada deposits' }).closest('section') as HTMLElement,
+    );
+    await user.click(await mine.findByRole('button', { name: 'Fund from devnet wallet' }));
+    expect(theirs.queryByRole('button', { name: 'Fund from devnet wallet' })).not.toBeInTheDocument();
+    expect(await mine.findByText('Funded')).toBeInTheDocument();
+    expect(api.requestsTo('POST /dev/fund').map((r) => r.body)).toEqual([
+      { deal_id: 'deal-1', leg: 'asset' },
+    ]);
+    expect(mine.queryByRole('button', { name: 'Fund from devnet wallet' })).not.toBeInTheDocument();
+  });
+
+  it('does not offer the devnet wallet on a real chain', async () => {
+    const { api } = openDeal('terms_agreed', { devnet: false });
+    api.on('GET /deals/deal-1/escrow', {
+      status: 200,
+      body: escrowView('awaiting_funding', [assetLeg(), stableLeg()]),
+    });
+    renderApp('/trading/deals/deal-1', api.server);
+    const panel = await escrowPanel();
+    await panel.findByRole('heading', { name: 'Asset leg: You deposit' });
+    await waitFor(() => expect(api.requestsTo('GET /chains').length).toBeGreaterThan(0));
+    // The chains have answered by the time the escrow polls again.
+    await waitFor(() => expect(api.requestsTo('GET /deals/deal-1/escrow').length).toBeGreaterThan(1), {
+      timeout: 5_000,
+    });
+    expect(panel.queryByRole('button', { name: 'Fund from devnet wallet' })).not.toBeInTheDocument();
+  });
+});
+
+describe('confirming the settlement', () => {
+  // Both legs funded; Grace must approve paying her 0.5 ETH to Ada, minus the 0.01% fee.
+  const releasePayout = {
+    kind: 'release',
+    source: 'settlement',
+    status: 'collecting',
+    transfers: [
+      { kind: 'payout', to: addresses.adaPayout, amount: '499950000000000000' },
+      { kind: 'fee', to: addresses.fee, amount: '50000000000000' },
+    ],
+    approved_by: [],
+    transaction_hash: null,
+  };
+  const signerAddress = '0x5167000000000000000000000000000000000001';
+
+  function fundedEscrow() {
+    return escrowView('funded', [
+      assetLeg({
+        state: 'funded',
+        received: '500000000000000000',
+        confirmations: 3,
+        payout: releasePayout,
+        release_typed_data: typedData,
+        signer_address: signerAddress,
+      }),
+      stableLeg({
+        state: 'funded',
+        received: '30000000000',
+        confirmations: 3,
+        payout: { ...releasePayout, transfers: [] },
+      }),
+    ]);
+  }
+
+  it('explains what is signed, signs it with the unlocked key and sends the signature', async () => {
+    const user = userEvent.setup();
+    sign.signEscrowTypedData.mockResolvedValue(signature);
+    const { api } = openDeal('escrow_funded');
+    api.on('GET /deals/deal-1/escrow', { status: 200, body: fundedEscrow() });
+    const approved = escrowView('funded', [
+      // As the server answers: one party's approval makes that leg's payout ready (the platform co-signs
+      // it), while the other leg's still collects.
+      assetLeg({
+        state: 'funded',
+        confirmations: 3,
+        payout: { ...releasePayout, status: 'ready', approved_by: ['seller'] },
+      }),
+      stableLeg({ state: 'funded', confirmations: 3, payout: { ...releasePayout, transfers: [] } }),
+    ]);
+    api.on('POST /escrow/release', () => {
+      api.on('GET /deals/deal-1/escrow', { status: 200, body: approved });
+      return { status: 202, body: approved };
+    });
+    renderApp('/trading/deals/deal-1', api.server);
+
+    const panel = await escrowPanel();
+    const confirm = within(
+      (await panel.findByRole('heading', { name: 'Confirm settlement' })).closest('section') as HTMLElement,
+    );
+    const transfers = within(confirm.getByRole('list', { name: 'Transfers of the asset leg' }));
+    // 0.5 ETH − 0.01% = 0.49995 ETH to Ada; the fee is 0.00005 ETH.
+    expect(transfers.getByText(/^Pays/)).toHaveTextContent('Pays 0.49995 ETH to ada');
+    expect(transfers.getByText(addresses.adaPayout)).toBeInTheDocument();
+    expect(transfers.getByText(/^Fee of/)).toHaveTextContent('Fee of 0.00005 ETH to Covenant’s fee address');
+    expect(confirm.getByText(signerAddress)).toBeInTheDocument();
+
+    await user.click(confirm.getByRole('button', { name: 'Confirm settlement' }));
+    await waitFor(() => expect(api.requestsTo('POST /escrow/release')).toHaveLength(1));
+    expect(sign.signEscrowTypedData).toHaveBeenCalledWith('test test test junk', typedData);
+    expect(api.requestsTo('POST /escrow/release')[0]?.body).toEqual({
+      deal_id: 'deal-1',
+      leg: 'asset',
+      signature,
+    });
+    expect(await panel.findByText('Waiting for ada to confirm')).toBeInTheDocument();
+    expect(panel.queryByRole('heading', { name: 'Confirm settlement' })).not.toBeInTheDocument();
+  });
+
+  it('shows the server’s refusal of a signature that is not the registered key’s', async () => {
+    const user = userEvent.setup();
+    sign.signEscrowTypedData.mockResolvedValue(signature);
+    const { api } = openDeal('escrow_funded');
+    api.on('GET /deals/deal-1/escrow', { status: 200, body: fundedEscrow() });
+    api.on(
+      'POST /escrow/release',
+      apiError(400, 'INVALID_SIGNATURE', 'The signature does not recover to your registered escrow address'),
+    );
+    renderApp('/trading/deals/deal-1', api.server);
+
+    const panel = await escrowPanel();
+    await user.click(await panel.findByRole('button', { name: 'Confirm settlement' }));
+    expect(await panel.findByRole('alert')).toHaveTextContent(
+      'The signature does not recover to your registered escrow address',
+    );
+    expect(panel.getByRole('button', { name: 'Confirm settlement' })).toBeInTheDocument();
+  });
+
+  it('says so when the key cannot sign, and sends nothing', async () => {
+    const user = userEvent.setup();
+    sign.signEscrowTypedData.mockRejectedValue(new Error('derived address differs'));
+    const { api } = openDeal('escrow_funded');
+    api.on('GET /deals/deal-1/escrow', { status: 200, body: fundedEscrow() });
+    renderApp('/trading/deals/deal-1', api.server);
+
+    const panel = await escrowPanel();
+    await user.click(await panel.findByRole('button', { name: 'Confirm settlement' }));
+    expect(await panel.findByRole('alert')).toHaveTextContent('Your escrow key could not sign this payout.');
+    expect(api.requestsTo('POST /escrow/release')).toHaveLength(0);
+  });
+
+  it('confirms a refund of a cancelled deal with the same flow', async () => {
+    const user = userEvent.setup();
+    sign.signEscrowTypedData.mockResolvedValue(signature);
+    const { api } = openDeal('cancelled');
+    const refund = {
+      kind: 'refund',
+      source: 'cancellation',
+      status: 'collecting',
+      transfers: [{ kind: 'refund', to: addresses.graceRefund, amount: '500000000000000000' }],
+      approved_by: [],
+      transaction_hash: null,
+    };
+    api.on('GET /deals/deal-1/escrow', {
+      status: 200,
+      body: escrowView('refunding', [
+        assetLeg({
+          state: 'refunding',
+          received: '500000000000000000',
+          payout: refund,
+          release_typed_data: typedData,
+        }),
+        stableLeg(),
+      ]),
+    });
+    api.on('POST /escrow/release', { status: 202, body: escrowView('refunding', [assetLeg(), stableLeg()]) });
+    renderApp('/trading/deals/deal-1', api.server);
+
+    const panel = await escrowPanel();
+    const confirm = within(
+      (await panel.findByRole('heading', { name: 'Confirm refund' })).closest('section') as HTMLElement,
+    );
+    expect(confirm.getByText(/^Refunds/)).toHaveTextContent('Refunds 0.5 ETH to you');
+    await user.click(confirm.getByRole('button', { name: 'Confirm refund' }));
+    await waitFor(() => expect(api.requestsTo('POST /escrow/release')).toHaveLength(1));
+    expect(api.requestsTo('POST /escrow/release')[0]?.body).toEqual({
+      deal_id: 'deal-1',
+      leg: 'asset',
+      signature,
+    });
+  });
+
+  it('invites no deposit once a cancelled deal’s escrow is refunding', async () => {
+    const { api } = openDeal('cancelled');
+    api.on('GET /deals/deal-1/escrow', {
+      status: 200,
+      body: escrowView('refunding', [
+        assetLeg({ deadline: new Date(Date.now() - 60_000).toISOString() }),
+        stableLeg({ state: 'refunding', received: '30000000000', confirmations: 3 }),
+      ]),
+    });
+    renderApp('/trading/deals/deal-1', api.server);
+    const panel = await escrowPanel();
+    const mine = within(
+      (await panel.findByRole('heading', { name: 'Asset leg: You deposit' })).closest(
+        'section',
+      ) as HTMLElement,
+    );
+    expect(mine.getByText('Awaiting deposit')).toBeInTheDocument();
+    expect(panel.getByText('Refunding')).toBeInTheDocument();
+    await waitFor(() => expect(api.requestsTo('GET /chains').length).toBeGreaterThan(0));
+    expect(panel.queryByRole('img', { name: 'QR code of the deposit address' })).not.toBeInTheDocument();
+    expect(panel.queryByRole('button', { name: 'Copy address' })).not.toBeInTheDocument();
+    expect(panel.queryByText(/Funding (closes|deadline)/)).not.toBeInTheDocument();
+    expect(panel.queryByRole('button', { name: 'Fund from devnet wallet' })).not.toBeInTheDocument();
+  });
+
+  it('says the payouts are settling once they are submitted', async () => {
+    const { api } = openDeal('escrow_funded');
+    const submitted = { ...releasePayout, status: 'submitted', approved_by: ['seller', 'buyer', 'platform'] };
+    api.on('GET /deals/deal-1/escrow', {
+      status: 200,
+      body: escrowView('settling', [
+        assetLeg({ state: 'releasing', payout: submitted }),
+        stableLeg({ state: 'releasing', payout: submitted }),
+      ]),
+    });
+    renderApp('/trading/deals/deal-1', api.server);
+    const panel = await escrowPanel();
+    expect(await panel.findByText('Settling on-chain')).toBeInTheDocument();
+    expect(panel.getAllByText('Releasing')).toHaveLength(2);
+  });
+});
+
+describe('a completed escrow', () => {
+  const assetHash = `0x${'a1'.repeat(32)}`;
+  const stableHash = `0x${'b2'.repeat(32)}`;
+  function settled() {
+    return escrowView(
+      'settled',
+      [
+        assetLeg({
+          state: 'released',
+          payout: {
+            kind: 'release',
+            source: 'settlement',
+            status: 'confirmed',
+            transfers: [
+              { kind: 'payout', to: addresses.adaPayout, amount: '499950000000000000' },
+              { kind: 'fee', to: addresses.fee, amount: '50000000000000' },
+            ],
+            approved_by: ['seller', 'buyer', 'platform'],
+            transaction_hash: assetHash,
+          },
+        }),
+        stableLeg({
+          state: 'released',
+          payout: {
+            kind: 'release',
+            source: 'settlement',
+            status: 'confirmed',
+            transfers: [
+              { kind: 'payout', to: addresses.gracePayout, amount: '29997000000' },
+              { kind: 'fee', to: addresses.fee, amount: '3000000' },
+            ],
+            approved_by: ['seller', 'buyer', 'platform'],
+            transaction_hash: stableHash,
+          },
+        }),
+      ],
+      { buyer: assetHash, seller: stableHash, fee: [assetHash, stableHash] },
+    );
+  }
+
+  it('shows what each leg moved, with its transaction linked to the explorer', async () => {
+    const { api } = openDeal('completed', { devnet: false });
+    api.on('GET /deals/deal-1/escrow', { status: 200, body: settled() });
+    renderApp('/trading/deals/deal-1', api.server);
+
+    const panel = await escrowPanel();
+    expect(await panel.findByText('The escrow is settled.')).toBeInTheDocument();
+    const stable = within(
+      panel.getByRole('heading', { name: 'Stablecoin leg' }).closest('section') as HTMLElement,
+    );
+    // 30,000 USDC − 0.01% = 29,997 USDC to Grace, 3 USDC fee.
+    expect(stable.getByText(/^Pays/)).toHaveTextContent('Pays 29997 USDC to you');
+    expect(stable.getByText(/^Fee of/)).toHaveTextContent('Fee of 3 USDC to Covenant’s fee address');
+    expect(await stable.findByRole('link', { name: stableHash })).toHaveAttribute(
+      'href',
+      `https://etherscan.io/tx/${stableHash}`,
+    );
+    const asset = within(panel.getByRole('heading', { name: 'Asset leg' }).closest('section') as HTMLElement);
+    expect(asset.getByText(/^Pays/)).toHaveTextContent('Pays 0.49995 ETH to ada');
+    expect(asset.getByRole('link', { name: assetHash })).toHaveAttribute(
+      'href',
+      `https://etherscan.io/tx/${assetHash}`,
+    );
+    expect(panel.queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+
+  it('shows the hash with a copy button where the chain has no explorer, and stops polling', async () => {
+    const user = userEvent.setup();
+    const { api } = openDeal('completed', { devnet: true });
+    api.on('GET /deals/deal-1/escrow', { status: 200, body: settled() });
+    renderApp('/trading/deals/deal-1', api.server);
+
+    const panel = await escrowPanel();
+    const asset = within(
+      (await panel.findByRole('heading', { name: 'Asset leg' })).closest('section') as HTMLElement,
+    );
+    expect(asset.getByText(assetHash)).toBeInTheDocument();
+    expect(asset.queryByRole('link')).not.toBeInTheDocument();
+    await user.click(asset.getByRole('button', { name: 'Copy transaction hash' }));
+    expect(await navigator.clipboard.readText()).toBe(assetHash);
+    const asked = api.requestsTo('GET /deals/deal-1/escrow').length;
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    expect(api.requestsTo('GET /deals/deal-1/escrow')).toHaveLength(asked);
+  });
+});

@@ -1,0 +1,129 @@
+import type { DealStatus, DealWithHistory, EscrowStatusView } from '@covenant/domain';
+import { Card } from '@/components/ui/card.js';
+import { Spinner } from '@/components/ui/spinner.js';
+import { QueryErrorState } from '@/features/trading/components/query-error-state.js';
+import { ApiError } from '@/lib/api-client.js';
+import { useDevFund } from '../api/dev-fund.js';
+import { type ChainView, useChains } from '../api/get-chains.js';
+import { useEscrow } from '../api/get-escrow.js';
+import { useEscrowFollowsDeal } from '../api/use-escrow-follows-deal.js';
+import { ConfirmPayout } from './confirm-payout.js';
+import { EscrowCompleted } from './escrow-completed.js';
+import { EscrowLegCard } from './escrow-leg-card.js';
+import { type EscrowViewer, escrowViewer } from './escrow-viewer.js';
+import { OpenEscrow } from './open-escrow.js';
+
+/** An escrow exists only from agreed terms on; before that the panel has nothing to show. */
+const escrowStatuses: readonly DealStatus[] = [
+  'terms_agreed',
+  'escrow_funded',
+  'completed',
+  'cancelled',
+  'disputed',
+];
+
+/**
+ * The deal's escrow for its two parties: opening it once the terms are agreed, then each leg's
+ * deposit and confirmations, the viewer's confirmation of a payout, and finally what moved on-chain.
+ */
+export function EscrowPanel({ deal, viewerId }: { deal: DealWithHistory; viewerId: string | undefined }) {
+  const viewer = escrowViewer(deal, viewerId);
+  const shown = viewer !== null && escrowStatuses.includes(deal.status);
+  const escrow = useEscrow(deal.id, shown);
+  const chains = useChains(shown);
+  useEscrowFollowsDeal(viewerId, deal.id);
+  if (!viewer || !shown) return null;
+  const missing = escrow.error instanceof ApiError && escrow.error.status === 404;
+  // Only agreed terms can still open an escrow; a deal closed without one has nothing to show.
+  if (missing && deal.status !== 'terms_agreed') return null;
+
+  return (
+    <section aria-labelledby="escrow-panel-title">
+      <Card className="space-y-6">
+        <h2 id="escrow-panel-title" className="font-semibold text-xl">
+          Escrow
+        </h2>
+        {missing ? (
+          <OpenEscrow deal={deal} />
+        ) : escrow.isError && !escrow.data ? (
+          <QueryErrorState title="The escrow could not be loaded." onRetry={() => void escrow.refetch()} />
+        ) : !escrow.data ? (
+          <Spinner label="Loading the escrow" />
+        ) : escrow.data.status === 'settled' || escrow.data.status === 'refunded' ? (
+          <EscrowCompleted deal={deal} viewer={viewer} escrow={escrow.data} chains={chains.data ?? []} />
+        ) : (
+          <EscrowUnderWay deal={deal} viewer={viewer} escrow={escrow.data} chains={chains.data ?? []} />
+        )}
+      </Card>
+    </section>
+  );
+}
+
+/** Where payouts stand for the viewer: signed and waiting for the other side, or on their way on-chain. */
+function payoutNote(escrow: EscrowStatusView, viewer: EscrowViewer): string | null {
+  const payouts = escrow.legs.flatMap((leg) => (leg.payout ? [leg.payout] : []));
+  const sending = payouts.filter((p) => p.status === 'submitting' || p.status === 'submitted');
+  if (sending.length > 0) {
+    return sending.every((p) => p.kind === 'refund') ? 'Refunding on-chain' : 'Settling on-chain';
+  }
+  if (escrow.legs.some((leg) => leg.release_typed_data)) return null;
+  // A release the viewer approved is `ready` (theirs and the platform's approvals make two) until the
+  // other leg's is too; only then are both sent.
+  const releases = payouts.filter(
+    (p) => p.kind === 'release' && (p.status === 'collecting' || p.status === 'ready'),
+  );
+  const approvedBy = (party: EscrowViewer['party']) => releases.some((p) => p.approved_by.includes(party));
+  if (approvedBy(viewer.party) && !approvedBy(viewer.other))
+    return `Waiting for ${viewer.counterparty} to confirm`;
+  return null;
+}
+
+function EscrowUnderWay({
+  deal,
+  viewer,
+  escrow,
+  chains,
+}: {
+  deal: DealWithHistory;
+  viewer: EscrowViewer;
+  escrow: EscrowStatusView;
+  chains: readonly ChainView[];
+}) {
+  const devFund = useDevFund(deal.id);
+  const note = payoutNote(escrow, viewer);
+  const toSign = escrow.legs.flatMap((leg) =>
+    leg.release_typed_data ? [{ leg, typedData: leg.release_typed_data }] : [],
+  );
+  const onDevnet = (chain: string) => chains.some((c) => c.chain === chain && c.rpc_url !== undefined);
+  return (
+    <div className="space-y-6">
+      {note ? (
+        <p role="status" className="font-medium text-primary">
+          {note}
+        </p>
+      ) : null}
+      {toSign.map(({ leg, typedData }) => (
+        <ConfirmPayout key={leg.leg} deal={deal} viewer={viewer} leg={leg} typedData={typedData} />
+      ))}
+      <div className="grid gap-4 lg:grid-cols-2">
+        {escrow.legs.map((leg) => (
+          <EscrowLegCard
+            key={leg.leg}
+            leg={leg}
+            viewer={viewer}
+            fundingOpen={escrow.status === 'awaiting_funding'}
+            devFund={
+              leg.depositor === viewer.party && onDevnet(leg.chain)
+                ? {
+                    onFund: () => devFund.mutate(leg.leg),
+                    pending: devFund.isPending && devFund.variables === leg.leg,
+                    error: devFund.isError && devFund.variables === leg.leg ? devFund.error.message : null,
+                  }
+                : undefined
+            }
+          />
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+const kinds: Record<string, string> = {
+  escrow_reconciliation: 'Escrow books do not balance',
+  wrong_token_deposit: 'Deposit of the wrong token',
+  payout_refused: 'Payout refused by the chain',
+  payout_reverted: 'Payout reverted on-chain',
+  deadline_refund_refused: 'Refund after the deadline refused',
+  instruction_after_payout: 'Mediator decision after a payout',
+  instruction_not_payable: 'Mediator decision cannot be paid out',
+};
+
+/** An alert kind in words; a kind the engine adds later still reads as words rather than a code. */
+export function describeAlertKind(kind: string): string {
+  const known = kinds[kind];
+  if (known) return known;
+  const words = kind.replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,41 @@
+import { Button } from '@/components/ui/button.js';
+import type { StaffAlert } from '../api/get-staff-alerts.js';
+import { useResolveStaffAlert } from '../api/resolve-staff-alert.js';
+import { AlertDetails } from './alert-details.js';
+import { describeAlertKind } from './describe-alert-kind.js';
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
+/**
+ * One open alert: when, what kind, the engine's message, its subject and details (the deal's id among
+ * them when it names one; the deal page serves only its parties), and "Mark resolved" for those who may close it (`canResolve`).
+ */
+export function StaffAlertItem({ alert, canResolve }: { alert: StaffAlert; canResolve: boolean }) {
+  const kind = describeAlertKind(alert.kind);
+  const resolve = useResolveStaffAlert(alert.id, kind);
+
+  return (
+    <li aria-label={kind} className="space-y-3 rounded-md border border-border p-4">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <p className="text-muted text-xs">
+            <time dateTime={alert.created_at}>{dateFormat.format(new Date(alert.created_at))} UTC</time>
+          </p>
+          <h2 className="font-semibold">{kind}</h2>
+          <p>{alert.message}</p>
+          <p className="break-all text-muted text-xs">Subject: {alert.subject}</p>
+        </div>
+        {canResolve && (
+          <Button size="sm" variant="outline" disabled={resolve.isPending} onClick={() => resolve.mutate()}>
+            Mark resolved
+          </Button>
+        )}
+      </div>
+      <AlertDetails details={alert.details} />
+    </li>
+  );
+}
