@@ -2,12 +2,13 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { longSessionURL } from '../playwright.config.js';
 import {
   accessTokenOf,
+  createDealWithDemoSeller,
   currentStep,
   dealCard,
   dealField,
   expectAuditVerifies,
   expectSameDocument,
-  markDocument,
+  openDealPage,
   randomEthereumAddress,
   signInOwnBrowser,
   uploadCis,
@@ -21,30 +22,15 @@ test.use({ baseURL: longSessionURL });
 const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1_000)}`;
 
 /** The buyer creates a WBTC-for-USDT deal on Ethereum with the demo seller; returns the deal's id. */
-async function createEthereumDeal(buyer: Page, assetAmount: string, stableAmount: string): Promise<string> {
-  await buyer.goto('/trading');
-  await buyer.getByRole('tab', { name: 'Create Trade' }).click();
-  const form = buyer.getByRole('form', { name: 'Create Trade' });
-  await form.getByLabel('Asset Chain').selectOption('ETH');
-  await form.getByLabel('Asset Symbol').selectOption('WBTC');
-  await form.getByLabel('Asset Amount').fill(assetAmount);
-  await form.getByLabel('Stable Chain').selectOption('ETH');
-  await form.getByLabel('Stable Symbol').selectOption('USDT');
-  await form.getByLabel('Stable Amount').fill(stableAmount);
-  await form.getByLabel('Trading Partner').selectOption({ label: 'demo_seller (Enhanced Tier)' });
-  const created = buyer.waitForResponse(
-    (response) => response.url().endsWith('/api/v1/deals') && response.request().method() === 'POST',
-  );
-  await form.getByRole('button', { name: 'Create Trade', exact: true }).click();
-  const response = await created;
-  expect(response.status()).toBe(201);
-  return ((await response.json()) as { id: string }).id;
-}
-
-async function openDeal(page: Page, dealId: string): Promise<void> {
-  await page.goto(`/trading/deals/${dealId}`);
-  await expect(dealField(page, 'Deal ID')).toHaveText(dealId);
-  await markDocument(page);
+function createEthereumDeal(buyer: Page, assetAmount: string, stableAmount: string): Promise<string> {
+  return createDealWithDemoSeller(buyer, {
+    assetChain: 'ETH',
+    assetSymbol: 'WBTC',
+    assetAmount,
+    stableChain: 'ETH',
+    stableSymbol: 'USDT',
+    stableAmount,
+  });
 }
 
 async function signInTraders(browser: Browser): Promise<{ buyer: Page; seller: Page }> {
@@ -69,8 +55,8 @@ test('two traders exchange CIS and counter-proposed terms live, and the demo med
   const digits = String(1_000 + Math.floor(Math.random() * 8_999)).replace(/0$/, '1');
   const assetAmount = `0.5${digits}`;
   const dealId = await createEthereumDeal(buyer, assetAmount, '30000');
-  await openDeal(buyer, dealId);
-  await openDeal(seller, dealId);
+  await openDealPage(buyer, dealId);
+  await openDealPage(seller, dealId);
   for (const page of [buyer, seller]) {
     await expect(dealField(page, 'Status')).toHaveText('Draft');
     await expect(currentStep(page)).toContainText('Exchange CIS');
@@ -100,7 +86,7 @@ test('two traders exchange CIS and counter-proposed terms live, and the demo med
 
   // The buyer uploads a corrected sheet and attaches it in place of the rejected one.
   await uploadCis(buyer, correctedSheet);
-  await openDeal(buyer, dealId);
+  await openDealPage(buyer, dealId);
   const replacement = buyerOwn.getByLabel('Replace with');
   const corrected = await replacement.locator('option', { hasText: correctedSheet }).getAttribute('value');
   await replacement.selectOption(corrected ?? '');
@@ -238,8 +224,8 @@ test('the seller cancels a deal, the buyer sees it closed live, and the server r
 }) => {
   const { buyer, seller } = await signInTraders(browser);
   const dealId = await createEthereumDeal(buyer, '1.25', '75000');
-  await openDeal(buyer, dealId);
-  await openDeal(seller, dealId);
+  await openDealPage(buyer, dealId);
+  await openDealPage(seller, dealId);
   await expect(buyer.getByRole('button', { name: 'Revise proposal' })).toBeEnabled();
 
   // 6. The seller cancels with a reason, after a confirm step.

@@ -107,3 +107,41 @@ export async function expectAuditVerifies(page: Page): Promise<void> {
     await rm(directory, { recursive: true, force: true });
   }
 }
+
+/** The create-trade form's choices: amounts as typed (decimal text), both legs' chain and symbol. */
+export interface TradeInput {
+  assetChain: string;
+  assetSymbol: string;
+  assetAmount: string;
+  stableChain: string;
+  stableSymbol: string;
+  stableAmount: string;
+}
+
+/** The buyer creates a deal with the demo seller through the Create Trade form; returns the deal's id. */
+export async function createDealWithDemoSeller(buyer: Page, trade: TradeInput): Promise<string> {
+  await buyer.goto('/trading');
+  await buyer.getByRole('tab', { name: 'Create Trade' }).click();
+  const form = buyer.getByRole('form', { name: 'Create Trade' });
+  await form.getByLabel('Asset Chain').selectOption(trade.assetChain);
+  await form.getByLabel('Asset Symbol').selectOption(trade.assetSymbol);
+  await form.getByLabel('Asset Amount').fill(trade.assetAmount);
+  await form.getByLabel('Stable Chain').selectOption(trade.stableChain);
+  await form.getByLabel('Stable Symbol').selectOption(trade.stableSymbol);
+  await form.getByLabel('Stable Amount').fill(trade.stableAmount);
+  await form.getByLabel('Trading Partner').selectOption({ label: 'demo_seller (Enhanced Tier)' });
+  const created = buyer.waitForResponse(
+    (response) => response.url().endsWith('/api/v1/deals') && response.request().method() === 'POST',
+  );
+  await form.getByRole('button', { name: 'Create Trade', exact: true }).click();
+  const response = await created;
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** Opens the deal's page and marks the document (see `markDocument`). */
+export async function openDealPage(page: Page, dealId: string): Promise<void> {
+  await page.goto(`/trading/deals/${dealId}`);
+  await expect(dealField(page, 'Deal ID')).toHaveText(dealId);
+  await markDocument(page);
+}

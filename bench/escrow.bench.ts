@@ -1,0 +1,292 @@
+// The escrow engine on a real devnet (anvil), the whole server in-process as the escrow tests run it.
+// 1. Deposit to `escrow_funded`: from the block that gives a deal's last deposit its required depth
+//    (2 here) being mined to the deal reading `escrow_funded` through the API, with the engine's own
+//    passes every BENCH_ESCROW_POLL_MS (default 250). Reported against the poll interval: counted by
+//    the first pass after the block, the latency is on average half an interval plus one pass, and
+//    always under one interval plus one pass; near 2× or above, deposits wait for a later pass.
+// 2. The watcher's time per block with 10 and with 10,000 open deals (20,000 legs waiting for
+//    deposits): `watchChain` reads the same blocks holding the same few deposits each time. Target:
+//    the cost per block does not grow with open deals; the bench fails when the ratio exceeds 3.
+// The database is PGlite in memory; TEST_DB=postgres uses the local PostgreSQL server (as the tests do).
+// The machine is shared: times are medians of repeated runs, and only ratios are judged.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { schema } from '@covenant/db';
+import { and, eq, inArray } from 'drizzle-orm';
+import { type Address, createPublicClient, type Hex, http } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createEscrowChains } from '../apps/server/src/escrow/escrow-chains.js';
+import type { EscrowEngineDeps } from '../apps/server/src/escrow/escrow-engine-deps.js';
+import { createFilePlatformSigner } from '../apps/server/src/escrow/platform-signer.js';
+import { watchChain } from '../apps/server/src/escrow/watch-chain.js';
+import { createDeliverWebhookJob } from '../apps/server/src/jobs/deliver-webhook-job.js';
+import { type EscrowDevnet, startEscrowDevnet } from '../apps/server/src/testing/start-escrow-devnet.js';
+
+const pollMs = Number(process.env.BENCH_ESCROW_POLL_MS ?? 250);
+const fundedDeals = 5;
+const fewOpenDeals = 10;
+const manyOpenDeals = 10_000;
+const watcherRuns = 15;
+const watcherTarget = 3;
+const assetAmount = 1_000_000_000_000_000_007n; // 1.000000000000000007 WETH
+const stableAmount = 3_000_000_007n; // 3,000.000007 USDT
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const randomAddress = (): Address => privateKeyToAccount(generatePrivateKey()).address;
+
+async function dealStatusViaApi(net: EscrowDevnet, dealId: string): Promise<string> {
+  const response = await net.call('GET', `/api/v1/deals/${dealId}`, net.buyer.token);
+  if (response.statusCode !== 200) throw new Error(`GET deal: HTTP ${response.statusCode} ${response.body}`);
+  return response.json().status;
+}
+
+/** Opens the escrow of a fresh agreed deal through the API; its deposit addresses by leg. */
+async function openEscrow(net: EscrowDevnet): Promise<{ dealId: string; asset: Address; stable: Address }> {
+  const dealId = await net.agreedDeal({
+    assetSymbol: 'WETH',
+    assetAmount,
+    stableSymbol: 'USDT',
+    stableAmount,
+  });
+  const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+  if (created.statusCode !== 201)
+    throw new Error(`escrow/create: HTTP ${created.statusCode} ${created.body}`);
+  const legs = created.json().legs as { leg: string; deposit_address: Address }[];
+  const addressOf = (leg: string) => legs.find((entry) => entry.leg === leg)!.deposit_address;
+  return { dealId, asset: addressOf('asset'), stable: addressOf('stable') };
+}
+
+/** Deposit-to-funded latencies in ms, one per deal. */
+async function measureFundingLatency(net: EscrowDevnet): Promise<number[]> {
+  net.app.escrow.start(pollMs);
+  const latencies: number[] = [];
+  try {
+    for (let round = 0; round < fundedDeals; round++) {
+      const { dealId, asset, stable } = await openEscrow(net);
+      await net.pay(net.seller, 'WETH', asset, assetAmount);
+      await net.pay(net.buyer, 'USDT', stable, stableAmount);
+      // The last deposit is 1 block deep: it cannot count yet.
+      if ((await dealStatusViaApi(net, dealId)) === 'escrow_funded') {
+        throw new Error('funded before the deposit was deep enough');
+      }
+      // Start at a random point of the poll cycle, as a real block would.
+      await sleep(Math.random() * pollMs);
+      await net.mine(1);
+      const minedAt = performance.now();
+      while ((await dealStatusViaApi(net, dealId)) !== 'escrow_funded') {
+        if (performance.now() - minedAt > 60_000)
+          throw new Error(`deal ${dealId} never reached escrow_funded`);
+        await sleep(5);
+      }
+      latencies.push(performance.now() - minedAt);
+    }
+  } finally {
+    await net.app.escrow.stop();
+  }
+  return latencies;
+}
+
+/** Open deals straight into the database: agreed, each with an escrow whose two legs wait for deposits. */
+async function insertOpenDeals(net: EscrowDevnet, count: number): Promise<string[]> {
+  const db = net.database.db;
+  const now = new Date();
+  const deadline = new Date(now.getTime() + 24 * 3600_000);
+  const dealIds: string[] = [];
+  const batch = 500;
+  for (let start = 0; start < count; start += batch) {
+    const size = Math.min(batch, count - start);
+    const deals = await db
+      .insert(schema.deals)
+      .values(
+        Array.from({ length: size }, () => ({
+          buyerId: net.buyer.id,
+          sellerId: net.seller.id,
+          assetChain: 'ETH',
+          assetSymbol: 'WETH',
+          assetAmount: assetAmount.toString(),
+          stableChain: 'ETH',
+          stableSymbol: 'USDT',
+          stableAmount: stableAmount.toString(),
+          status: 'terms_agreed' as const,
+          fundingDeadlineHours: 24,
+          acceptedTermsVersion: 1,
+          termsHash: 'bench',
+          termsAgreedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      )
+      .returning({ id: schema.deals.id });
+    const escrows = await db
+      .insert(schema.escrows)
+      .values(deals.map((deal) => ({ dealId: deal.id, createdAt: now, updatedAt: now })))
+      .returning({ id: schema.escrows.id });
+    const leg = (escrowId: string, name: 'asset' | 'stable') => ({
+      escrowId,
+      leg: name,
+      chain: 'ETH',
+      symbol: name === 'asset' ? 'WETH' : 'USDT',
+      tokenAddress: net.token(name === 'asset' ? 'WETH' : 'USDT'),
+      requiredAmount: (name === 'asset' ? assetAmount : stableAmount).toString(),
+      depositAddress: randomAddress(),
+      depositorRefundAddress: name === 'asset' ? net.seller.wallet : net.buyer.wallet,
+      receiverPayoutAddress: name === 'asset' ? net.buyer.payoutAddress : net.seller.payoutAddress,
+      buyerSigner: net.buyer.escrowKey.address,
+      sellerSigner: net.seller.escrowKey.address,
+      platformSigner: net.buyer.escrowKey.address,
+      requiredConfirmations: 2,
+      deadline,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await db
+      .insert(schema.escrowLegs)
+      .values(escrows.flatMap((escrow) => [leg(escrow.id, 'asset'), leg(escrow.id, 'stable')]));
+    dealIds.push(...deals.map((deal) => deal.id));
+  }
+  return dealIds;
+}
+
+async function deleteOpenDeals(net: EscrowDevnet, dealIds: string[]): Promise<void> {
+  const db = net.database.db;
+  for (let start = 0; start < dealIds.length; start += 500) {
+    const ids = dealIds.slice(start, start + 500);
+    const escrows = await db
+      .select({ id: schema.escrows.id })
+      .from(schema.escrows)
+      .where(inArray(schema.escrows.dealId, ids));
+    const escrowIds = escrows.map((escrow) => escrow.id);
+    await db.delete(schema.escrowLegs).where(inArray(schema.escrowLegs.escrowId, escrowIds));
+    await db.delete(schema.escrows).where(inArray(schema.escrows.id, escrowIds));
+    await db.delete(schema.deals).where(inArray(schema.deals.id, ids));
+  }
+}
+
+/** `watchChain` over the same blocks and deposits with 10 and with 10,000 open deals; ms per block for each. */
+async function measureWatcher(net: EscrowDevnet) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'covenant-bench-escrow-'));
+  const db = net.database.db;
+  const now = () => new Date();
+  const chains = await createEscrowChains(
+    { chains: [net.chain], stop: async () => {} },
+    dataDir,
+    net.app.log,
+  );
+  const chain = chains.get('ETH');
+  if (!chain) throw new Error('no ETH chain');
+  const deps: EscrowEngineDeps = {
+    db,
+    now,
+    logger: net.app.log,
+    chains,
+    signer: await createFilePlatformSigner(dataDir),
+    settlementWindowHours: 72,
+    webhooks: {
+      db,
+      now,
+      jobs: { send: async () => {} },
+      deliverJob: createDeliverWebhookJob({ db, now, allowPrivateTargets: false }),
+    },
+  };
+  const client = createPublicClient({ transport: http(net.chain.rpcUrl, { retryCount: 0 }), cacheTime: 0 });
+
+  try {
+    const fewDeals = await insertOpenDeals(net, fewOpenDeals);
+    const watchedEscrows = await db
+      .select({ escrowId: schema.escrowLegs.escrowId, depositAddress: schema.escrowLegs.depositAddress })
+      .from(schema.escrowLegs)
+      .innerJoin(schema.escrows, eq(schema.escrows.id, schema.escrowLegs.escrowId))
+      .where(and(inArray(schema.escrows.dealId, fewDeals.slice(0, 3)), eq(schema.escrowLegs.leg, 'asset')));
+
+    // The scanned blocks: three deposits to open escrows, three transfers elsewhere, then empty blocks.
+    const fromHeight = await client.getBlockNumber();
+    const deposits: Hex[] = [];
+    for (const watched of watchedEscrows) {
+      deposits.push(await net.pay(net.seller, 'WETH', watched.depositAddress, assetAmount));
+      deposits.push(await net.pay(net.buyer, 'USDT', randomAddress(), stableAmount));
+    }
+    await net.mine(6);
+    const toHeight = await client.getBlockNumber();
+    const blocks = Number(toHeight - fromHeight);
+    const fromRef = (await client.getBlock({ blockNumber: fromHeight })).hash;
+
+    const passOverTheBlocks = async (): Promise<number> => {
+      await db.delete(schema.escrowLedgerEntries).where(inArray(schema.escrowLedgerEntries.txRef, deposits));
+      await db
+        .insert(schema.chainScanCursors)
+        .values({ chain: 'ETH', scannedHeight: fromHeight, scannedBlockRef: fromRef, updatedAt: now() })
+        .onConflictDoUpdate({
+          target: schema.chainScanCursors.chain,
+          set: { scannedHeight: fromHeight, scannedBlockRef: fromRef, updatedAt: now() },
+        });
+      const started = performance.now();
+      const changed = await watchChain(deps, chain);
+      const elapsed = performance.now() - started;
+      const expected = watchedEscrows.map((watched) => watched.escrowId).sort();
+      if (JSON.stringify([...changed].sort()) !== JSON.stringify(expected)) {
+        throw new Error(
+          `the watcher found ${changed.length} escrows' deposits, not the ${expected.length} paid`,
+        );
+      }
+      return elapsed / blocks;
+    };
+    const runs = async (count: number) => {
+      const times: number[] = [];
+      for (let run = 0; run < count; run++) times.push(await passOverTheBlocks());
+      return times;
+    };
+
+    await runs(3); // warm-up: JIT, connections, the chain client's caches
+    const few = await runs(watcherRuns);
+    const moreDeals = await insertOpenDeals(net, manyOpenDeals - fewOpenDeals);
+    await runs(3);
+    const many = await runs(watcherRuns);
+    await deleteOpenDeals(net, moreDeals);
+    // The few again, so a busy spell of the machine during either half shows.
+    const fewAgain = await runs(watcherRuns);
+    return { blocks, few: median([...few, ...fewAgain]), many: median(many) };
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const net = await startEscrowDevnet({ confirmations: 2 });
+let failed = false;
+try {
+  const engine = process.env.TEST_DB === 'postgres' ? 'PostgreSQL' : 'PGlite (in memory)';
+  console.log(`${engine}, anvil, 2 confirmations, the engine's passes every ${pollMs} ms\n`);
+
+  const latencies = await measureFundingLatency(net);
+  const latencyMedian = median(latencies);
+  const latencyMax = Math.max(...latencies);
+  console.log(`deposit deep enough → escrow_funded via the API, ${fundedDeals} deals:`);
+  console.log(`  each   ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+  console.log(
+    `  median ${latencyMedian.toFixed(0)} ms = ${(latencyMedian / pollMs).toFixed(2)} × poll interval` +
+      `, max ${latencyMax.toFixed(0)} ms = ${(latencyMax / pollMs).toFixed(2)} × poll interval\n`,
+  );
+
+  const watcher = await measureWatcher(net);
+  const ratio = watcher.many / watcher.few;
+  console.log(
+    `watcher over the same ${watcher.blocks} blocks (3 deposits to open escrows, 3 other transfers):`,
+  );
+  console.log(`  ${String(fewOpenDeals).padStart(6)} open deals  ${watcher.few.toFixed(2)} ms per block`);
+  console.log(`  ${String(manyOpenDeals).padStart(6)} open deals  ${watcher.many.toFixed(2)} ms per block`);
+  console.log(
+    `  ratio ${ratio.toFixed(2)} (target ≤ ${watcherTarget}: the cost per block does not grow with open deals)`,
+  );
+  if (ratio > watcherTarget) {
+    console.error(`FAIL: the watcher's time per block grew ${ratio.toFixed(2)}× with open deals`);
+    failed = true;
+  }
+} catch (error) {
+  console.error(error);
+  failed = true;
+} finally {
+  await net.close();
+}
+process.exit(failed ? 1 : 0);
