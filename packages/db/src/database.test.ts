@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from './database.js';
+import { type Database, migrationsFolder, openDatabase } from './database.js';
 import { rateLimits } from './schema/index.js';
 import { createTestDatabase } from './testing.js';
 
@@ -221,6 +221,35 @@ describe('an embedded database in a directory', () => {
       const rows = await second.db.select().from(rateLimits).where(eq(rateLimits.key, 'kept'));
       expect(rows).toEqual([{ key: 'kept', count: 3, resetAt: later }]);
     } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('test databases', () => {
+  it('each start with every migration applied, and what one writes the other never sees', async () => {
+    const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+      entries: unknown[];
+    };
+    const first = await createTestDatabase();
+    const second = await createTestDatabase();
+    try {
+      for (const database of [first, second]) {
+        const applied = await database.executeSql(
+          'select count(*)::int as n from drizzle.__drizzle_migrations',
+        );
+        expect(applied.rows).toEqual([{ n: journal.entries.length }]);
+      }
+      await first.db.insert(rateLimits).values({ key: 'only-in-first', count: 1, resetAt: later });
+      expect(await second.db.select().from(rateLimits)).toEqual([]);
+      const third = await createTestDatabase();
+      try {
+        expect(await third.db.select().from(rateLimits)).toEqual([]);
+      } finally {
+        await third.close();
+      }
+    } finally {
+      await first.close();
       await second.close();
     }
   });

@@ -22,8 +22,11 @@ export const migrationsFolder = fileURLToPath(new URL('../migrations', import.me
 
 export type DatabaseOptions =
   | { engine: 'postgres'; url: string }
-  /** dataDir undefined → in-memory PGlite (tests). */
-  | { engine: 'pglite'; dataDir?: string };
+  /**
+   * dataDir undefined → in-memory PGlite (tests). `image` starts it from a data directory dumped by
+   * `migratedPgliteImage` instead of running initdb (tests: much faster).
+   */
+  | { engine: 'pglite'; dataDir?: string; image?: Blob };
 
 export interface Database {
   db: Db;
@@ -86,7 +89,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     );
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create(options.dataDir);
+  const pglite = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.image ? { loadDataDir: options.image } : {}),
+  });
+  return servePglite(pglite);
+}
+
+/** A fresh in-memory PGlite with every migration applied, dumped as a data-directory image. */
+export async function migratedPgliteImage(): Promise<Blob> {
+  const pglite = await PGlite.create();
+  const database = await servePglite(pglite);
+  try {
+    await database.migrate();
+    // Everything written to the data files, so the image starts without replaying the WAL.
+    await pglite.exec('checkpoint');
+    return await pglite.dumpDataDir('none');
+  } finally {
+    await database.close();
+  }
+}
+
+async function servePglite(pglite: PGlite): Promise<Database> {
   const server = new PGLiteSocketServer({
     db: pglite,
     host: '127.0.0.1',
