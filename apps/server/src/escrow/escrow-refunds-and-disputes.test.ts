@@ -55,23 +55,34 @@ async function openEscrow(dealId: string) {
   return { asset: address('asset'), stable: address('stable') };
 }
 
+/** A deal on these terms, agreed, with its escrow opened: its id and the legs' deposit addresses. */
+async function openedEscrow(terms: Parameters<EscrowDevnet['agreedDeal']>[0]) {
+  const dealId = await net.agreedDeal(terms);
+  return { dealId, deposit: await openEscrow(dealId) };
+}
+
 describe('Done-when (3): one side funds and the funding deadline passes', () => {
   // 1.5 WETH = 1_500_000_000_000_000_000 wei deposited by the seller; the buyer never pays its 4 500 USDC.
   const assetAmount = 1_500_000_000_000_000_000n;
   const stableAmount = 4_500_000_000n;
+  const terms = {
+    assetSymbol: 'WETH',
+    assetAmount,
+    stableSymbol: 'USDC',
+    stableAmount,
+    fundingDeadlineHours: 1,
+  };
+
+  /** The seller pays the asset leg in full; the buyer pays nothing. */
+  async function sellerFunds(dealId: string, deposit: { asset: string }) {
+    await net.pay(net.seller, 'WETH', deposit.asset, assetAmount);
+    await net.settle(async () => leg(await view(net.seller, dealId), 'asset').state === 'funded');
+  }
 
   it('cancels the deal and refunds the deposit exactly, without anyone signing, once the settlement window has passed', async () => {
-    const dealId = await net.agreedDeal({
-      assetSymbol: 'WETH',
-      assetAmount,
-      stableSymbol: 'USDC',
-      stableAmount,
-      fundingDeadlineHours: 1,
-    });
-    const deposit = await openEscrow(dealId);
-    await net.pay(net.seller, 'WETH', deposit.asset, assetAmount);
+    const { dealId, deposit } = await openedEscrow(terms);
+    await sellerFunds(dealId, deposit);
     expect(await net.balance('WETH', net.seller.wallet)).toBe(0n);
-    await net.settle(async () => leg(await view(net.seller, dealId), 'asset').state === 'funded');
     expect(await dealStatus(net.database, dealId)).toBe('terms_agreed');
 
     await net.clock.advance(hour + 1_000);
@@ -111,13 +122,7 @@ describe('Done-when (3): one side funds and the funding deadline passes', () => 
   });
 
   it('cancels a deal whose escrow was never opened once its funding deadline passes', async () => {
-    const dealId = await net.agreedDeal({
-      assetSymbol: 'WETH',
-      assetAmount,
-      stableSymbol: 'USDC',
-      stableAmount,
-      fundingDeadlineHours: 2,
-    });
+    const dealId = await net.agreedDeal({ ...terms, fundingDeadlineHours: 2 });
     await net.clock.advance(hour);
     await net.app.escrow.tick();
     expect(await dealStatus(net.database, dealId)).toBe('terms_agreed');
@@ -131,16 +136,8 @@ describe('Done-when (3): one side funds and the funding deadline passes', () => 
   it('refunds at once when the depositor approves the refund', async () => {
     // The deposit is minted to the seller's wallet and paid on, so the refund adds it to what the wallet held.
     const before = await net.balance('WETH', net.seller.wallet);
-    const dealId = await net.agreedDeal({
-      assetSymbol: 'WETH',
-      assetAmount,
-      stableSymbol: 'USDC',
-      stableAmount,
-      fundingDeadlineHours: 1,
-    });
-    const deposit = await openEscrow(dealId);
-    await net.pay(net.seller, 'WETH', deposit.asset, assetAmount);
-    await net.settle(async () => leg(await view(net.seller, dealId), 'asset').state === 'funded');
+    const { dealId, deposit } = await openedEscrow(terms);
+    await sellerFunds(dealId, deposit);
     await net.clock.advance(hour + 1_000);
     await net.app.escrow.tick();
     await approve(net.seller, dealId, 'asset');
@@ -161,13 +158,12 @@ describe('Done-when (4): a dispute decided as a split', () => {
   const stableAmount = 130_000_000_001n;
 
   it('pays each leg as the mediator decided once either party approves, to the base unit', async () => {
-    const dealId = await net.agreedDeal({
+    const { dealId, deposit } = await openedEscrow({
       assetSymbol: 'WBTC',
       assetAmount,
       stableSymbol: 'USDC',
       stableAmount,
     });
-    const deposit = await openEscrow(dealId);
     await net.pay(net.seller, 'WBTC', deposit.asset, assetAmount);
     await net.pay(net.buyer, 'USDC', deposit.stable, stableAmount);
     await net.settle(async () => (await dealStatus(net.database, dealId)) === 'escrow_funded');
@@ -233,13 +229,12 @@ describe('under- and over-funding', () => {
   const stableAmount = 10_000_000_000n;
 
   it('keeps a short leg partially funded (INSUFFICIENT_BALANCE) and returns the excess at settlement', async () => {
-    const dealId = await net.agreedDeal({
+    const { dealId, deposit } = await openedEscrow({
       assetSymbol: 'WETH',
       assetAmount,
       stableSymbol: 'USDC',
       stableAmount,
     });
-    const deposit = await openEscrow(dealId);
     // The parties' addresses are shared with the tests above: compare what changed.
     const before = {
       fee: await net.balance('USDC', net.chain.feeAddress),
