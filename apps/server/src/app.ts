@@ -139,9 +139,10 @@ async function startEscrowEngine(app: FastifyInstance, deps: AppDeps): Promise<v
   const { config } = deps;
   const engine = createEscrowEngine({
     db: deps.database.db,
+    locks: deps.database,
     now: deps.clock,
     logger: deps.logger,
-    chains: await createEscrowChains(deps.chains, config.dataDir, deps.logger),
+    chains: await createEscrowChains(deps.chains, config.dataDir, deps.logger, deps.database),
     signer: deps.platformSigner ?? (await createFilePlatformSigner(config.dataDir)),
     settlementWindowHours: config.escrow.settlementWindowHours,
     webhooks: { db: deps.database.db, now: deps.clock, jobs: deps.jobs, deliverJob: deps.deliverWebhookJob },

@@ -254,3 +254,68 @@ describe('test databases', () => {
     }
   });
 });
+
+describe('locks across processes', () => {
+  // A second Database on the same PostgreSQL database stands for another server process; PGlite
+  // serves one process only, so there the work always runs.
+  let database: Database;
+  let otherProcess: Database | null;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    otherProcess =
+      database.engine === 'postgres'
+        ? await openDatabase({ engine: 'postgres', url: database.connectionString })
+        : null;
+  });
+  afterAll(async () => {
+    await otherProcess?.close();
+    await database?.close();
+  });
+
+  it('skips work another process is doing, and runs it once that process is done', async () => {
+    const ran: string[] = [];
+    const inside = await database.exclusively('engine-pass', async () => {
+      ran.push('first');
+      if (!otherProcess) return 'alone';
+      expect(await otherProcess.tryExclusively('engine-pass', async () => void ran.push('other'))).toBe(
+        false,
+      );
+      // Another name is another lock.
+      expect(await otherProcess.tryExclusively('relayer:ETH', async () => void ran.push('relayer'))).toBe(
+        true,
+      );
+      return 'held';
+    });
+    expect(inside).toBe(database.engine === 'postgres' ? 'held' : 'alone');
+    const next = otherProcess ?? database;
+    expect(await next.tryExclusively('engine-pass', async () => void ran.push('after'))).toBe(true);
+    expect(ran).toEqual(database.engine === 'postgres' ? ['first', 'relayer', 'after'] : ['first', 'after']);
+  });
+
+  it('makes a waiting process run after the holder, in turn, and frees the lock when work fails', async () => {
+    const order: string[] = [];
+    let release = () => {};
+    const holding = database.exclusively('relayer:ETH', async () => {
+      order.push('holder starts');
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      order.push('holder ends');
+    });
+    const waiter = (otherProcess ?? database).exclusively('relayer:ETH', async () => {
+      order.push('waiter runs');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    await Promise.all([holding, waiter]);
+    if (otherProcess) expect(order).toEqual(['holder starts', 'holder ends', 'waiter runs']);
+    else expect(order).toContain('waiter runs');
+
+    await expect(
+      database.exclusively('relayer:ETH', async () => {
+        throw new Error('the work failed');
+      }),
+    ).rejects.toThrow('the work failed');
+    expect(await (otherProcess ?? database).tryExclusively('relayer:ETH', async () => {})).toBe(true);
+  });
+});

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +46,14 @@ export interface Database {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /**
+   * Runs `work` while holding the lock `name` across every process on this database (a PostgreSQL
+   * session advisory lock, held on a connection of its own for the whole run), waiting for it when
+   * another process holds it. PGlite serves one process, so there `work` just runs.
+   */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T>;
+  /** As `exclusively`, but when another process holds the lock, does not wait and resolves to false. */
+  tryExclusively(name: string, work: () => Promise<void>): Promise<boolean>;
   /**
    * LISTENs on `channel` until the listener is closed (or the database is). `onNotify` gets each
    * payload, delivered at the notifying transaction's commit. On PostgreSQL a dedicated connection
@@ -167,6 +176,18 @@ async function connect(
     ping: async () => {
       await pool.query('select 1');
     },
+    exclusively: async (name, work) => {
+      if (engine === 'pglite') return work();
+      // Waiting, it always gets the lock.
+      return (await holdingLock(pool, name, true, work))!.value;
+    },
+    tryExclusively: async (name, work) => {
+      if (engine === 'pglite') {
+        await work();
+        return true;
+      }
+      return (await holdingLock(pool, name, false, work)) !== null;
+    },
     listen: async (channel, onNotify, onReconnect) => {
       if (!channelPattern.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
       const notified = { payload: onNotify, reconnected: onReconnect ?? (() => {}) };
@@ -186,6 +207,49 @@ async function connect(
       await closeEngine();
     },
   };
+}
+
+/** The advisory lock key of a named lock: 48 bits of its SHA-256, so names do not collide in practice. */
+function advisoryLockKey(name: string): string {
+  return BigInt(`0x${createHash('sha256').update(`covenant:${name}`).digest('hex').slice(0, 12)}`).toString();
+}
+
+/** Runs `work` holding the named session lock on a connection of its own; null when `wait` is false and the lock is taken. */
+async function holdingLock<T>(
+  pool: pg.Pool,
+  name: string,
+  wait: boolean,
+  work: () => Promise<T>,
+): Promise<{ value: T } | null> {
+  const key = advisoryLockKey(name);
+  const client = await pool.connect();
+  let held = false;
+  let broken = false;
+  try {
+    if (wait) {
+      await client.query('select pg_advisory_lock($1::bigint)', [key]);
+      held = true;
+    } else {
+      const { rows } = await client.query<{ held: boolean }>(
+        'select pg_try_advisory_lock($1::bigint) as held',
+        [key],
+      );
+      held = rows[0]?.held === true;
+      if (!held) return null;
+    }
+    return { value: await work() };
+  } catch (error) {
+    broken = !held;
+    throw error;
+  } finally {
+    if (held) {
+      // A connection that cannot unlock is closed instead: PostgreSQL drops its locks with it.
+      await client.query('select pg_advisory_unlock($1::bigint)', [key]).catch(() => {
+        broken = true;
+      });
+    }
+    client.release(broken);
+  }
 }
 
 /** Server replicas starting together must not apply the same migration twice. */

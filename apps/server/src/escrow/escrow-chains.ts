@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Database } from '@covenant/db';
 import type { ConfirmationPolicy } from '@covenant/escrow';
 import { createEthereumEscrowChain, type EthereumEscrowChain } from '@covenant/escrow/ethereum';
 import type { FastifyBaseLogger } from 'fastify';
@@ -14,14 +15,18 @@ export interface EscrowChain {
   info: ChainInfo;
   adapter: EthereumEscrowChain;
   /**
-   * Runs `work` alone among the relayer's transactions: each is signed with the relayer's next
-   * nonce, so two signed before either is sent would collide. Deployments, payouts and refunds
-   * take their turn here from signing to broadcast.
+   * Runs `work` alone among the relayer's transactions, in this process and in every other server
+   * process on the database: each is signed with the relayer's next nonce, so two signed before
+   * either is sent would collide. Deployments, payouts and refunds take their turn here from
+   * signing to broadcast.
    */
   relayerTurn<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export type EscrowChains = ReadonlyMap<string, EscrowChain>;
+
+/** The database's locks across server processes. */
+export type DatabaseLocks = Pick<Database, 'exclusively' | 'tryExclusively'>;
 
 /** Depth shown while a `finalized` policy waits for finality: two epochs of 32 slots. */
 const finalizedDepth = 64;
@@ -42,6 +47,7 @@ export async function createEscrowChains(
   registry: ChainRegistry,
   dataDir: string,
   logger: FastifyBaseLogger,
+  locks: DatabaseLocks,
 ): Promise<EscrowChains> {
   const chains = new Map<string, EscrowChain>();
   for (const info of registry.chains) {
@@ -67,7 +73,11 @@ export async function createEscrowChains(
       confirmationPolicy: confirmationPolicyOf(info.confirmations),
       relayerKey,
     });
-    chains.set(info.chain, { info, adapter, relayerTurn: createTurns() });
+    chains.set(info.chain, {
+      info,
+      adapter,
+      relayerTurn: createTurns(locks, `escrow-relayer:${info.chain}`),
+    });
   }
   return chains;
 }
@@ -81,11 +91,15 @@ async function fundOnDevnet(rpcUrl: string, address: Address): Promise<void> {
   await client.setBalance({ address, value: parseEther('1000') });
 }
 
-/** One at a time, in order of arrival; a failure ends its own turn only. */
-function createTurns(): EscrowChain['relayerTurn'] {
+/**
+ * One at a time, in order of arrival within the process, each holding the lock `name` across
+ * processes; a failure ends its own turn only.
+ */
+function createTurns(locks: DatabaseLocks, name: string): EscrowChain['relayerTurn'] {
   let last: Promise<unknown> = Promise.resolve();
   return (work) => {
-    const turn = last.then(work, work);
+    const exclusive = () => locks.exclusively(name, work);
+    const turn = last.then(exclusive, exclusive);
     last = turn.catch(() => {});
     return turn;
   };

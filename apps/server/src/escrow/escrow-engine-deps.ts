@@ -1,7 +1,7 @@
 import type { Db } from '@covenant/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EnqueueWebhookDeps } from '../webhooks/enqueue-webhook-event.js';
-import type { EscrowChains } from './escrow-chains.js';
+import type { DatabaseLocks, EscrowChains } from './escrow-chains.js';
 import type { PlatformSigner } from './platform-signer.js';
 
 /** Where a test may stop the process dead (SIGKILL) to prove a step survives a crash; never in production. */
@@ -10,6 +10,8 @@ export type EscrowCrashPoint = 'after-cosign';
 /** What every part of the escrow engine works with. */
 export interface EscrowEngineDeps {
   db: Db;
+  /** One engine pass at a time across server processes (the relayer's turns take their own lock). */
+  locks: DatabaseLocks;
   now: () => Date;
   logger: FastifyBaseLogger;
   chains: EscrowChains;

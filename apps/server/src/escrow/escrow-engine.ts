@@ -21,12 +21,16 @@ import { watchChain } from './watch-chain.js';
 
 export type EscrowEngine = ReturnType<typeof createEscrowEngine>;
 
+/** The lock a pass holds across server processes. */
+export const escrowPassLock = 'escrow-engine-pass';
+
 /**
  * The escrow engine: the use cases the API calls, and one pass of its background work (`tick`):
  * watch each chain, enforce deadlines, prepare payouts (settlements, refunds, mediator decisions),
  * send approved ones, follow them to confirmation and reconcile. Every step is idempotent and reads
  * its work from the database, so a pass can be repeated, interrupted or run after a crash. Passes
- * never overlap within the process; the server runs them every `pollMs` and after every request
+ * never overlap, within the process or across server processes on one database (a process finding
+ * another in a pass skips its own); the server runs them every `pollMs` and after every request
  * that may unblock one, and the job queue runs one a minute as a backstop.
  */
 export function createEscrowEngine(deps: EscrowEngineDeps) {
@@ -34,7 +38,12 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
   let again = false;
   let timer: NodeJS.Timeout | null = null;
 
+  /** A pass, unless another server process on the database is in one (it covers this one's work). */
   async function pass(): Promise<void> {
+    await deps.locks.tryExclusively(escrowPassLock, passAlone);
+  }
+
+  async function passAlone(): Promise<void> {
     const touched: string[] = [];
     for (const chain of deps.chains.values()) touched.push(...(await watchChain(deps, chain)));
     await refreshEscrows(deps, touched);

@@ -1,7 +1,8 @@
-import { schema } from '@covenant/db';
+import { openDatabase, schema } from '@covenant/db';
 import type { EscrowStatusView } from '@covenant/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
+import { escrowPassLock } from './escrow-engine.js';
 
 // Deposits count only at 2 confirmations here; a reorg below that depth must undo what was seen.
 let net: EscrowDevnet;
@@ -84,5 +85,40 @@ describe('the deposit watcher', () => {
         details: expect.objectContaining({ leg: 'asset', amount: '123456789' }),
       }),
     ]);
+  });
+
+  it('leaves a pass to another server process that is in one, and does the work once that one is done', async () => {
+    const amount = 2_000_000_000_000_000_000n;
+    const dealId = await net.agreedDeal({
+      assetSymbol: 'WETH',
+      assetAmount: amount,
+      stableSymbol: 'USDC',
+      stableAmount: 6_000_000_000n,
+    });
+    const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+    const deposit = created.json().legs[0].deposit_address as string;
+    const asset = async () => {
+      const view: EscrowStatusView = (
+        await net.call('GET', `/api/v1/deals/${dealId}/escrow`, net.seller.token)
+      ).json();
+      return view.legs[0]!;
+    };
+    await net.pay(net.seller, 'WETH', deposit, amount);
+    await net.mine(2);
+    // Another server process on the same PostgreSQL database is in a pass: this one's pass skips.
+    // PGlite serves one process only, so there is no other to wait for.
+    if (net.database.engine === 'postgres') {
+      const otherProcess = await openDatabase({ engine: 'postgres', url: net.database.connectionString });
+      try {
+        await otherProcess.exclusively(escrowPassLock, async () => {
+          await net.app.escrow.tick();
+          expect(await asset()).toMatchObject({ state: 'awaiting_deposit', received: '0', pending: '0' });
+        });
+      } finally {
+        await otherProcess.close();
+      }
+    }
+    await net.app.escrow.tick();
+    expect(await asset()).toMatchObject({ state: 'funded', received: amount.toString() });
   });
 });
