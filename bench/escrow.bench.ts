@@ -174,16 +174,19 @@ async function measureWatcher(net: EscrowDevnet) {
     { chains: [net.chain], stop: async () => {} },
     dataDir,
     net.app.log,
+    net.database,
   );
   const chain = chains.get('ETH');
   if (!chain) throw new Error('no ETH chain');
   const deps: EscrowEngineDeps = {
     db,
+    locks: net.database,
     now,
     logger: net.app.log,
     chains,
     signer: await createFilePlatformSigner(dataDir),
     settlementWindowHours: 72,
+    feeBumpAfterSeconds: 180,
     webhooks: {
       db,
       now,

@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { schema } from '@covenant/db';
 import type { TypedDataJson } from '@covenant/domain';
 import type { PartySignature } from '@covenant/escrow';
@@ -132,10 +133,8 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
     deps.now(),
   );
   if (deps.crashAt === 'after-cosign') {
-    deps.logger.warn(
-      { payoutId: payout.id },
-      'crash point after-cosign: killing the process before broadcast',
-    );
+    // Written synchronously: the logger's buffered line would die with the process.
+    writeSync(2, `crash point after-cosign: killing the process before broadcast (payout ${payout.id})\n`);
     process.kill(process.pid, 'SIGKILL');
     await new Promise(() => {});
   }
