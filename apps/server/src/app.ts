@@ -145,6 +145,7 @@ async function startEscrowEngine(app: FastifyInstance, deps: AppDeps): Promise<v
     chains: await createEscrowChains(deps.chains, config.dataDir, deps.logger, deps.database),
     signer: deps.platformSigner ?? (await createFilePlatformSigner(config.dataDir)),
     settlementWindowHours: config.escrow.settlementWindowHours,
+    feeBumpAfterSeconds: config.escrow.feeBumpAfterSeconds,
     webhooks: { db: deps.database.db, now: deps.clock, jobs: deps.jobs, deliverJob: deps.deliverWebhookJob },
     ...(config.escrow.crashPoint ? { crashAt: config.escrow.crashPoint } : {}),
   });

@@ -59,6 +59,8 @@ const envSchema = z.object({
     .default(72),
   /** How often the escrow engine watches the chains and moves payouts along (0: never on its own). */
   ESCROW_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
+  /** Seconds a sent payout may wait unmined before it is sent again with a 12.5% higher fee (same nonce). */
+  ESCROW_FEE_BUMP_AFTER_SECONDS: z.coerce.number().int().min(15).max(86_400).default(180),
   /** Tests only (refused in production): where the engine kills its own process to prove recovery. */
   ESCROW_CRASH_POINT: z.enum(['after-cosign']).optional(),
   BTC_RPC_URL: z.string().url().optional(),
@@ -142,6 +144,7 @@ export interface Config {
   escrow: {
     settlementWindowHours: number;
     pollMs: number;
+    feeBumpAfterSeconds: number;
     crashPoint: 'after-cosign' | undefined;
   };
 }
@@ -195,6 +198,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     escrow: {
       settlementWindowHours: env.ESCROW_SETTLEMENT_WINDOW_HOURS,
       pollMs: env.ESCROW_POLL_MS,
+      feeBumpAfterSeconds: env.ESCROW_FEE_BUMP_AFTER_SECONDS,
       crashPoint: env.NODE_ENV === 'production' ? undefined : env.ESCROW_CRASH_POINT,
     },
   };

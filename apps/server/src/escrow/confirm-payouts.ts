@@ -8,9 +8,11 @@ import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { ledgerEntryOf, loadEscrowBooks, settlementTransactionsOf } from './escrow-rows.js';
 import { refreshEscrows } from './refresh-legs.js';
 import { raiseStaffAlert } from './staff-alerts.js';
+import { keepPayoutMoving, sentVersion } from './stuck-payouts.js';
 
 /**
- * Follows sent payouts until they are deep enough: their movements (payout, fee, refund) go into
+ * Follows sent payouts until they are deep enough (one lost by the node is sent again; one that waits
+ * too long is replaced by a higher fee, `stuck-payouts.ts`): their movements (payout, fee, refund) go into
  * the leg's ledger as the chain logged them, the leg's books are reconciled, and when every live
  * payout of an escrow is confirmed the escrow is settled or refunded — a deal's own settlement
  * completes the deal (`release`) and sends `deal.completed` with the transactions.
@@ -28,25 +30,19 @@ export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> 
     )
     .where(eq(schema.escrowPayouts.status, 'submitted'));
   const touched = new Set<string>();
-  for (const { payout, leg } of submitted) {
-    const chain = deps.chains.get(payout.chain);
-    if (!chain || !payout.txRef) continue;
-    const status = await chain.adapter.confirmations(payout.txRef);
-    if (status.state === 'unknown' && payout.rawTransaction) {
-      // Dropped from the mempool or by a reorg: send the same bytes again.
-      await chain.adapter
-        .broadcast({
-          rawTransaction: payout.rawTransaction as `0x${string}`,
-          txRef: payout.txRef as `0x${string}`,
-        })
-        .catch((error: unknown) =>
-          deps.logger.warn({ err: error, payoutId: payout.id }, 're-broadcast failed'),
-        );
+  for (const row of submitted) {
+    const chain = deps.chains.get(row.payout.chain);
+    if (!chain || !row.payout.txRef) continue;
+    const { payout, status } = await sentVersion(deps, chain, row.payout);
+    const { leg } = row;
+    const txRef = payout.txRef;
+    if (status.state !== 'included' || !txRef) {
+      await keepPayoutMoving(deps, chain, payout, status);
       continue;
     }
-    if (!meetsPolicy(chain.adapter.confirmationPolicy, status) || status.state !== 'included') continue;
+    if (!meetsPolicy(chain.adapter.confirmationPolicy, status)) continue;
     const { reverted, movements } = await chain.adapter.outgoingMovements(
-      payout.txRef,
+      txRef,
       leg.depositAddress,
       leg.depositorRefundAddress,
     );
@@ -60,7 +56,7 @@ export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> 
         kind: 'payout_reverted',
         subject: payout.id,
         message: 'A payout transaction reverted on-chain',
-        details: { escrow_id: payout.escrowId, leg: payout.leg, transaction_hash: payout.txRef },
+        details: { escrow_id: payout.escrowId, leg: payout.leg, transaction_hash: txRef },
       });
       continue;
     }
@@ -74,7 +70,7 @@ export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> 
             chain: payout.chain,
             kind: movement.kind,
             amount: movement.amount.toString(),
-            txRef: payout.txRef!,
+            txRef,
             position: movement.position,
             counterpartyAddress: movement.to,
             blockRef: movement.blockRef,

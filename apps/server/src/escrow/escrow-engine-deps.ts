@@ -18,6 +18,8 @@ export interface EscrowEngineDeps {
   signer: PlatformSigner;
   /** Hours after the funding deadline before anyone may refund an escrow on-chain: the time a funded deal has to settle. */
   settlementWindowHours: number;
+  /** Seconds a sent payout may wait unmined before it is replaced by one paying a higher fee. */
+  feeBumpAfterSeconds: number;
   webhooks: EnqueueWebhookDeps;
   crashAt?: EscrowCrashPoint;
 }

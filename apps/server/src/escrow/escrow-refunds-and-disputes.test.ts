@@ -1,15 +1,9 @@
 import { schema } from '@covenant/db';
-import type { EscrowStatusView } from '@covenant/domain';
-import { typedDataFromJson } from '@covenant/escrow/ethereum';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTrader } from '../testing/create-test-trader.js';
-import {
-  dealStatus,
-  type EscrowDevnet,
-  type EscrowParty,
-  startEscrowDevnet,
-} from '../testing/start-escrow-devnet.js';
+import { escrowSteps } from '../testing/escrow-steps.js';
+import { dealStatus, type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
 
 let net: EscrowDevnet;
 
@@ -23,43 +17,7 @@ afterAll(async () => {
 
 const hour = 3_600_000;
 
-async function view(party: EscrowParty, dealId: string): Promise<EscrowStatusView> {
-  const response = await net.call('GET', `/api/v1/deals/${dealId}/escrow`, party.token);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
-}
-
-function leg(status: EscrowStatusView, name: 'asset' | 'stable') {
-  const found = status.legs.find((entry) => entry.leg === name);
-  if (!found) throw new Error(`no ${name} leg`);
-  return found;
-}
-
-async function approve(party: EscrowParty, dealId: string, name: 'asset' | 'stable') {
-  const typed = leg(await view(party, dealId), name).release_typed_data;
-  if (!typed) throw new Error(`${name} awaits no approval from this party`);
-  const signature = await party.escrowKey.signTypedData(typedDataFromJson(typed));
-  const response = await net.call('POST', '/api/v1/escrow/release', party.token, {
-    deal_id: dealId,
-    leg: name,
-    signature,
-  });
-  expect(response.statusCode, response.body).toBe(202);
-}
-
-async function openEscrow(dealId: string) {
-  const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
-  expect(created.statusCode, created.body).toBe(201);
-  const body = created.json() as { legs: { leg: string; deposit_address: string }[] };
-  const address = (name: string) => body.legs.find((entry) => entry.leg === name)!.deposit_address;
-  return { asset: address('asset'), stable: address('stable') };
-}
-
-/** A deal on these terms, agreed, with its escrow opened: its id and the legs' deposit addresses. */
-async function openedEscrow(terms: Parameters<EscrowDevnet['agreedDeal']>[0]) {
-  const dealId = await net.agreedDeal(terms);
-  return { dealId, deposit: await openEscrow(dealId) };
-}
+const { view, leg, approve, openedEscrow } = escrowSteps(() => net);
 
 describe('Done-when (3): one side funds and the funding deadline passes', () => {
   // 1.5 WETH = 1_500_000_000_000_000_000 wei deposited by the seller; the buyer never pays its 4 500 USDC.

@@ -57,6 +57,8 @@ export interface EscrowDevnet {
   revert(id: Hex): Promise<void>;
   /** Mines blocks, and moves the chain's clock forward by `seconds` first when given. */
   mine(blocks: number, seconds?: number): Promise<void>;
+  /** Turns the devnet's mining of each transaction as it arrives off (transactions wait in the mempool) or on again. */
+  automine(on: boolean): Promise<void>;
   /** Runs engine passes until `done` holds (at most `passes`), mining a block between passes. */
   settle(done: () => Promise<boolean>, passes?: number): Promise<void>;
   close(): Promise<void>;
@@ -194,6 +196,7 @@ export async function startEscrowDevnet(options: { confirmations?: number } = {}
       if (seconds) await testClient.increaseTime({ seconds });
       await testClient.mine({ blocks });
     },
+    automine: (on) => testClient.setAutomine(on),
     async settle(done, passes = 12) {
       for (let pass = 0; pass < passes; pass++) {
         await app.escrow.tick();

@@ -166,6 +166,12 @@ export type EscrowPayoutStatus =
   | 'superseded'
   | 'failed';
 
+/** A version of a payout's transaction that a higher-fee one replaced. */
+export interface ReplacedTransaction {
+  txRef: string;
+  rawTransaction: string;
+}
+
 /**
  * The one payout that settles a leg, with what its signers sign (the chain's own format: EIP-712
  * typed data on Ethereum, amounts as strings) and, once it is being sent, the exact signed
@@ -189,7 +195,16 @@ export const escrowPayouts = pgTable(
     status: text('status').$type<EscrowPayoutStatus>().notNull().default('collecting'),
     rawTransaction: text('raw_transaction'),
     txRef: text('tx_ref'),
+    /**
+     * Earlier versions of the transaction, replaced by one paying a higher fee (same nonce) while
+     * none was mined: any of them may still be the one mined.
+     */
+    replacedTransactions: jsonb('replaced_transactions')
+      .$type<ReplacedTransaction[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     error: text('error'),
+    /** When the current version of the transaction was stored to be sent. */
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -30,7 +30,7 @@ import { typedDataFromJson } from './payout-typed-data.js';
 import { readOutgoingMovements } from './read-outgoing-movements.js';
 import { readTxStatus } from './read-tx-status.js';
 import { scanEscrowDeposits } from './scan-escrow-deposits.js';
-import { signRelayerTransaction } from './sign-relayer-transaction.js';
+import { bumpRelayerTransaction, signRelayerTransaction } from './sign-relayer-transaction.js';
 
 const DEFAULT_MAX_BLOCKS_PER_SCAN = 2000;
 
@@ -161,6 +161,8 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
       signEscrowCall(depositAddress, 'returnForeignAsset', [getAddress(tokenAddress ?? ETH_TOKEN)]),
 
     signSweep: (depositAddress) => signEscrowCall(depositAddress, 'sweep', []),
+
+    bumpFee: (transaction) => bumpRelayerTransaction(client, relayer, transaction),
 
     broadcast,
 

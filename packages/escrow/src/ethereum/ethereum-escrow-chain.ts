@@ -83,6 +83,13 @@ export interface EthereumEscrowChain extends ChainAdapter {
   /** The relayer's signed `sweep()`, not yet sent. */
   signSweep(depositAddress: string): Promise<SignedTransaction>;
 
+  /**
+   * The relayer's transaction signed again with the same nonce and a higher fee (each fee field
+   * +12.5%, or the node's current ask when higher), not yet sent: sent, it replaces a transaction
+   * stuck in the mempool. Only one of the two can ever be mined.
+   */
+  bumpFee(transaction: SignedTransaction): Promise<SignedTransaction>;
+
   /** Sends a signed transaction; sending one the node already knows or has mined is not an error. */
   broadcast(transaction: SignedTransaction): Promise<void>;
 

@@ -1,6 +1,6 @@
 import { PayoutAction } from '@covenant/contracts';
 import { fundFromDevnetWallet } from '@covenant/devnets';
-import { type Address, getAddress, type Hex } from 'viem';
+import { type Address, getAddress, type Hex, parseTransaction } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSettlement, type SettlementOutcome } from '../settlement-plan.js';
@@ -208,6 +208,40 @@ describe('Ethereum adapter: payouts', () => {
     expect(movements.map(({ kind, to, amount }) => ({ kind, to, amount }))).toEqual([
       { kind: 'refund', to: leg.depositorRefundAddress, amount: 1_000_000_001n },
     ]);
+  });
+
+  it('replaces a payout stuck in the mempool with a higher fee on the same nonce: only the replacement is mined', async () => {
+    const leg = await fundedLeg({ requiredAmount: 2_000_000_000n }, 2_000_000_000n);
+    const payout = await fx.ethereum.buildPayout(leg, plan(leg, 2_000_000_000n, { kind: 'refund' }));
+    const signatures = [await fx.sign(payout, 'seller'), await fx.sign(payout, 'platform')];
+    await fx.testClient.setAutomine(false);
+    try {
+      const stuck = await fx.ethereum.signPayoutTransaction(payout, signatures);
+      await fx.ethereum.broadcast(stuck);
+      expect(await fx.ethereum.confirmations(stuck.txRef)).toEqual({ state: 'mempool' });
+
+      const bumped = await fx.ethereum.bumpFee(stuck);
+      const before = parseTransaction(stuck.rawTransaction);
+      const after = parseTransaction(bumped.rawTransaction);
+      expect(after).toMatchObject({ nonce: before.nonce, to: before.to, data: before.data, gas: before.gas });
+      // Each fee field is at least 12.5% more (rounded up): nodes want 10%.
+      expect(after.maxFeePerGas! * 100n).toBeGreaterThanOrEqual(before.maxFeePerGas! * 125n);
+      expect(after.maxPriorityFeePerGas! * 100n).toBeGreaterThanOrEqual(before.maxPriorityFeePerGas! * 125n);
+      expect(bumped.txRef).not.toBe(stuck.txRef);
+      await fx.ethereum.broadcast(bumped);
+      // A second bump raises it again.
+      const again = parseTransaction((await fx.ethereum.bumpFee(bumped)).rawTransaction);
+      expect(again.maxFeePerGas! * 100n).toBeGreaterThanOrEqual(after.maxFeePerGas! * 125n);
+
+      await fx.testClient.mine({ blocks: 1 });
+      expect(await fx.ethereum.confirmations(bumped.txRef)).toMatchObject({ state: 'included' });
+      expect(await fx.ethereum.confirmations(stuck.txRef)).toEqual({ state: 'unknown' });
+      // The first version can no longer be mined: its nonce is spent.
+      await expect(fx.ethereum.broadcast(stuck)).rejects.toThrow(/nonce/i);
+    } finally {
+      await fx.testClient.setAutomine(true);
+    }
+    expect(await balances(leg)).toEqual({ escrow: 0n, receiver: 0n, fee: 0n, depositor: 2_000_000_000n });
   });
 
   it('recovers the signer of a payout signature, another address for a foreign key, null for garbage', async () => {

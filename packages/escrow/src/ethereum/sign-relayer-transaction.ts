@@ -8,6 +8,7 @@ import {
   keccak256,
   type PrivateKeyAccount,
   type PublicClient,
+  parseTransaction,
 } from 'viem';
 import type { SignedTransaction } from './ethereum-escrow-chain.js';
 
@@ -67,6 +68,59 @@ export async function signRelayerTransaction(
           maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
         })
       : await relayer.signTransaction({ ...common, type: 'legacy', gasPrice: fees.gasPrice });
+  return { rawTransaction, txRef: keccak256(rawTransaction) };
+}
+
+/**
+ * Nodes accept a replacement for a pending transaction (same nonce) only when it raises every fee
+ * field by at least 10% (geth's default price bump); 12.5% clears that with room for rounding.
+ */
+const FEE_BUMP_PERCENT = 125n;
+
+/**
+ * The relayer's transaction signed again with the same nonce, call and gas, paying more: each fee
+ * field is raised by 12.5% (rounded up), or to what the node asks now when that is more. Sent, it
+ * replaces the first in the mempool; whichever of the two is mined, the other cannot be.
+ */
+export async function bumpRelayerTransaction(
+  client: PublicClient,
+  relayer: PrivateKeyAccount,
+  transaction: SignedTransaction,
+): Promise<SignedTransaction> {
+  const sent = parseTransaction(transaction.rawTransaction);
+  if (sent.nonce === undefined || sent.gas === undefined || sent.chainId === undefined || !sent.to) {
+    throw new Error(`not a relayer transaction: ${transaction.txRef}`);
+  }
+  const common = { chainId: sent.chainId, to: sent.to, data: sent.data, gas: sent.gas, nonce: sent.nonce };
+  const now = await nodeFees(client);
+  const raised = (paid: bigint, asked: bigint) => {
+    const bumped = (paid * FEE_BUMP_PERCENT + 99n) / 100n;
+    return asked > bumped ? asked : bumped;
+  };
+  let rawTransaction: Hex;
+  if (sent.type === 'eip1559') {
+    const paid = { max: sent.maxFeePerGas ?? 0n, priority: sent.maxPriorityFeePerGas ?? 0n };
+    const asked =
+      now.type === 'eip1559' ? now : { maxFeePerGas: now.gasPrice, maxPriorityFeePerGas: now.gasPrice };
+    const maxPriorityFeePerGas = raised(paid.priority, asked.maxPriorityFeePerGas);
+    const maxFeePerGas = raised(paid.max, asked.maxFeePerGas);
+    rawTransaction = await relayer.signTransaction({
+      ...common,
+      type: 'eip1559',
+      maxPriorityFeePerGas,
+      // The cap must cover the tip.
+      maxFeePerGas: maxFeePerGas > maxPriorityFeePerGas ? maxFeePerGas : maxPriorityFeePerGas,
+    });
+  } else if (sent.type === 'legacy') {
+    const asked = now.type === 'legacy' ? now.gasPrice : now.maxFeePerGas;
+    rawTransaction = await relayer.signTransaction({
+      ...common,
+      type: 'legacy',
+      gasPrice: raised(sent.gasPrice ?? 0n, asked),
+    });
+  } else {
+    throw new Error(`cannot raise the fee of a ${sent.type} transaction: ${transaction.txRef}`);
+  }
   return { rawTransaction, txRef: keccak256(rawTransaction) };
 }
 

@@ -3,6 +3,7 @@ const kinds: Record<string, string> = {
   wrong_token_deposit: 'Deposit of the wrong token',
   payout_refused: 'Payout refused by the chain',
   payout_reverted: 'Payout reverted on-chain',
+  payout_stuck: 'Payout not mined after fee increases',
   deadline_refund_refused: 'Refund after the deadline refused',
   instruction_after_payout: 'Mediator decision after a payout',
   instruction_not_payable: 'Mediator decision cannot be paid out',

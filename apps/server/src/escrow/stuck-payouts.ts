@@ -1,0 +1,139 @@
+import { schema } from '@covenant/db';
+import type { TxStatus } from '@covenant/escrow';
+import type { SignedTransaction } from '@covenant/escrow/ethereum';
+import { and, eq } from 'drizzle-orm';
+import type { EscrowChain } from './escrow-chains.js';
+import type { EscrowEngineDeps } from './escrow-engine-deps.js';
+import type { PayoutRow } from './escrow-rows.js';
+import { raiseStaffAlert } from './staff-alerts.js';
+
+/** Fee increases per payout before staff are asked to look: 1.125⁵ ≈ 1.8× the first fee, or the node's ask if higher. */
+export const MAX_FEE_BUMPS = 5;
+
+function transactionOf(payout: PayoutRow): SignedTransaction | null {
+  if (!payout.rawTransaction || !payout.txRef) return null;
+  return { rawTransaction: payout.rawTransaction as `0x${string}`, txRef: payout.txRef as `0x${string}` };
+}
+
+/**
+ * Where a sent payout's transaction stands. When the current version is not mined but an earlier
+ * one (which a higher-fee version replaced) is, that one is what the chain has: it becomes the
+ * payout's transaction again, and its status is returned.
+ */
+export async function sentVersion(
+  deps: EscrowEngineDeps,
+  chain: EscrowChain,
+  payout: PayoutRow,
+): Promise<{ payout: PayoutRow; status: TxStatus }> {
+  const current = transactionOf(payout);
+  if (!current) return { payout, status: { state: 'unknown' } };
+  const status = await chain.adapter.confirmations(current.txRef);
+  if (status.state === 'included') return { payout, status };
+  for (const earlier of payout.replacedTransactions) {
+    const earlierStatus = await chain.adapter.confirmations(earlier.txRef);
+    if (earlierStatus.state !== 'included') continue;
+    const replaced: schema.ReplacedTransaction[] = [
+      ...payout.replacedTransactions.filter((version) => version.txRef !== earlier.txRef),
+      current,
+    ];
+    const [adopted] = await deps.db
+      .update(schema.escrowPayouts)
+      .set({
+        txRef: earlier.txRef,
+        rawTransaction: earlier.rawTransaction,
+        replacedTransactions: replaced,
+        updatedAt: deps.now(),
+      })
+      .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.txRef, current.txRef)))
+      .returning();
+    if (!adopted) break;
+    deps.logger.info(
+      { payoutId: payout.id, txRef: earlier.txRef },
+      'an earlier version of the payout transaction was mined',
+    );
+    return { payout: adopted, status: earlierStatus };
+  }
+  return { payout, status };
+}
+
+/**
+ * Keeps a sent payout that is not mined yet moving: the node lost it (dropped from the mempool, or
+ * undone by a reorg) → the same bytes are sent again; it has waited `feeBumpAfterSeconds` → it is
+ * replaced by the same transaction paying a higher fee, stored before it is sent, like the first.
+ * After MAX_FEE_BUMPS increases staff are alerted and it waits.
+ */
+export async function keepPayoutMoving(
+  deps: EscrowEngineDeps,
+  chain: EscrowChain,
+  payout: PayoutRow,
+  status: TxStatus,
+): Promise<void> {
+  const current = transactionOf(payout);
+  if (!current || status.state === 'included') return;
+  if (status.state === 'unknown') {
+    const resent = await chain.adapter.broadcast(current).then(
+      () => true,
+      (error: unknown) => {
+        deps.logger.warn({ err: error, payoutId: payout.id }, 're-broadcast failed');
+        return false;
+      },
+    );
+    if (!resent) return;
+  }
+  const waited = deps.now().getTime() - (payout.submittedAt ?? payout.updatedAt).getTime();
+  if (waited < deps.feeBumpAfterSeconds * 1000) return;
+  if (payout.replacedTransactions.length >= MAX_FEE_BUMPS) {
+    await raiseStaffAlert(deps, {
+      kind: 'payout_stuck',
+      subject: payout.id,
+      message: `A payout transaction is still not mined after ${MAX_FEE_BUMPS} fee increases`,
+      details: { escrow_id: payout.escrowId, leg: payout.leg, transaction_hash: current.txRef },
+    });
+    return;
+  }
+  await chain.relayerTurn(() => replaceWithHigherFee(deps, chain, payout, current));
+}
+
+async function replaceWithHigherFee(
+  deps: EscrowEngineDeps,
+  chain: EscrowChain,
+  payout: PayoutRow,
+  current: SignedTransaction,
+): Promise<void> {
+  let bumped: SignedTransaction;
+  try {
+    bumped = await chain.adapter.bumpFee(current);
+  } catch (error) {
+    deps.logger.warn({ err: error, payoutId: payout.id }, 'could not raise the fee of a stuck payout');
+    return;
+  }
+  const now = deps.now();
+  const [stored] = await deps.db
+    .update(schema.escrowPayouts)
+    .set({
+      rawTransaction: bumped.rawTransaction,
+      txRef: bumped.txRef,
+      replacedTransactions: [...payout.replacedTransactions, current],
+      submittedAt: now,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(schema.escrowPayouts.id, payout.id),
+        eq(schema.escrowPayouts.status, 'submitted'),
+        eq(schema.escrowPayouts.txRef, current.txRef),
+      ),
+    )
+    .returning();
+  if (!stored) return;
+  deps.logger.info(
+    { payoutId: payout.id, replaced: current.txRef, txRef: bumped.txRef },
+    'payout sent again with a higher fee',
+  );
+  // Refused when the earlier version was mined meanwhile: the next pass finds that one.
+  await chain.adapter
+    .broadcast(bumped)
+    .catch((error: unknown) =>
+      deps.logger.warn({ err: error, payoutId: payout.id }, 'sending the higher-fee payout failed'),
+    );
+}

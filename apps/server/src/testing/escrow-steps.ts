@@ -1,0 +1,52 @@
+import type { EscrowStatusView } from '@covenant/domain';
+import { typedDataFromJson } from '@covenant/escrow/ethereum';
+import { expect } from 'vitest';
+import type { EscrowDevnet, EscrowParty } from './start-escrow-devnet.js';
+
+type LegName = 'asset' | 'stable';
+
+/** The API steps escrow tests take on a devnet (given as a getter: test files start it in beforeAll). */
+export function escrowSteps(devnet: () => EscrowDevnet) {
+  async function view(party: EscrowParty, dealId: string): Promise<EscrowStatusView> {
+    const response = await devnet().call('GET', `/api/v1/deals/${dealId}/escrow`, party.token);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  }
+
+  function leg(status: EscrowStatusView, name: LegName) {
+    const found = status.legs.find((entry) => entry.leg === name);
+    if (!found) throw new Error(`no ${name} leg`);
+    return found;
+  }
+
+  /** The party signs the leg's release typed data with its escrow key and sends the approval. */
+  async function approve(party: EscrowParty, dealId: string, name: LegName) {
+    const typed = leg(await view(party, dealId), name).release_typed_data;
+    if (!typed) throw new Error(`${name} awaits no approval from this party`);
+    const signature = await party.escrowKey.signTypedData(typedDataFromJson(typed));
+    const response = await devnet().call('POST', '/api/v1/escrow/release', party.token, {
+      deal_id: dealId,
+      leg: name,
+      signature,
+    });
+    expect(response.statusCode, response.body).toBe(202);
+  }
+
+  /** The buyer opens the deal's escrow; the legs' deposit addresses. */
+  async function openEscrow(dealId: string) {
+    const net = devnet();
+    const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+    expect(created.statusCode, created.body).toBe(201);
+    const body = created.json() as { legs: { leg: string; deposit_address: string }[] };
+    const address = (name: string) => body.legs.find((entry) => entry.leg === name)!.deposit_address;
+    return { asset: address('asset'), stable: address('stable') };
+  }
+
+  /** A deal on these terms, agreed, with its escrow opened: its id and the legs' deposit addresses. */
+  async function openedEscrow(terms: Parameters<EscrowDevnet['agreedDeal']>[0]) {
+    const dealId = await devnet().agreedDeal(terms);
+    return { dealId, deposit: await openEscrow(dealId) };
+  }
+
+  return { view, leg, approve, openEscrow, openedEscrow };
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "escrow_payouts" ADD COLUMN "replaced_transactions" jsonb DEFAULT '[]'::jsonb NOT NULL;
