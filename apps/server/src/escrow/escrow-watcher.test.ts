@@ -1,11 +1,13 @@
 import { openDatabase, schema } from '@covenant/db';
 import type { EscrowStatusView } from '@covenant/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escrowSteps } from '../testing/escrow-steps.js';
 import { type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
 import { escrowPassLock } from './escrow-engine.js';
 
 // Deposits count only at 2 confirmations here; a reorg below that depth must undo what was seen.
 let net: EscrowDevnet;
+const steps = escrowSteps(() => net);
 
 beforeAll(async () => {
   net = await startEscrowDevnet({ confirmations: 2 });
@@ -89,21 +91,14 @@ describe('the deposit watcher', () => {
 
   it('leaves a pass to another server process that is in one, and does the work once that one is done', async () => {
     const amount = 2_000_000_000_000_000_000n;
-    const dealId = await net.agreedDeal({
+    const { dealId, deposit } = await steps.openedEscrow({
       assetSymbol: 'WETH',
       assetAmount: amount,
       stableSymbol: 'USDC',
       stableAmount: 6_000_000_000n,
     });
-    const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
-    const deposit = created.json().legs[0].deposit_address as string;
-    const asset = async () => {
-      const view: EscrowStatusView = (
-        await net.call('GET', `/api/v1/deals/${dealId}/escrow`, net.seller.token)
-      ).json();
-      return view.legs[0]!;
-    };
-    await net.pay(net.seller, 'WETH', deposit, amount);
+    const asset = async () => steps.leg(await steps.view(net.seller, dealId), 'asset');
+    await net.pay(net.seller, 'WETH', deposit.asset, amount);
     await net.mine(2);
     // Another server process on the same PostgreSQL database is in a pass: this one's pass skips.
     // PGlite serves one process only, so there is no other to wait for.
