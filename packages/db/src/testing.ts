@@ -50,7 +50,18 @@ async function runAsAdmin(statement: string): Promise<void> {
  * the system's temp folder for every test file and run after: starting from it takes a fraction of
  * the second and a half that initdb and the migrations take on each fresh PGlite.
  */
-async function pgliteImage(): Promise<Blob> {
+function pgliteImage(): Promise<Blob> {
+  // Once per process: a test file opening several databases reads the image once.
+  processImage ??= readOrMakeImage().catch((error: unknown) => {
+    processImage = undefined;
+    throw error;
+  });
+  return processImage;
+}
+
+let processImage: Promise<Blob> | undefined;
+
+async function readOrMakeImage(): Promise<Blob> {
   const path = join(tmpdir(), `${imagePrefix}${imageKey()}.tar`);
   const cached = await readFile(path).catch(() => null);
   if (cached) return new Blob([cached]);

@@ -1,10 +1,16 @@
-import type { Chain, TokenSymbol } from '@covenant/domain';
+import {
+  type Chain,
+  escrowLegNames,
+  escrowLegStates,
+  escrowStatusValues,
+  type TokenSymbol,
+} from '@covenant/domain';
 
 /**
  * The two legs of every escrow: the asset leg is deposited by the seller and goes to the buyer; the
  * stable leg is deposited by the buyer and goes to the seller.
  */
-export const legs = ['asset', 'stable'] as const;
+export const legs = escrowLegNames;
 export type Leg = (typeof legs)[number];
 
 /** Who deposits each leg; the other party receives it. */
@@ -12,26 +18,11 @@ export const legDepositor: Record<Leg, 'buyer' | 'seller'> = { asset: 'seller', 
 export const legReceiver: Record<Leg, 'buyer' | 'seller'> = { asset: 'buyer', stable: 'seller' };
 
 /** Where a leg stands, derived from its ledger (see leg-state.ts), never set by hand. */
-export const legStates = [
-  'awaiting_deposit',
-  'partially_funded',
-  'funded',
-  'releasing',
-  'released',
-  'refunding',
-  'refunded',
-] as const;
+export const legStates = escrowLegStates;
 export type LegState = (typeof legStates)[number];
 
 /** An escrow as a whole, across its two legs. */
-export const escrowStatuses = [
-  'awaiting_funding',
-  'funded',
-  'settling',
-  'settled',
-  'refunding',
-  'refunded',
-] as const;
+export const escrowStatuses = escrowStatusValues;
 export type EscrowStatus = (typeof escrowStatuses)[number];
 
 /**

@@ -7,6 +7,7 @@ import {
   type Leg,
   type LegState,
 } from '@covenant/escrow';
+import type { SignedTransaction } from '@covenant/escrow/ethereum';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 
 export type LegRow = typeof schema.escrowLegs.$inferSelect;
@@ -113,4 +114,10 @@ export function settlementTransactionsOf(books: EscrowBooks): {
   const txOf = (leg: Leg) => books.payout(leg)?.txRef ?? null;
   const paid = [txOf('asset'), txOf('stable')].filter((tx): tx is string => tx !== null);
   return { buyer: txOf('asset'), seller: txOf('stable'), fee: [...new Set(paid)] };
+}
+
+/** The payout's stored signed transaction, null before one is stored. */
+export function storedTransactionOf(payout: PayoutRow): SignedTransaction | null {
+  if (!payout.rawTransaction || !payout.txRef) return null;
+  return { rawTransaction: payout.rawTransaction as `0x${string}`, txRef: payout.txRef as `0x${string}` };
 }

@@ -4,16 +4,11 @@ import type { SignedTransaction } from '@covenant/escrow/ethereum';
 import { and, eq } from 'drizzle-orm';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import type { PayoutRow } from './escrow-rows.js';
+import { type PayoutRow, storedTransactionOf } from './escrow-rows.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
 /** Fee increases per payout before staff are asked to look: 1.125⁵ ≈ 1.8× the first fee, or the node's ask if higher. */
 export const MAX_FEE_BUMPS = 5;
-
-function transactionOf(payout: PayoutRow): SignedTransaction | null {
-  if (!payout.rawTransaction || !payout.txRef) return null;
-  return { rawTransaction: payout.rawTransaction as `0x${string}`, txRef: payout.txRef as `0x${string}` };
-}
 
 /**
  * Where a sent payout's transaction stands. When the current version is not mined but an earlier
@@ -25,7 +20,7 @@ export async function sentVersion(
   chain: EscrowChain,
   payout: PayoutRow,
 ): Promise<{ payout: PayoutRow; status: TxStatus }> {
-  const current = transactionOf(payout);
+  const current = storedTransactionOf(payout);
   if (!current) return { payout, status: { state: 'unknown' } };
   const status = await chain.adapter.confirmations(current.txRef);
   if (status.state === 'included') return { payout, status };
@@ -68,7 +63,7 @@ export async function keepPayoutMoving(
   payout: PayoutRow,
   status: TxStatus,
 ): Promise<void> {
-  const current = transactionOf(payout);
+  const current = storedTransactionOf(payout);
   if (!current || status.state === 'included') return;
   if (status.state === 'unknown') {
     const resent = await chain.adapter.broadcast(current).then(

@@ -6,7 +6,7 @@ import type { SignedTransaction } from '@covenant/escrow/ethereum';
 import { and, eq, inArray } from 'drizzle-orm';
 import { unsignedPayoutOf } from './approve-payout.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { type PayoutRow, setLegState } from './escrow-rows.js';
+import { type PayoutRow, setLegState, storedTransactionOf } from './escrow-rows.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
 /**
@@ -144,12 +144,10 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
 
 async function broadcastStored(deps: EscrowEngineDeps, payout: PayoutRow): Promise<void> {
   const chain = deps.chains.get(payout.chain);
-  if (!chain || !payout.rawTransaction || !payout.txRef) return;
+  const stored = storedTransactionOf(payout);
+  if (!chain || !stored) return;
   try {
-    await chain.adapter.broadcast({
-      rawTransaction: payout.rawTransaction as `0x${string}`,
-      txRef: payout.txRef as `0x${string}`,
-    });
+    await chain.adapter.broadcast(stored);
   } catch (error) {
     deps.logger.warn(
       { err: error, payoutId: payout.id },

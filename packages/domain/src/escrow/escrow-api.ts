@@ -6,6 +6,7 @@ import { z } from 'zod';
  */
 
 const baseUnits = z.string().regex(/^\d{1,78}$/, 'base units as a decimal string');
+// The engine (packages/escrow) takes its legs, leg states and escrow statuses from these lists.
 export const escrowLegNames = ['asset', 'stable'] as const;
 export const escrowLegStates = [
   'awaiting_deposit',
