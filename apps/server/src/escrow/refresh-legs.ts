@@ -5,7 +5,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook-event.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { ledgerEntryOf, setLegState } from './escrow-rows.js';
+import { ledgerEntryOf, receivedOf, setLegState } from './escrow-rows.js';
 
 /** States set when a payout is sent, kept until its movements are confirmed on-chain. */
 const inFlight: readonly LegState[] = ['releasing', 'refunding'];
@@ -91,12 +91,10 @@ async function refreshEscrow(deps: EscrowEngineDeps, escrowId: string): Promise<
           to_status: status,
           legs: legRows.map((row) => ({
             leg: row.leg,
-            received: ledgerRows
-              .filter(
-                (entry) => entry.leg === row.leg && entry.kind === 'deposit' && entry.status === 'confirmed',
-              )
-              .reduce((sum, entry) => sum + BigInt(entry.amount), 0n)
-              .toString(),
+            received: receivedOf(
+              row,
+              ledgerRows.filter((entry) => entry.leg === row.leg),
+            ).toString(),
           })),
         },
         createdAt: now,
