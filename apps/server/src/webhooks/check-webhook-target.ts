@@ -46,14 +46,15 @@ export async function checkWebhookTarget(
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const literal = isIP(host) !== 0;
   const notPublicName = 'has a host name that does not resolve to public internet addresses only';
+  // Without the address rules there is nothing to hide about DNS; with them, no DNS oracle.
+  const unresolvable = policy.allowPrivate ? 'has a host name that does not resolve' : notPublicName;
   let addresses: string[];
   try {
     addresses = literal ? [host] : await (policy.resolveHost ?? resolveWithSystem)(host);
   } catch {
-    throw refuse(policy.allowPrivate ? 'has a host name that does not resolve' : notPublicName);
+    throw refuse(unresolvable);
   }
-  if (addresses.length === 0)
-    throw refuse(policy.allowPrivate ? 'has a host name that does not resolve' : notPublicName);
+  if (addresses.length === 0) throw refuse(unresolvable);
   if (policy.allowPrivate) {
     const first = addresses[0]!;
     return { url, address: first, family: isIP(first) === 6 ? 6 : 4 };

@@ -87,6 +87,9 @@ export async function giveUpWebhookDelivery(db: Db, deliveryId: string): Promise
     .where(eq(schema.webhookDeliveries.id, deliveryId));
 }
 
+/** The attempt's own deadline passed; its message is one of the log's fixed phrases. */
+class DeadlineError extends Error {}
+
 /** What the attempt log says about a failure: the refusal of the target, or a fixed phrase. */
 function describeFailure(caught: unknown): string {
   if (caught instanceof AppError) return caught.message;
@@ -100,8 +103,6 @@ function describeFailure(caught: unknown): string {
   }
   return 'could not deliver';
 }
-
-class DeadlineError extends Error {}
 
 /**
  * POSTs to `address` (the checked one) and settles with the answer's status as soon as its head
