@@ -30,11 +30,17 @@ export async function serveWebApp(app: FastifyInstance, distDir: string): Promis
   return true;
 }
 
+/**
+ * The dev mailbox's pages, when the server does not serve them (production, SMTP, or a caller they
+ * are not open to): the web app's mailbox page then says so, or lists the mail to an admin.
+ */
+const mailboxPages = /^\/dev\/mailbox(\/[^/?.]+)?\/?(\?|$)/;
+
 /** A browser navigating to one of the SPA's own routes (anything outside the server's APIs). */
 export function wantsWebApp(request: FastifyRequest): boolean {
   return (
     (request.method === 'GET' || request.method === 'HEAD') &&
-    !/^\/(auth|api|dev)\//.test(request.url) &&
+    (!/^\/(auth|api|dev)\//.test(request.url) || mailboxPages.test(request.url)) &&
     (request.headers.accept ?? '').includes('text/html')
   );
 }

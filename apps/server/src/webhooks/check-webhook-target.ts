@@ -1,43 +1,16 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { AppError } from '@covenant/domain';
+import { classifyTargetAddress } from './classify-target-address.js';
+import { listOwnAddresses } from './list-own-addresses.js';
 
-/** Addresses a webhook may not reach: the server's own machine and networks that are not the internet. */
-const privateNetworks = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  privateNetworks.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const) {
-  privateNetworks.addSubnet(network, prefix, 'ipv6');
-}
-
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return privateNetworks.check(address, 'ipv4');
-  if (family !== 6) return true;
-  // IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged by its IPv4 address.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return privateNetworks.check(mapped[1]!, 'ipv4');
-  return privateNetworks.check(address, 'ipv6');
+export interface WebhookTargetPolicy {
+  /** WEBHOOK_ALLOW_PRIVATE: tests and local development send to receivers on this machine. */
+  allowPrivate: boolean;
+  /** Every address a host name resolves to; the system resolver by default. */
+  resolveHost?: (hostname: string) => Promise<string[]>;
+  /** This machine's addresses, read at each check; its network interfaces by default. */
+  ownAddresses?: () => readonly string[];
 }
 
 export interface ResolvedTarget {
@@ -47,11 +20,21 @@ export interface ResolvedTarget {
   family: 4 | 6;
 }
 
+async function resolveWithSystem(hostname: string): Promise<string[]> {
+  return (await lookup(hostname, { all: true })).map((entry) => entry.address);
+}
+
 /**
  * Checks a webhook URL: http(s), no credentials, and — unless private targets are allowed — every
- * address its host resolves to is public. Refusals are VALIDATION_FAILED with the reason.
+ * address its host resolves to is public (see classifyTargetAddress). The host is resolved once,
+ * here; the caller connects to the returned address. Refusals are VALIDATION_FAILED with the
+ * reason. For a host name the reason does not say what it resolved to: that would tell a caller
+ * the answers of the server's internal DNS.
  */
-export async function checkWebhookTarget(rawUrl: string, allowPrivate: boolean): Promise<ResolvedTarget> {
+export async function checkWebhookTarget(
+  rawUrl: string,
+  policy: WebhookTargetPolicy,
+): Promise<ResolvedTarget> {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -61,18 +44,35 @@ export async function checkWebhookTarget(rawUrl: string, allowPrivate: boolean):
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('must be http or https');
   if (url.username || url.password) throw refuse('must not contain credentials');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  let addresses: Array<{ address: string; family: number }>;
+  const literal = isIP(host) !== 0;
+  const notPublicName = 'has a host name that does not resolve to public internet addresses only';
+  // Without the address rules there is nothing to hide about DNS; with them, no DNS oracle.
+  const unresolvable = policy.allowPrivate ? 'has a host name that does not resolve' : notPublicName;
+  let addresses: string[];
   try {
-    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true });
+    addresses = literal ? [host] : await (policy.resolveHost ?? resolveWithSystem)(host);
   } catch {
-    throw refuse('has a host name that does not resolve');
+    throw refuse(unresolvable);
   }
-  if (addresses.length === 0) throw refuse('has a host name that does not resolve');
-  if (!allowPrivate && addresses.some((entry) => isPrivateAddress(entry.address))) {
-    throw refuse('points to a private or loopback address');
+  if (addresses.length === 0) throw refuse(unresolvable);
+  if (policy.allowPrivate) {
+    const first = addresses[0]!;
+    return { url, address: first, family: isIP(first) === 6 ? 6 : 4 };
   }
-  const first = addresses[0]!;
-  return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+  const own = (policy.ownAddresses ?? listOwnAddresses)();
+  let target: ResolvedTarget | undefined;
+  for (const address of addresses) {
+    const verdict = classifyTargetAddress(address, own);
+    if (!verdict.allowed) {
+      throw refuse(
+        literal
+          ? `points to ${host}, which is not a public internet address (${verdict.why})`
+          : notPublicName,
+      );
+    }
+    target ??= { url, address: verdict.address, family: verdict.family };
+  }
+  return target!;
 }
 
 function refuse(reason: string): AppError {

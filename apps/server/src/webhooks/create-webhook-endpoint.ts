@@ -14,7 +14,7 @@ export async function createWebhookEndpoint(
   userId: string,
   input: { url: string; events: WebhookEvent[] },
 ): Promise<WebhookEndpointView & { secret: string }> {
-  await checkWebhookTarget(input.url, deps.allowPrivateTargets);
+  await checkWebhookTarget(input.url, { allowPrivate: deps.allowPrivateTargets });
   const [existing] = await deps.db
     .select({ n: count() })
     .from(schema.webhookEndpoints)

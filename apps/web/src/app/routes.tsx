@@ -209,6 +209,19 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            // Reached only when the server did not answer the path itself (see the page).
+            path: paths.devMailbox,
+            lazy: async () => ({
+              Component: (await import('@/features/dev-mailbox/routes/dev-mailbox.js')).DevMailboxRoute,
+            }),
+          },
+          {
+            path: paths.devMailboxMessage,
+            lazy: async () => ({
+              Component: (await import('@/features/dev-mailbox/routes/dev-mailbox.js')).DevMailboxRoute,
+            }),
+          },
+          {
             path: '*',
             lazy: async () => ({ Component: (await import('@/app/routes/not-found.js')).NotFoundRoute }),
           },

@@ -30,4 +30,6 @@ export const paths = {
   staffAlerts: '/staff/alerts',
   accountSecurity: '/settings/security',
   escrowKey: '/settings/escrow-key',
+  devMailbox: '/dev/mailbox',
+  devMailboxMessage: '/dev/mailbox/:id',
 } as const;

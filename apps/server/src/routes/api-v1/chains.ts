@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isLocalRequest } from '../../api/restrict-dev-routes.js';
 import type { ChainInfo } from '../../chains/chain-registry.js';
 
 const chainSchema = z.object({
@@ -19,10 +20,14 @@ const chainSchema = z.object({
   escrow_factory: z.string().describe('The factory whose CREATE2 addresses are the deposit addresses'),
   fee_address: z.string().describe('Receives the 0.01% fee of each leg in the payout transaction'),
   explorer_url: z.string().nullable().describe('A block explorer; null on the local devnet'),
-  rpc_url: z.string().optional().describe('Present only for the local devnet'),
+  rpc_url: z
+    .string()
+    .optional()
+    .describe('Present only for the local devnet, and only to requests from the server’s own machine'),
 });
 
-function chainView(chain: ChainInfo): z.infer<typeof chainSchema> {
+/** The devnet's RPC address is a dev tool on this machine: shown to local requests only (like POST /dev/fund). */
+function chainView(chain: ChainInfo, local: boolean): z.infer<typeof chainSchema> {
   return {
     chain: chain.chain,
     chain_id: chain.chainId,
@@ -31,7 +36,7 @@ function chainView(chain: ChainInfo): z.infer<typeof chainSchema> {
     escrow_factory: chain.escrowFactory,
     fee_address: chain.feeAddress,
     explorer_url: chain.explorerUrl,
-    ...(chain.devnet ? { rpc_url: chain.rpcUrl } : {}),
+    ...(chain.devnet && local ? { rpc_url: chain.rpcUrl } : {}),
   };
 }
 
@@ -48,6 +53,9 @@ export const chainRoutes: FastifyPluginAsync = async (app) => {
         response: { 200: z.object({ data: z.array(chainSchema) }) },
       },
     },
-    async () => ({ data: app.chains.chains.map(chainView) }),
+    async (request) => {
+      const local = isLocalRequest(request);
+      return { data: app.chains.chains.map((chain) => chainView(chain, local)) };
+    },
   );
 };

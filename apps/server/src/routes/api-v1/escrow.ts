@@ -136,15 +136,19 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  if (app.chains.chains.some((chain) => chain.devnet)) {
+  // Only in the embedded mode, and then only on this machine or for an admin with a second factor.
+  if (app.config.env !== 'production' && app.chains.chains.some((chain) => chain.devnet)) {
     routes.post(
       '/dev/fund',
       {
+        config: { devOnly: true },
         schema: {
           tags: ['Escrow'],
           summary: 'Devnet only: fund a leg from the devnet wallet',
           description:
-            'Sends the leg’s amount (or `amount`, to try under- and over-funding) to its deposit address.',
+            'Sends the leg’s amount (or `amount`, to try under- and over-funding) to its deposit address. ' +
+            'Exists only with the local devnet outside production, and answers only requests from the ' +
+            'server’s own machine or an admin whose session passed a second factor; anyone else gets 404.',
           security,
           body: devFundRequestSchema,
           response: { 200: devFundResponseSchema, ...errors },

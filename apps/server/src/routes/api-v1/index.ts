@@ -8,6 +8,7 @@ import {
 } from '../../api/apply-rate-limit.js';
 import { honourIdempotencyKeys } from '../../api/honour-idempotency-keys.js';
 import { type IdentifiedCaller, identifyCaller } from '../../api/identify-caller.js';
+import { restrictDevRoutes } from '../../api/restrict-dev-routes.js';
 import { createVerifiedTokenCache } from '../../api/verified-token-cache.js';
 import { createAuthDeps } from '../../auth/create-auth-deps.js';
 import { apiKeyRoutes } from './api-keys.js';
@@ -50,6 +51,8 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     await applyRateLimit(app.rateLimiter, reply, `api:ip:${request.ip}`, app.config.apiRateLimits.standard);
     throw new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
   });
+  // Before any authentication: to callers they refuse, dev-only routes are unknown paths, not 401s.
+  app.addHook('onRequest', restrictDevRoutes(app));
 
   await app.register(async (publicRoutes) => {
     publicRoutes.addHook('onRequest', async (request, reply) => {
