@@ -133,6 +133,28 @@ describe('the logger', () => {
     );
   });
 
+  it('redacts a hostile text quickly and without running out of stack', () => {
+    const { logger, written } = collectingLogger();
+    const started = performance.now();
+    logger.info({ url: `/x?${'a=b='.repeat(4000)}&token=chained-secret` }, 'pairs');
+    logger.info({ word: 'x'.repeat(200_000), spaced: 'key '.repeat(20_000) }, 'words');
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(written()).not.toContain('chained-secret');
+  });
+
+  it('keeps the message of an entry whose fields cannot be read, and never throws at the caller', () => {
+    const { logger, entries } = collectingLogger();
+    const hostile = {
+      get secret(): string {
+        throw new Error('unreadable');
+      },
+    };
+    expect(() => logger.warn({ hostile, password: 'never-written' }, 'still logged')).not.toThrow();
+    expect(entries()).toEqual([
+      expect.objectContaining({ msg: 'still logged', redactionFailed: 'Error: unreadable' }),
+    ]);
+  });
+
   it('survives cycles and depth, and redacts child bindings', () => {
     const { logger, entries } = collectingLogger();
     const cyclic: Record<string, unknown> = { name: 'loop' };

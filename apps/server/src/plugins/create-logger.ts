@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../config.js';
-import { maskUrl } from './redact-log-text.js';
+import { maskUrl, redactText } from './redact-log-text.js';
 import {
   type LoggedError,
   redactLogField,
@@ -27,7 +27,15 @@ export function createLogger(
       level,
       hooks: {
         logMethod(args, method) {
-          method.apply(this, redactArguments(args) as Parameters<typeof method>);
+          let redactedArgs: unknown[];
+          try {
+            redactedArgs = redactArguments(args);
+          } catch (error) {
+            // A value that cannot be walked (a throwing getter) costs its fields, never the caller's request.
+            const message = args.find((arg): arg is string => typeof arg === 'string');
+            redactedArgs = [{ redactionFailed: String(error) }, redactText(message ?? 'log entry dropped')];
+          }
+          method.apply(this, redactedArgs as Parameters<typeof method>);
         },
       },
       serializers: {

@@ -26,9 +26,10 @@ const secretShapes: [RegExp, string][] = [
 
 /**
  * `name=value` and `name: value` pairs (query strings, otpauth URIs, messages) whose name is on the
- * list. A SQL placeholder (`"key_hash" = $1`) is not a value.
+ * list. A name starts where a word does, so a long word is scanned once; a SQL placeholder
+ * (`"key_hash" = $1`) is not a value.
  */
-const namedValue = /([A-Za-z][\w.-]*)(["']?\s*[:=]\s*["']?)([^\s"'&,;)$][^\s"'&,;)]*)/g;
+const namedValue = /(?<![\w.-])([A-Za-z][\w.-]*)(["']?\s*[:=]\s*["']?)([^\s"'&,;)$][^\s"'&,;)]*)/g;
 
 /** A text with every secret it visibly carries replaced by `[redacted]`. */
 export function redactText(text: string): string {
@@ -38,10 +39,20 @@ export function redactText(text: string): string {
 }
 
 function redactNamedValues(text: string): string {
-  return text.replace(namedValue, (_pair, name: string, separator: string, value: string) =>
-    // A value can hold the next pair: `refused: password=hunter2`.
-    isSecretField(name) ? `${name}${separator}${redacted}` : `${name}${separator}${redactNamedValues(value)}`,
-  );
+  const pairs = new RegExp(namedValue);
+  let result = '';
+  let copied = 0;
+  for (let pair = pairs.exec(text); pair !== null; pair = pairs.exec(text)) {
+    const [whole, name = '', separator = ''] = pair;
+    if (isSecretField(name)) {
+      result += `${text.slice(copied, pair.index)}${name}${separator}${redacted}`;
+      copied = pair.index + whole.length;
+    } else {
+      // The value may hold the next pair (`refused: password=hunter2`): read on from its start.
+      pairs.lastIndex = pair.index + name.length + separator.length;
+    }
+  }
+  return result + text.slice(copied);
 }
 
 /** A request URL with the values of secret query parameters (and OAuth's `code`) masked. */
