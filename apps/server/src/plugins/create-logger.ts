@@ -33,7 +33,10 @@ export function createLogger(
           } catch (error) {
             // A value that cannot be walked (a throwing getter) costs its fields, never the caller's request.
             const message = args.find((arg): arg is string => typeof arg === 'string');
-            redactedArgs = [{ redactionFailed: String(error) }, redactText(message ?? 'log entry dropped')];
+            redactedArgs = [
+              { redactionFailed: redactText(String(error)) },
+              redactText(message ?? 'log entry dropped'),
+            ];
           }
           method.apply(this, redactedArgs as Parameters<typeof method>);
         },
