@@ -65,7 +65,7 @@ beforeAll(async () => {
   testApp = await buildTestApp({
     database,
     clock: () => now,
-    config: { webDistDir },
+    config: { webDistDir, logFormat: 'json' },
     logger: createLogger('info', logStream),
   });
   app = testApp.app;
@@ -343,7 +343,8 @@ describe('bad input', () => {
         timestamp: now.toISOString(),
       },
     });
-    expect(logLines.join('')).toContain('connection to 10.0.0.5 refused');
+    expect(logLines.join('')).toContain('connection to 10.0.0.5 refused: password=[redacted]');
+    expect(logLines.join('')).not.toContain('hunter2');
   });
 
   it('answers a business error with its code, status, message and details', async () => {
@@ -399,7 +400,7 @@ describe('logs', () => {
     const lines = logLines.map((line) => JSON.parse(line));
     expect(lines.every((line) => line.reqId === 'trace-42')).toBe(true);
     expect(lines.find((line) => line.msg === 'probe body').body.email).toBe('ada@example.com');
-    expect(lines.find((line) => line.msg === 'incoming request').req.url).toBe(
+    expect(lines.find((line) => line.msg === 'request completed').req.url).toBe(
       '/api/v1/probe/log-body?token=[redacted]&type=signup',
     );
   });

@@ -17,6 +17,7 @@ import type { DeliverWebhookPayload } from './jobs/deliver-webhook-job.js';
 import type { JobDefinition } from './jobs/job-definition.js';
 import type { JobQueue } from './jobs/start-jobs.js';
 import { acceptJsonBodies } from './plugins/accept-json-bodies.js';
+import { createRequestLogController } from './plugins/create-request-log-controller.js';
 import { endKeepAliveOnClose } from './plugins/end-keep-alive-on-close.js';
 import { handleErrors, sendApiError } from './plugins/handle-errors.js';
 import type { RateLimiter } from './plugins/rate-limit/rate-limiter.js';
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, clock } = deps;
   const app = Fastify({
     loggerInstance: deps.logger,
+    logController: createRequestLogController(config.logFormat),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();

@@ -27,6 +27,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 
+  it('logs pretty lines by default, JSON lines in production, either when LOG_FORMAT says so', () => {
+    expect(loadConfig({})).toMatchObject({ logLevel: 'info', logFormat: 'pretty' });
+    expect(loadConfig({ NODE_ENV: 'test' }).logFormat).toBe('pretty');
+    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ logLevel: 'info', logFormat: 'json' });
+    expect(loadConfig({ NODE_ENV: 'production', LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(() => loadConfig({ LOG_FORMAT: 'yaml' })).toThrow(/LOG_FORMAT: /);
+  });
+
   it('takes FILE_ENCRYPTION_KEY only as 32 bytes of base64', () => {
     expect(loadConfig({}).fileEncryptionKey).toBeUndefined();
     const key = Buffer.alloc(32, 7).toString('base64');

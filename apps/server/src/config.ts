@@ -72,6 +72,8 @@ const envSchema = z.object({
   API_RATE_LIMIT_STANDARD: z.coerce.number().int().min(1).default(1000),
   API_RATE_LIMIT_PREMIUM: z.coerce.number().int().min(1).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty` (one human line per entry, requests at debug) or `json` (one JSON line per entry and per request). */
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   /**
    * Behind a load balancer: `true`, the number of proxy hops, or their addresses/CIDRs (comma-separated),
    * so client IPs (rate limits, logs) come from X-Forwarded-For. Unset: the socket's address.
@@ -128,6 +130,8 @@ export interface Config {
   /** Requests per hour to /api/v1 by API access tier. */
   apiRateLimits: { standard: number; premium: number };
   logLevel: Env['LOG_LEVEL'];
+  /** LOG_FORMAT, by default `json` in production and `pretty` otherwise. */
+  logFormat: 'pretty' | 'json';
   trustProxy: boolean | number | string;
   /** The built web app the server serves (not a setting: `npm run build` writes it there). */
   webDistDir: string;
@@ -184,6 +188,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     bitcoinNetwork: env.BITCOIN_NETWORK,
     apiRateLimits: { standard: env.API_RATE_LIMIT_STANDARD, premium: env.API_RATE_LIMIT_PREMIUM },
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'pretty'),
     trustProxy: env.TRUST_PROXY,
     webDistDir: fileURLToPath(new URL('../../web/dist', import.meta.url)),
     auth: {

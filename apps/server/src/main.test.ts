@@ -11,17 +11,18 @@ const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'covenant-main-'));
 let postgres: Database | undefined;
 
-/** Starts `main.ts` as `npm start` does and resolves once it prints its URL. */
-async function startServer(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+/** Starts `main.ts` as `npm start` does (or with other settings) and resolves once it prints its URL. */
+async function startServer(
+  settings: Record<string, string> = { NODE_ENV: 'test', LOG_LEVEL: 'info' },
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH,
-      NODE_ENV: 'test',
       PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
+      ...settings,
       ...(postgres ? { DATABASE_URL: postgres.connectionString } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -68,6 +69,11 @@ describe('the server process', { timeout: 90_000 }, () => {
     const { child, url, output } = await startServer();
     const health = await fetch(`${url}/readyz`);
     expect(health.status).toBe(200);
+    // Pretty and quiet: human lines before the banner, and no line per request to push it away.
+    const [beforeBanner = '', afterBanner = ''] = output().split('Covenant is running at');
+    expect(beforeBanner).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: listening \{"engine":"(pglite|postgres)"/m);
+    expect(beforeBanner).not.toContain('{"level"');
+    expect(afterBanner).not.toMatch(/^\[\d\d:\d\d:\d\d\] /m);
     // Demo accounts are seeded into a fresh embedded database, never into one given by DATABASE_URL.
     const login = await fetch(`${url}/api/v1/auth/login`, {
       method: 'POST',
@@ -88,7 +94,7 @@ describe('the server process', { timeout: 90_000 }, () => {
     const { code, afterMs } = await exited;
     expect(code).toBe(0);
     expect(afterMs).toBeLessThan(5000);
-    expect(output()).toContain('"msg":"stopped"');
+    expect(output()).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: stopped$/m);
   });
 
   it('restarts on its data, lists the demo accounts it holds, and stops once on a doubled Ctrl-C', async () => {
@@ -103,5 +109,36 @@ describe('the server process', { timeout: 90_000 }, () => {
     const { code, afterMs } = await exited;
     expect(code).toBe(0);
     expect(afterMs).toBeLessThan(5000);
+  });
+
+  it('in production writes JSON lines at info, one per request', async () => {
+    const { child, url, output } = await startServer({ NODE_ENV: 'production' });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${url}/api/v1/deals`)).status).toBe(401);
+    const exited = exitOf(child);
+    child.kill('SIGTERM');
+    expect((await exited).code).toBe(0);
+    const lines = output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string; req?: { url: string } });
+    expect(output()).toContain('Covenant is running at');
+    expect(output()).not.toContain('Demo accounts');
+    expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['listening', 'stopped']));
+    expect(lines.every((line) => line.level >= 30)).toBe(true);
+    expect(lines.filter((line) => line.msg === 'incoming request')).toEqual([]);
+    const requests = lines.filter((line) => line.msg === 'request completed');
+    expect(requests).toEqual([
+      expect.objectContaining({
+        req: expect.objectContaining({ method: 'GET', url: '/healthz' }),
+        res: { statusCode: 200 },
+      }),
+      expect.objectContaining({
+        req: expect.objectContaining({ method: 'GET', url: '/api/v1/deals' }),
+        res: { statusCode: 401 },
+        reqId: expect.any(String),
+        responseTime: expect.any(Number),
+      }),
+    ]);
   });
 });

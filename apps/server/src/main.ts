@@ -11,6 +11,7 @@ import { createDeliverWebhookJob } from './jobs/deliver-webhook-job.js';
 import { createPruneIdempotencyKeysJob } from './jobs/prune-idempotency-keys.js';
 import { createPruneRateLimitsJob } from './jobs/prune-rate-limits.js';
 import { type JobQueue, startJobs } from './jobs/start-jobs.js';
+import { createLogDestination } from './plugins/create-log-destination.js';
 import { createLogger } from './plugins/create-logger.js';
 import { createDatabaseRateLimiter } from './plugins/rate-limit/create-database-rate-limiter.js';
 import { createRedisRateLimiter } from './plugins/rate-limit/create-redis-rate-limiter.js';
@@ -26,7 +27,7 @@ try {
   console.error((error as Error).message);
   process.exit(1);
 }
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, createLogDestination(config.logFormat));
 const clock = () => new Date();
 
 try {

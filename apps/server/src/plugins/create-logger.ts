@@ -1,45 +1,46 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../config.js';
+import { maskUrl, redactText } from './redact-log-text.js';
+import {
+  type LoggedError,
+  redactLogField,
+  redactLogValue,
+  serializeLoggedError,
+} from './redact-log-value.js';
 
-/** Body and object fields that hold credentials; logged as "[redacted]" at any of the first three depths. */
-const secretFields = [
-  'password',
-  'current_password',
-  'new_password',
-  'access_token',
-  'refresh_token',
-  'provider_token',
-  'token',
-  'token_hash',
-  'secret',
-];
+/** Fastify logs its request and reply objects under these keys; their serializers pick the fields. */
+const fastifyObjectKeys = new Set(['req', 'res']);
 
-const redactedPaths = [
-  ...['authorization', 'cookie', 'apikey'].flatMap((header) => [
-    `req.headers.${header}`,
-    `headers.${header}`,
-  ]),
-  'res.headers["set-cookie"]',
-  ...secretFields.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]),
-];
-
-// Verification and recovery links carry their token in the query string.
-const secretQueryParameter = new RegExp(`([?&](?:${secretFields.join('|')}|code)=)[^&#]*`, 'gi');
-
-function maskUrl(url: string): string {
-  return url.replace(secretQueryParameter, '$1[redacted]');
-}
-
-/** The process's logger: JSON lines, request ids added by Fastify, credentials never written. */
+/**
+ * The process's logger: JSON lines (made human by the pretty destination), request ids added by
+ * Fastify. Redaction happens here, for every caller — routes, jobs, the escrow engine, Fastify
+ * itself: each call's fields are walked to any depth against the redaction list, errors lose their
+ * SQL parameters and quoted row data, texts lose what looks like a secret (log-redaction-list.ts).
+ */
 export function createLogger(
   level: Config['logLevel'],
   destination?: pino.DestinationStream,
 ): FastifyBaseLogger {
-  return pino(
+  const logger = pino(
     {
       level,
-      redact: { paths: redactedPaths, censor: '[redacted]' },
+      hooks: {
+        logMethod(args, method) {
+          let redactedArgs: unknown[];
+          try {
+            redactedArgs = redactArguments(args);
+          } catch (error) {
+            // A value that cannot be walked (a throwing getter) costs its fields, never the caller's request.
+            const message = args.find((arg): arg is string => typeof arg === 'string');
+            redactedArgs = [
+              { redactionFailed: redactText(String(error)) },
+              redactText(message ?? 'log entry dropped'),
+            ];
+          }
+          method.apply(this, redactedArgs as Parameters<typeof method>);
+        },
+      },
       serializers: {
         req: (request: FastifyRequest) => ({
           method: request.method,
@@ -48,9 +49,50 @@ export function createLogger(
           remoteAddress: request.ip,
         }),
         res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
-        err: pino.stdSerializers.err,
+        // Errors arrive already serialized by logMethod; one passed some other way is caught here.
+        err: (error: unknown) => (error instanceof Error ? serializeLoggedError(error) : error),
       },
     },
-    destination,
+    // Synchronous writes: a line logged just before exit or a crash is on the terminal, not in a buffer.
+    destination ?? pino.destination({ dest: 1, sync: true }),
   );
+  // A child's bindings are written on each of its lines without passing logMethod; children are
+  // made from their parent's prototype, so this reaches every generation (Fastify's request loggers too).
+  const child = logger.child;
+  logger.child = function redactedChild(this: pino.Logger, bindings, options) {
+    return child.call(this, redactLogValue(bindings) as pino.Bindings, options);
+  } as typeof logger.child;
+  return logger;
+}
+
+/**
+ * A log call's arguments with secrets removed: the fields object (or an error, which becomes
+ * `{err}`), the message, and printf-style values. A call without a message takes the error's
+ * redacted message, as pino would take the raw one.
+ */
+function redactArguments(args: unknown[]): unknown[] {
+  const [first, ...rest] = args;
+  if (typeof first !== 'object' || first === null) return args.map((arg) => redactLogValue(arg));
+  const fields = redactFields(first instanceof Error ? { err: first } : (first as Record<string, unknown>));
+  const values = rest.map((arg) => redactLogValue(arg));
+  const err = fields.err as LoggedError | undefined;
+  if (typeof values[0] !== 'string' && typeof err?.message === 'string' && fields.msg === undefined) {
+    values.unshift(err.message);
+  }
+  return [fields, ...values];
+}
+
+function redactFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    const fastifyObject = fastifyObjectKeys.has(key) && !isPlainObject(value);
+    result[key] = fastifyObject ? value : redactLogField(key, value);
+  }
+  return result;
+}
+
+function isPlainObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
