@@ -10,6 +10,7 @@ import { maximumPasswordLength } from '../../auth/password-policy.js';
 import { refreshSession } from '../../auth/refresh-session.js';
 import { signInWithPassword } from '../../auth/sign-in-with-password.js';
 import { clientInfoOf } from '../auth-v1/client-info.js';
+import { deviceTokensOf, setDeviceCookie } from '../auth-v1/device-cookie.js';
 
 const tokenResponseSchema = z.object({
   access_token: z.string(),
@@ -49,13 +50,19 @@ export const apiV1AuthRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) =>
-      answer(reply, () =>
-        signInWithPassword(
+      answer(reply, async () => {
+        const { session, deviceToken } = await signInWithPassword(
           deps,
-          { email: request.body.email, password: request.body.password },
+          {
+            email: request.body.email,
+            password: request.body.password,
+            deviceTokens: deviceTokensOf(request),
+          },
           clientInfoOf(request),
-        ),
-      ),
+        );
+        setDeviceCookie(request, reply, deps.config.publicUrl, deviceToken);
+        return session;
+      }),
   );
 
   routes.post(
