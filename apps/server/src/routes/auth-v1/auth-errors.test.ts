@@ -52,16 +52,6 @@ describe('refusals through @supabase/auth-js', () => {
     expect(error?.message).toContain('weak password');
   });
 
-  it('refuses a second account for the same address, whatever its case', async () => {
-    const email = await signUpConfirmed();
-    const { error } = await server.createClient().signUp({ email: email.toUpperCase(), password });
-    expect(error).toMatchObject({
-      status: 422,
-      code: 'user_already_exists',
-      message: 'User already registered',
-    });
-  });
-
   it('refuses to sign in before the address is confirmed', async () => {
     const email = newEmail();
     await server.createClient().signUp({ email, password });
