@@ -45,6 +45,8 @@ export const apiV1AuthRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['Authentication'],
         summary: 'Exchange e-mail and password for an access token and a refresh token',
+        description:
+          'Wrong passwords slow the next attempts on the account and from the network (up to 4 s); after 20 in 15 minutes the account answers 429 to clients it does not know. A successful login sets a device cookie (HttpOnly): a client that sends it back is judged on its own failures only.',
         body: z.object({ email: emailAddressSchema, password: z.string().min(1).max(maximumPasswordLength) }),
         response: { 200: tokenResponseSchema },
       },
