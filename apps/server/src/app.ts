@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@covenant/db';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AuthLimits } from './auth/auth-deps.js';
 import type { SigningKey } from './auth/load-signing-key.js';
 import type { ChainRegistry } from './chains/chain-registry.js';
 import type { Config } from './config.js';
@@ -44,6 +45,8 @@ export interface AppDeps {
   chains: ChainRegistry;
   /** The platform's escrow key; by default the key file in DATA_DIR/keys. */
   platformSigner?: PlatformSigner;
+  /** Sign-in back-off and auth rate limits; by default those of auth/rate-limits.ts. */
+  authLimits?: AuthLimits;
 }
 
 declare module 'fastify' {
@@ -54,6 +57,7 @@ declare module 'fastify' {
     rateLimiter: RateLimiter;
     clock: () => Date;
     signingKey: SigningKey;
+    authLimits: AuthLimits;
     jobs: Pick<JobQueue, 'send'>;
     deliverWebhookJob: JobDefinition<DeliverWebhookPayload>;
     chains: ChainRegistry;
@@ -99,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('rateLimiter', deps.rateLimiter);
   app.decorate('clock', clock);
   app.decorate('signingKey', deps.signingKey);
+  app.decorate('authLimits', deps.authLimits ?? {});
   app.decorate('jobs', deps.jobs);
   app.decorate('deliverWebhookJob', deps.deliverWebhookJob);
   app.decorate('chains', deps.chains);

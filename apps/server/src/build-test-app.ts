@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Database } from '@covenant/db';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import type { AuthLimits } from './auth/auth-deps.js';
 import { generateSigningKey, type SigningKey } from './auth/load-signing-key.js';
 import { type ChainRegistry, emptyChainRegistry } from './chains/chain-registry.js';
 import { type Config, loadConfig } from './config.js';
@@ -40,6 +41,8 @@ export interface TestAppOptions {
   chains?: ChainRegistry;
   /** Defaults to a key file in the test's DATA_DIR. */
   platformSigner?: PlatformSigner;
+  /** Defaults to the production limits and a real sleep. */
+  authLimits?: AuthLimits;
 }
 
 export interface TestApp {
@@ -74,6 +77,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
       createDeliverWebhookJob({ db: options.database.db, now: clock, allowPrivateTargets: false }),
     chains: options.chains ?? emptyChainRegistry,
     ...(options.platformSigner ? { platformSigner: options.platformSigner } : {}),
+    ...(options.authLimits ? { authLimits: options.authLimits } : {}),
   });
   return {
     app,

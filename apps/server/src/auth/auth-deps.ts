@@ -2,6 +2,7 @@ import type { Db } from '@covenant/db';
 import type { Config } from '../config.js';
 import type { Mailer } from '../email/mailer.js';
 import type { RateLimiter } from '../plugins/rate-limit/rate-limiter.js';
+import type { BackgroundTasks } from './background-tasks.js';
 import type { SigningKey } from './load-signing-key.js';
 import type { AuthRateLimits } from './rate-limits.js';
 
@@ -11,7 +12,14 @@ export interface AuthDeps {
   config: Pick<Config, 'publicUrl' | 'auth'>;
   mailer: Mailer;
   signingKey: SigningKey;
-  rateLimiter: Pick<RateLimiter, 'consume'>;
+  rateLimiter: Pick<RateLimiter, 'consume' | 'refund'>;
   rateLimits: AuthRateLimits;
+  /** Waits the sign-in back-off; tests hand in one that only records the wait. */
+  sleep: (milliseconds: number) => Promise<void>;
+  /** E-mails whose sending must not show in the answer's timing. */
+  background: BackgroundTasks;
   now: () => Date;
 }
+
+/** What the app may change in the auth service's limits (tests shrink them); the rest is fixed. */
+export type AuthLimits = Partial<Pick<AuthDeps, 'rateLimits' | 'sleep'>>;

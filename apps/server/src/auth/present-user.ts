@@ -106,3 +106,32 @@ export function presentUser({ user, factors, roles }: UserAccount): GoTrueUser {
     is_anonymous: false,
   };
 }
+
+/**
+ * A just-created account as the sign-up answers it: confirmation sent, nothing else happened yet.
+ * Built from the sign-up's own input, so the answer for an address that already has an account
+ * (a fresh id, the same input) cannot be told apart from it.
+ */
+export function presentNewUser(user: {
+  id: string;
+  email: string;
+  userMetadata: Record<string, unknown>;
+  createdAt: Date;
+}): GoTrueUser {
+  return presentUser({
+    user: {
+      ...user,
+      passwordHash: null,
+      emailConfirmedAt: null,
+      confirmationSentAt: user.createdAt,
+      recoverySentAt: null,
+      newEmail: null,
+      emailChangeSentAt: null,
+      reauthenticationSentAt: null,
+      lastSignInAt: null,
+      updatedAt: user.createdAt,
+    },
+    factors: [],
+    roles: [],
+  });
+}

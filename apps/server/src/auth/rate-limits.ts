@@ -6,10 +6,30 @@ export interface RateLimitRule {
   windowSeconds: number;
 }
 
+/**
+ * How failed sign-ins slow down the next attempts, and when they stop them (ADR 012). Failures are
+ * counted in fixed windows; the wait before an attempt's password is checked grows with the
+ * failures already counted.
+ */
+export interface BackOffRule {
+  windowSeconds: number;
+  /** Failures in a window that cost no wait: people mistype. */
+  freeFailures: number;
+  /** The wait once the free failures are used; it doubles with each further failure. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** Failures in a window after which attempts are refused until it ends; without it, only slowed. */
+  limit?: number;
+}
+
 /** Limits per client IP and per account (e-mail address or user) on the endpoints worth abusing. */
 export interface AuthRateLimits {
-  signInPerIp: RateLimitRule;
-  signInPerAccount: RateLimitRule;
+  /** Failures of clients without a device cookie of the account, per account (e-mail address). */
+  signInFailuresPerAccount: BackOffRule;
+  /** Failures of clients without a device cookie of the account, per address (IPv6: per /64). */
+  signInFailuresPerNetwork: BackOffRule;
+  /** Failures of one known device; past its limit the device is judged like any other client. */
+  signInFailuresPerKnownDevice: BackOffRule;
   signUpPerIp: RateLimitRule;
   signUpPerAccount: RateLimitRule;
   /** Endpoints that send e-mail: recover, otp, resend, reauthenticate. */
@@ -23,8 +43,24 @@ export interface AuthRateLimits {
 }
 
 export const defaultAuthRateLimits: AuthRateLimits = {
-  signInPerIp: { limit: 30, windowSeconds: 300 },
-  signInPerAccount: { limit: 10, windowSeconds: 300 },
+  // 20 per 15 minutes: any hour overlaps at most five windows, so at most 100 failures an hour
+  // (ASVS 2.2.1). The wait is 0, 0, 0, 0.5, 1, 2, then 4 s.
+  signInFailuresPerAccount: {
+    windowSeconds: 900,
+    freeFailures: 3,
+    firstDelayMs: 500,
+    maxDelayMs: 4000,
+    limit: 20,
+  },
+  // Only slowed: refusing here would let one client keep everyone behind the same address out.
+  signInFailuresPerNetwork: { windowSeconds: 900, freeFailures: 10, firstDelayMs: 250, maxDelayMs: 4000 },
+  signInFailuresPerKnownDevice: {
+    windowSeconds: 900,
+    freeFailures: 3,
+    firstDelayMs: 500,
+    maxDelayMs: 4000,
+    limit: 10,
+  },
   signUpPerIp: { limit: 30, windowSeconds: 3600 },
   signUpPerAccount: { limit: 5, windowSeconds: 3600 },
   emailPerIp: { limit: 30, windowSeconds: 3600 },

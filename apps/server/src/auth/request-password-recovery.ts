@@ -7,7 +7,8 @@ import type { ClientInfo } from './start-session.js';
 
 /**
  * `POST /recover`: e-mails a password recovery link when the account exists. The answer is the same
- * either way, so nobody learns which addresses have accounts.
+ * either way, and the looking up and sending happen after it, so neither its content nor its timing
+ * tells which addresses have accounts.
  */
 export async function requestPasswordRecovery(
   deps: AuthDeps,
@@ -16,8 +17,9 @@ export async function requestPasswordRecovery(
 ): Promise<void> {
   await enforceRateLimit(deps, deps.rateLimits.emailPerIp, `email:ip:${client.ip}`);
   await enforceRateLimit(deps, deps.rateLimits.emailPerAccount, `email:address:${input.email}`);
-  const user = await findUserByEmail(deps.db, input.email);
-  if (!user) return;
   const redirectTo = resolveRedirect(deps.config.publicUrl, input.redirectTo);
-  await sendOneTimeToken(deps, { user, type: 'recovery', to: user.email, redirectTo });
+  deps.background.run('password recovery e-mail', async () => {
+    const user = await findUserByEmail(deps.db, input.email);
+    if (user) await sendOneTimeToken(deps, { user, type: 'recovery', to: user.email, redirectTo });
+  });
 }

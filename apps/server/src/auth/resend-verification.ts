@@ -8,7 +8,7 @@ import type { ClientInfo } from './start-session.js';
 /**
  * `POST /resend`: sends the sign-up confirmation again (account not yet confirmed) or the e-mail
  * change confirmation again (to the pending new address; `email` is the current one). Silent when
- * there is nothing to resend, like `/recover`.
+ * there is nothing to resend, and done after the answer, like `/recover`.
  */
 export async function resendVerification(
   deps: AuthDeps,
@@ -17,12 +17,14 @@ export async function resendVerification(
 ): Promise<void> {
   await enforceRateLimit(deps, deps.rateLimits.emailPerIp, `email:ip:${client.ip}`);
   await enforceRateLimit(deps, deps.rateLimits.emailPerAccount, `email:address:${input.email}`);
-  const user = await findUserByEmail(deps.db, input.email);
   const redirectTo = resolveRedirect(deps.config.publicUrl, input.redirectTo);
-  if (input.type === 'signup' && user && !user.emailConfirmedAt) {
-    await sendOneTimeToken(deps, { user, type: 'signup', to: user.email, redirectTo });
-  }
-  if (input.type === 'email_change' && user?.newEmail) {
-    await sendOneTimeToken(deps, { user, type: 'email_change', to: user.newEmail, redirectTo });
-  }
+  deps.background.run(`${input.type} confirmation e-mail`, async () => {
+    const user = await findUserByEmail(deps.db, input.email);
+    if (input.type === 'signup' && user && !user.emailConfirmedAt) {
+      await sendOneTimeToken(deps, { user, type: 'signup', to: user.email, redirectTo });
+    }
+    if (input.type === 'email_change' && user?.newEmail) {
+      await sendOneTimeToken(deps, { user, type: 'email_change', to: user.newEmail, redirectTo });
+    }
+  });
 }

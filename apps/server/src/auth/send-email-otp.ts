@@ -12,7 +12,8 @@ import { compactMetadata, type UserMetadata } from './user-metadata.js';
 /**
  * `POST /otp`: e-mails a 6-digit sign-in code (verified with `POST /verify`, type `email`). With
  * `createUser` an unknown address gets a password-less account first. Unknown addresses without it
- * get the same answer and no e-mail, so nobody learns which addresses have accounts.
+ * get the same answer and no e-mail; all of it happens after the answer, so neither the answer nor
+ * its timing tells which addresses have accounts.
  */
 export async function sendEmailOtp(
   deps: AuthDeps,
@@ -21,12 +22,13 @@ export async function sendEmailOtp(
 ): Promise<void> {
   await enforceRateLimit(deps, deps.rateLimits.emailPerIp, `email:ip:${client.ip}`);
   await enforceRateLimit(deps, deps.rateLimits.emailPerAccount, `email:address:${input.email}`);
-  const user =
-    (await findUserByEmail(deps.db, input.email)) ??
-    (input.createUser ? await createPasswordlessUser(deps, input.email, input.metadata) : undefined);
-  if (!user) return;
   const redirectTo = resolveRedirect(deps.config.publicUrl, input.redirectTo);
-  await sendOneTimeToken(deps, { user, type: 'email', to: user.email, redirectTo });
+  deps.background.run('sign-in code e-mail', async () => {
+    const user =
+      (await findUserByEmail(deps.db, input.email)) ??
+      (input.createUser ? await createPasswordlessUser(deps, input.email, input.metadata) : undefined);
+    if (user) await sendOneTimeToken(deps, { user, type: 'email', to: user.email, redirectTo });
+  });
 }
 
 async function createPasswordlessUser(

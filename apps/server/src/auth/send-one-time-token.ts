@@ -31,6 +31,23 @@ export async function sendOneTimeToken(
   deps: AuthDeps,
   input: { user: UserRow; type: OneTimeTokenType; to: string; redirectTo: string },
 ): Promise<void> {
+  const { link, code } = await issueOneTimeToken(deps, input);
+  const message = {
+    signup: () => renderConfirmSignupEmail({ to: input.to, link, code }),
+    recovery: () => renderResetPasswordEmail({ to: input.to, link, code }),
+    email_change: () =>
+      renderConfirmEmailChangeEmail({ to: input.to, currentEmail: input.user.email, link, code }),
+    email: () => renderOneTimeCodeEmail({ to: input.to, code, purpose: 'sign-in' }),
+    reauthentication: () => renderOneTimeCodeEmail({ to: input.to, code, purpose: 'reauthentication' }),
+  }[input.type]();
+  await deps.mailer.send(message);
+}
+
+/** Stores a single-use token of `type` for `user` and returns its verification link and code. */
+export async function issueOneTimeToken(
+  deps: Pick<AuthDeps, 'db' | 'config' | 'now'>,
+  input: { user: UserRow; type: OneTimeTokenType; to: string; redirectTo: string },
+): Promise<{ link: string; code: string }> {
   const now = deps.now();
   const token = generateOpaqueToken();
   const code = generateNumericCode();
@@ -55,16 +72,7 @@ export async function sendOneTimeToken(
   link.searchParams.set('token', token);
   link.searchParams.set('type', input.type);
   link.searchParams.set('redirect_to', input.redirectTo);
-  const url = link.toString();
-  const message = {
-    signup: () => renderConfirmSignupEmail({ to: input.to, link: url, code }),
-    recovery: () => renderResetPasswordEmail({ to: input.to, link: url, code }),
-    email_change: () =>
-      renderConfirmEmailChangeEmail({ to: input.to, currentEmail: input.user.email, link: url, code }),
-    email: () => renderOneTimeCodeEmail({ to: input.to, code, purpose: 'sign-in' }),
-    reauthentication: () => renderOneTimeCodeEmail({ to: input.to, code, purpose: 'reauthentication' }),
-  }[input.type]();
-  await deps.mailer.send(message);
+  return { link: link.toString(), code };
 }
 
 /** The user column GoTrue reports as `*_sent_at` for this kind of message, if any. */

@@ -1,27 +1,39 @@
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, invalidCredentials } from './auth-error.js';
+import { findKnownDevice, issueDeviceToken } from './device-token.js';
 import { findUserByEmail } from './find-user-by-email.js';
 import { verifyPassword, verifyPasswordOfUnknownAccount } from './hash-password.js';
 import type { SessionResponse } from './issue-session-response.js';
 import { loadUserAccount } from './load-user-account.js';
-import { enforceRateLimit } from './rate-limits.js';
 import { type ClientInfo, startSession } from './start-session.js';
+import { throttleSignIn } from './throttle-sign-in.js';
 
-/** `POST /token?grant_type=password` and the public API's login: e-mail and password to a session. */
+export interface PasswordSignIn {
+  session: SessionResponse;
+  /** A fresh device token for the browser (ADR 012): its next attempts count on their own. */
+  deviceToken: { userId: string; token: string };
+}
+
+/**
+ * `POST /token?grant_type=password` and the public API's login: e-mail and password to a session.
+ * `deviceTokens` are the device tokens the client holds, of any account.
+ */
 export async function signInWithPassword(
   deps: AuthDeps,
-  input: { email: string; password: string },
+  input: { email: string; password: string; deviceTokens: readonly string[] },
   client: ClientInfo,
-): Promise<SessionResponse> {
-  await enforceRateLimit(deps, deps.rateLimits.signInPerIp, `signin:ip:${client.ip}`);
-  await enforceRateLimit(deps, deps.rateLimits.signInPerAccount, `signin:email:${input.email}`);
+): Promise<PasswordSignIn> {
   const user = await findUserByEmail(deps.db, input.email);
+  const knownDeviceId = await findKnownDevice(deps, input.deviceTokens, user?.id);
+  const attempt = await throttleSignIn(deps, { email: input.email, address: client.ip, knownDeviceId });
   const passwordMatches = user?.passwordHash
     ? await verifyPassword(user.passwordHash, input.password)
     : await verifyPasswordOfUnknownAccount(input.password);
   if (!user || !passwordMatches) throw invalidCredentials();
+  await attempt.succeeded();
   if (deps.config.auth.requireEmailConfirmation && !user.emailConfirmedAt) {
     throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
   }
-  return startSession(deps, await loadUserAccount(deps.db, user), 'password', client);
+  const session = await startSession(deps, await loadUserAccount(deps.db, user), 'password', client);
+  return { session, deviceToken: { userId: user.id, token: await issueDeviceToken(deps, user.id) } };
 }

@@ -17,6 +17,8 @@ export interface EmailContent {
   heading: string;
   paragraphs: string[];
   action?: { label: string; url: string };
+  /** A second, lesser choice shown as a plain link under the action. */
+  otherAction?: { label: string; url: string };
   code?: string;
   footnote: string;
 }
@@ -24,6 +26,7 @@ export interface EmailContent {
 export function renderText(content: EmailContent): string {
   const parts = [content.heading, ...content.paragraphs];
   if (content.action) parts.push(`${content.action.label}: ${content.action.url}`);
+  if (content.otherAction) parts.push(`${content.otherAction.label}: ${content.otherAction.url}`);
   if (content.code) parts.push(`Your code: ${content.code}`);
   parts.push(content.footnote, `— ${productName}`);
   return `${parts.join('\n\n')}\n`;
@@ -38,6 +41,9 @@ export function renderHtml(content: EmailContent): string {
     ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="background:#111827;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(content.action.label)}</a></p>` +
       `<p style="margin:0 0 16px;font-size:13px;color:#4b5563">Or open this link: <a href="${escapeHtml(content.action.url)}" style="color:#1d4ed8;word-break:break-all">${escapeHtml(content.action.url)}</a></p>`
     : '';
+  const otherAction = content.otherAction
+    ? `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(content.otherAction.label)}: <a href="${escapeHtml(content.otherAction.url)}" style="color:#1d4ed8;word-break:break-all">${escapeHtml(content.otherAction.url)}</a></p>`
+    : '';
   const code = content.code
     ? `<p style="margin:24px 0;font-size:28px;letter-spacing:6px;font-weight:bold;font-family:monospace">${escapeHtml(content.code)}</p>`
     : '';
@@ -50,6 +56,7 @@ export function renderHtml(content: EmailContent): string {
     `<h1 style="margin:0 0 16px;font-size:22px">${escapeHtml(content.heading)}</h1>`,
     paragraphs,
     action,
+    otherAction,
     code,
     `<p style="margin:24px 0 0;font-size:13px;color:#6b7280">${escapeHtml(content.footnote)}</p>`,
     '</div></body></html>',

@@ -1,5 +1,5 @@
 import { type Db, schema } from '@covenant/db';
-import { sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { decideRateLimit, type RateLimiter } from './rate-limiter.js';
 
 const { rateLimits } = schema;
@@ -27,6 +27,17 @@ export function createDatabaseRateLimiter(db: Db, clock: () => Date): RateLimite
     })
     .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt })
     .prepare('rate_limit_consume');
+  const refund = db
+    .update(rateLimits)
+    .set({ count: sql`${rateLimits.count} - 1` })
+    .where(
+      and(
+        eq(rateLimits.key, sql.placeholder('key')),
+        gt(rateLimits.count, 0),
+        gt(rateLimits.resetAt, sql`${sql.placeholder('now')}::timestamptz`),
+      ),
+    )
+    .prepare('rate_limit_refund');
   return {
     consume: async (key, limit, windowSeconds) => {
       const at = clock();
@@ -34,6 +45,9 @@ export function createDatabaseRateLimiter(db: Db, clock: () => Date): RateLimite
       const [row] = await upsert.execute({ key, now: at.toISOString(), windowEnd: windowEnd.toISOString() });
       if (!row) throw new Error('rate limit upsert returned no row');
       return decideRateLimit(row.count, limit, row.resetAt, at);
+    },
+    refund: async (key) => {
+      await refund.execute({ key, now: clock().toISOString() });
     },
     close: async () => {},
   };

@@ -14,6 +14,14 @@ end
 return {count, ttl}
 `;
 
+// Atomic too: a count that expired meanwhile is not brought back to life, and none goes below zero.
+const refundScript = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then
+  redis.call('DECR', KEYS[1])
+end
+return 0
+`;
+
 /** Rate limits kept in Redis, shared by every server replica using the same REDIS_URL. */
 export function createRedisRateLimiter(
   redisUrl: string,
@@ -32,6 +40,9 @@ export function createRedisRateLimiter(
         number,
       ];
       return decideRateLimit(count, limit, new Date(now.getTime() + ttlMs), now);
+    },
+    refund: async (key) => {
+      await redis.eval(refundScript, 1, keyPrefix + key);
     },
     close: async () => {
       await redis.quit();

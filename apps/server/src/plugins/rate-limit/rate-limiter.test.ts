@@ -70,6 +70,35 @@ describe.each(['database', 'redis'])('the %s rate limiter', (store) => {
     const decisions = await Promise.all(Array.from({ length: 40 }, () => limiter().consume(key, 10, 60)));
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(10);
   });
+
+  it('takes a refunded request back, never below zero, in the same window', async () => {
+    const key = uniqueKey();
+    await limiter().refund(key);
+    expect((await limiter().consume(key, 2, 60)).remaining).toBe(1);
+    expect((await limiter().consume(key, 2, 60)).remaining).toBe(0);
+    await limiter().refund(key);
+    await limiter().refund(key);
+    await limiter().refund(key);
+    const decisions = [];
+    for (let i = 0; i < 3; i++) decisions.push(await limiter().consume(key, 2, 60));
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, false]);
+  });
+
+  it('keeps the window of a refunded count', async () => {
+    const key = uniqueKey();
+    const first = await limiter().consume(key, 5, 60);
+    await limiter().refund(key);
+    const again = await limiter().consume(key, 5, 60);
+    expect(again.remaining).toBe(4);
+    expect(Math.abs(again.resetAt.getTime() - first.resetAt.getTime())).toBeLessThan(1000);
+  });
+
+  it('counts refunds and requests arriving at once exactly', async () => {
+    const key = uniqueKey();
+    await Promise.all(Array.from({ length: 20 }, () => limiter().consume(key, 100, 60)));
+    await Promise.all(Array.from({ length: 15 }, () => limiter().refund(key)));
+    expect((await limiter().consume(key, 100, 60)).remaining).toBe(100 - 6);
+  });
 });
 
 describe('a window ending', () => {

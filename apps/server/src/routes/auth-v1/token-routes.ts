@@ -7,6 +7,7 @@ import { maximumPasswordLength } from '../../auth/password-policy.js';
 import { refreshSession } from '../../auth/refresh-session.js';
 import { signInWithPassword } from '../../auth/sign-in-with-password.js';
 import { clientInfoOf } from './client-info.js';
+import { deviceTokensOf, setDeviceCookie } from './device-cookie.js';
 import { requireEmail } from './require-email.js';
 import { sessionSchema } from './schemas.js';
 
@@ -28,7 +29,7 @@ export function tokenRoutes(app: FastifyInstance, deps: AuthDeps): void {
         response: { 200: sessionSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { body } = request;
       const client = clientInfoOf(request);
       if (request.query.grant_type === 'refresh_token') {
@@ -37,7 +38,13 @@ export function tokenRoutes(app: FastifyInstance, deps: AuthDeps): void {
       }
       const email = requireEmail(body);
       if (!body.password) throw validationFailed('password required');
-      return signInWithPassword(deps, { email, password: body.password }, client);
+      const { session, deviceToken } = await signInWithPassword(
+        deps,
+        { email, password: body.password, deviceTokens: deviceTokensOf(request) },
+        client,
+      );
+      setDeviceCookie(request, reply, deps.config.publicUrl, deviceToken);
+      return session;
     },
   );
 }
