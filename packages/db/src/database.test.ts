@@ -295,13 +295,20 @@ describe('locks across processes', () => {
   it('makes a waiting process run after the holder, in turn, and frees the lock when work fails', async () => {
     const order: string[] = [];
     let release = () => {};
+    let started = () => {};
+    const holderStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     const holding = database.exclusively('relayer:ETH', async () => {
       order.push('holder starts');
       await new Promise<void>((resolve) => {
         release = resolve;
+        started();
       });
       order.push('holder ends');
     });
+    // The waiter asks only once the holder has the lock: on a busy machine it could otherwise win the race.
+    await holderStarted;
     const waiter = (otherProcess ?? database).exclusively('relayer:ETH', async () => {
       order.push('waiter runs');
     });
