@@ -24,6 +24,12 @@ test('the dev mailbox opens on the server’s machine, and from elsewhere only t
   const email = `mailbox.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
   const signedUp = await request.post('/auth/v1/signup', { data: { email, password: 'Vault-Ledger-4417' } });
   expect(signedUp.ok()).toBe(true);
+  // Sign-up answers before its e-mail is sent (a known address must not take longer): wait for it.
+  await expect
+    .poll(async () => JSON.stringify(await (await request.get('/dev/mailbox.json')).json()), {
+      timeout: 15_000,
+    })
+    .toContain(email);
 
   // On the server's machine: the server's own mailbox page.
   const local = await browser.newPage();

@@ -272,14 +272,15 @@ test('a trader gets an API key from the trading page, calls the API with it, rev
   expect((await refused.json()).error.code).toBe('UNAUTHORIZED');
 
   // Webhooks: a target on this machine is refused; a public one gets a secret shown once. A literal
-  // documentation address (TEST-NET-3) needs no DNS, and it is deleted before any event could be sent.
+  // public address needs no DNS, and it is deleted before any event could be sent (documentation
+  // ranges such as TEST-NET-3 are refused as targets).
   await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/covenant');
   await page.getByRole('button', { name: 'Add Webhook' }).click();
   await expect(
     page.locator('[data-sonner-toast]').filter({ hasText: 'The webhook could not be added' }),
   ).toBeVisible();
 
-  const target = 'https://203.0.113.10/covenant';
+  const target = 'https://93.184.215.14/covenant';
   await page.getByLabel('Endpoint URL').fill(target);
   await page.getByRole('button', { name: 'Add Webhook' }).click();
   const secret = page.getByRole('region', { name: `Signing secret for ${target}` });
