@@ -20,6 +20,7 @@ import type { JobQueue } from './jobs/start-jobs.js';
 import { acceptJsonBodies } from './plugins/accept-json-bodies.js';
 import { createRequestLogController } from './plugins/create-request-log-controller.js';
 import { endKeepAliveOnClose } from './plugins/end-keep-alive-on-close.js';
+import { forbidApiCaching } from './plugins/forbid-api-caching.js';
 import { handleErrors, sendApiError } from './plugins/handle-errors.js';
 import type { RateLimiter } from './plugins/rate-limit/rate-limiter.js';
 import { registerSecureHeaders } from './plugins/secure-headers.js';
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  forbidApiCaching(app);
   startDealRoom(app, deps);
 
   // External plugins.
