@@ -16,6 +16,7 @@ import { createLogger } from './plugins/create-logger.js';
 import { createDatabaseRateLimiter } from './plugins/rate-limit/create-database-rate-limiter.js';
 import { createRedisRateLimiter } from './plugins/rate-limit/create-redis-rate-limiter.js';
 import { type DemoAccount, findDemoAccounts, seedDemoData } from './seed/seed-demo-data.js';
+import { shouldSeedDemoData } from './seed/should-seed-demo-data.js';
 
 /** After this long a shutdown stops waiting for requests and jobs to finish. */
 const shutdownTimeoutMs = 15_000;
@@ -37,8 +38,8 @@ try {
       : { engine: 'pglite', dataDir: join(config.dataDir, 'pglite') },
   );
   await database.migrate();
-  // Demo accounts go only into a fresh database, and into one of DATABASE_URL only when asked.
-  if (!config.databaseUrl || config.seedDemoData) await seedIfEmpty(database, clock);
+  if (shouldSeedDemoData(config)) await seedIfEmpty(database, clock);
+  else if (config.env === 'production') await warnOfDemoAccounts(database, logger);
   const deliverWebhookJob = createDeliverWebhookJob({
     db: database.db,
     now: clock,
@@ -134,6 +135,16 @@ try {
 async function seedIfEmpty(database: Database, clock: () => Date): Promise<void> {
   const anyUser = await database.db.select({ id: schema.users.id }).from(schema.users).limit(1);
   if (anyUser.length === 0) await seedDemoData(database.db, clock);
+}
+
+/** A database seeded before it went to production still holds the demo logins: the operator must remove them. */
+async function warnOfDemoAccounts(database: Database, log: typeof logger): Promise<void> {
+  const accounts = await findDemoAccounts(database.db);
+  if (accounts.length === 0) return;
+  log.warn(
+    { accounts: accounts.map((account) => account.email) },
+    'demo accounts with published passwords exist in this production database; delete them',
+  );
 }
 
 /** What a person starting the product locally needs first: where it runs, the mailbox, the demo logins. */
