@@ -11,6 +11,7 @@ import { type IdentifiedCaller, identifyCaller } from '../../api/identify-caller
 import { restrictDevRoutes } from '../../api/restrict-dev-routes.js';
 import { createVerifiedTokenCache } from '../../api/verified-token-cache.js';
 import { createAuthDeps } from '../../auth/create-auth-deps.js';
+import { loadFileStore } from '../../files/load-file-store.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { apiV1AuthRoutes } from './auth.js';
 import { chainRoutes } from './chains.js';
@@ -70,7 +71,11 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
       route.schema = { security: [{ bearerAuth: [] }], ...route.schema };
     });
     authenticateEveryRequest(authenticated);
-    honourIdempotencyKeys(authenticated, app.database.db, principalOf);
+    const { masterKey } = await loadFileStore({
+      dataDir: app.config.dataDir,
+      fileEncryptionKey: app.config.fileEncryptionKey,
+    });
+    honourIdempotencyKeys(authenticated, app.database.db, principalOf, masterKey);
     // Each area registers its routes here.
     await authenticated.register(dealRoutes);
     await authenticated.register(dealAuditExportRoutes);
