@@ -100,7 +100,11 @@ describe('the server process', { timeout: 90_000 }, () => {
   it('restarts on its data, lists the demo accounts it holds, and stops once on a doubled Ctrl-C', async () => {
     const { child, url, output } = await startServer();
     if (postgres) expect(output()).not.toContain('Demo accounts');
-    else expect(output()).toMatch(/admin@demo\.covenant\.test\s+admin and compliance/);
+    else {
+      expect(output()).toMatch(/admin@demo\.covenant\.test\s+admin and compliance/);
+      // The staff factors' secrets were sealed at the first start and still open as the seed's.
+      expect(output()).toContain('TOTP secret for staff demo accounts: COVENANTDEMOTOTPSECRETFORSTAFFAA');
+    }
     // A browser-like keep-alive connection that stays open must not hold the shutdown.
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const exited = exitOf(child);

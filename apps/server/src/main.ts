@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { type Database, openDatabase, schema } from '@covenant/db';
 import { buildApp } from './app.js';
 import { loadSigningKey } from './auth/load-signing-key.js';
+import { sealClearTotpSecrets } from './auth/totp-secrets.js';
 import { startChainRegistry } from './chains/start-chain-registry.js';
 import { loadConfig } from './config.js';
 import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
 import { createSmtpMailer } from './email/create-smtp-mailer.js';
+import { loadFileStore } from './files/load-file-store.js';
 import { createDeliverWebhookJob } from './jobs/deliver-webhook-job.js';
 import { createPruneIdempotencyKeysJob } from './jobs/prune-idempotency-keys.js';
 import { createPruneRateLimitsJob } from './jobs/prune-rate-limits.js';
@@ -38,8 +40,14 @@ try {
       : { engine: 'pglite', dataDir: join(config.dataDir, 'pglite') },
   );
   await database.migrate();
+  const { masterKey } = await loadFileStore({
+    dataDir: config.dataDir,
+    fileEncryptionKey: config.fileEncryptionKey,
+  });
   if (shouldSeedDemoData(config)) await seedIfEmpty(database, clock);
-  else if (config.env === 'production') await warnOfDemoAccounts(database, logger);
+  else if (config.env === 'production') await warnOfDemoAccounts(database, masterKey, logger);
+  const sealed = await sealClearTotpSecrets(database.db, masterKey);
+  if (sealed > 0) logger.info({ factors: sealed }, 'TOTP secrets stored in clear are now sealed');
   const deliverWebhookJob = createDeliverWebhookJob({
     db: database.db,
     now: clock,
@@ -125,7 +133,7 @@ try {
   const url = `http://localhost:${port}`;
   const mailbox = !config.smtpUrl && config.env !== 'production';
   logger.info({ engine: database.engine, url }, 'listening');
-  const demoAccounts = config.env === 'production' ? [] : await findDemoAccounts(database.db);
+  const demoAccounts = config.env === 'production' ? [] : await findDemoAccounts(database.db, masterKey);
   printWelcome(url, mailbox, demoAccounts);
 } catch (error) {
   logger.fatal({ err: error }, 'the server could not start');
@@ -138,8 +146,8 @@ async function seedIfEmpty(database: Database, clock: () => Date): Promise<void>
 }
 
 /** A database seeded before it went to production still holds the demo logins: the operator must remove them. */
-async function warnOfDemoAccounts(database: Database, log: typeof logger): Promise<void> {
-  const accounts = await findDemoAccounts(database.db);
+async function warnOfDemoAccounts(database: Database, masterKey: Buffer, log: typeof logger): Promise<void> {
+  const accounts = await findDemoAccounts(database.db, masterKey);
   if (accounts.length === 0) return;
   log.warn(
     { accounts: accounts.map((account) => account.email) },

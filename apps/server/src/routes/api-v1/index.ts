@@ -11,7 +11,6 @@ import { type IdentifiedCaller, identifyCaller } from '../../api/identify-caller
 import { restrictDevRoutes } from '../../api/restrict-dev-routes.js';
 import { createVerifiedTokenCache } from '../../api/verified-token-cache.js';
 import { createAuthDeps } from '../../auth/create-auth-deps.js';
-import { loadFileStore } from '../../files/load-file-store.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { apiV1AuthRoutes } from './auth.js';
 import { chainRoutes } from './chains.js';
@@ -71,11 +70,7 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
       route.schema = { security: [{ bearerAuth: [] }], ...route.schema };
     });
     authenticateEveryRequest(authenticated);
-    const { masterKey } = await loadFileStore({
-      dataDir: app.config.dataDir,
-      fileEncryptionKey: app.config.fileEncryptionKey,
-    });
-    honourIdempotencyKeys(authenticated, app.database.db, principalOf, masterKey);
+    honourIdempotencyKeys(authenticated, app.database.db, principalOf, app.fileMasterKey);
     // Each area registers its routes here.
     await authenticated.register(dealRoutes);
     await authenticated.register(dealAuditExportRoutes);
