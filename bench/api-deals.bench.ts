@@ -84,8 +84,11 @@ try {
     PORT: String(ourPort),
     HOST: '127.0.0.1',
     PUBLIC_URL: ourOrigin,
-    NODE_ENV: 'production',
+    // Production never seeds the demo traders the bench signs in as; the test mode does, and with
+    // JSON logs at warn it logs as production would.
+    NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
     DATABASE_URL: databaseUrl,
     SEED_DEMO_DATA: 'true',
     // The hourly limits would stop the run after a second; requests are still counted as usual.

@@ -38,10 +38,18 @@ async function freePort(): Promise<number> {
   });
 }
 
-export type BenchServer = { origin: string; stop: () => Promise<void> };
+export type BenchServer = {
+  origin: string;
+  /** The server process itself (node, not a shell), e.g. to read its memory from /proc. */
+  pid: number;
+  stop: () => Promise<void>;
+};
 
-/** The real server, production mode, on a free port with a throw-away data directory. */
-export async function startBenchServer(): Promise<BenchServer> {
+/**
+ * The real server, production mode unless `env` says otherwise, on a free port with a throw-away
+ * data directory. `env` adds or overrides settings (NODE_ENV, rate limits, …).
+ */
+export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
   const port = await freePort();
   const dataDirectory = mkdtempSync(join(tmpdir(), 'covenant-bench-'));
   const origin = `http://127.0.0.1:${port}`;
@@ -55,6 +63,7 @@ export async function startBenchServer(): Promise<BenchServer> {
       PUBLIC_URL: origin,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -74,7 +83,7 @@ export async function startBenchServer(): Promise<BenchServer> {
       (response) => response.ok,
       () => false,
     );
-    if (ready) return { origin, stop };
+    if (ready) return { origin, pid: child.pid ?? 0, stop };
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   await stop();

@@ -18,6 +18,7 @@ const webDistDir = mkdtempSync(join(tmpdir(), 'covenant-web-'));
 mkdirSync(join(webDistDir, 'assets'));
 writeFileSync(join(webDistDir, 'index.html'), '<!doctype html><title>Covenant</title><div id="root"></div>');
 writeFileSync(join(webDistDir, 'assets', 'index-Bx12cd34.js'), 'console.log("app")');
+writeFileSync(join(webDistDir, 'assets', 'index-Bx12cd34.js.map'), '{"version":3,"sources":["app.tsx"]}');
 writeFileSync(join(webDistDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
 
 const logLines: string[] = [];
@@ -221,6 +222,18 @@ describe('the web app', () => {
     const icon = await app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(icon.statusCode).toBe(200);
     expect(icon.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('never serves a source map, even one left in the build folder', async () => {
+    for (const accept of ['*/*', 'text/html']) {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/assets/index-Bx12cd34.js.map',
+        headers: { accept },
+      });
+      expect(response.body, accept).not.toContain('"sources"');
+      if (accept === '*/*') expect(response.statusCode).toBe(404);
+    }
   });
 
   it.each([

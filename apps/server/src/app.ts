@@ -14,12 +14,14 @@ import type { Mailer } from './email/mailer.js';
 import { createEscrowChains } from './escrow/escrow-chains.js';
 import { createEscrowEngine, type EscrowEngine } from './escrow/escrow-engine.js';
 import { createFilePlatformSigner, type PlatformSigner } from './escrow/platform-signer.js';
+import { loadFileStore } from './files/load-file-store.js';
 import type { DeliverWebhookPayload } from './jobs/deliver-webhook-job.js';
 import type { JobDefinition } from './jobs/job-definition.js';
 import type { JobQueue } from './jobs/start-jobs.js';
 import { acceptJsonBodies } from './plugins/accept-json-bodies.js';
 import { createRequestLogController } from './plugins/create-request-log-controller.js';
 import { endKeepAliveOnClose } from './plugins/end-keep-alive-on-close.js';
+import { forbidApiCaching } from './plugins/forbid-api-caching.js';
 import { handleErrors, sendApiError } from './plugins/handle-errors.js';
 import type { RateLimiter } from './plugins/rate-limit/rate-limiter.js';
 import { registerSecureHeaders } from './plugins/secure-headers.js';
@@ -65,6 +67,8 @@ declare module 'fastify' {
     escrow: EscrowEngine;
     /** Deal events from the database (deal room streams subscribe here); started with the app. */
     dealEvents: DealEventHub;
+    /** The master key of ADR 007, which also seals secrets kept in columns (ADR 018). */
+    fileMasterKey: Buffer;
   }
 }
 
@@ -107,10 +111,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('jobs', deps.jobs);
   app.decorate('deliverWebhookJob', deps.deliverWebhookJob);
   app.decorate('chains', deps.chains);
+  const { masterKey } = await loadFileStore({
+    dataDir: config.dataDir,
+    fileEncryptionKey: config.fileEncryptionKey,
+  });
+  app.decorate('fileMasterKey', masterKey);
   await startEscrowEngine(app, deps);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  forbidApiCaching(app);
   startDealRoom(app, deps);
 
   // External plugins.

@@ -96,7 +96,10 @@ const envSchema = z.object({
     .string()
     .refine((value) => /^[A-Za-z0-9+/]{43}=$/.test(value), 'must be 32 bytes in base64')
     .optional(),
-  /** Seed the demo accounts into an empty database given by DATABASE_URL (always seeded into an empty PGlite). */
+  /**
+   * Seed the demo accounts into an empty database given by DATABASE_URL (always seeded into an empty
+   * PGlite). Never in production: refused there, as the accounts' passwords are published.
+   */
   SEED_DEMO_DATA: booleanFromEnv.default(false),
 });
 
@@ -109,6 +112,13 @@ const checkedEnvSchema = envSchema.superRefine((env, context) => {
     if (!env.ETH_RPC_URL && env[name] !== undefined) {
       context.addIssue({ code: 'custom', path: [name], message: 'is only used with ETH_RPC_URL' });
     }
+  }
+  if (env.NODE_ENV === 'production' && env.SEED_DEMO_DATA) {
+    context.addIssue({
+      code: 'custom',
+      path: ['SEED_DEMO_DATA'],
+      message: 'demo accounts (published passwords) are never seeded when NODE_ENV=production',
+    });
   }
 });
 

@@ -100,7 +100,11 @@ describe('the server process', { timeout: 90_000 }, () => {
   it('restarts on its data, lists the demo accounts it holds, and stops once on a doubled Ctrl-C', async () => {
     const { child, url, output } = await startServer();
     if (postgres) expect(output()).not.toContain('Demo accounts');
-    else expect(output()).toMatch(/admin@demo\.covenant\.test\s+admin and compliance/);
+    else {
+      expect(output()).toMatch(/admin@demo\.covenant\.test\s+admin and compliance/);
+      // The staff factors' secrets were sealed at the first start and still open as the seed's.
+      expect(output()).toContain('TOTP secret for staff demo accounts: COVENANTDEMOTOTPSECRETFORSTAFFAA');
+    }
     // A browser-like keep-alive connection that stays open must not hold the shutdown.
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const exited = exitOf(child);
@@ -125,6 +129,10 @@ describe('the server process', { timeout: 90_000 }, () => {
     expect(output()).toContain('Covenant is running at');
     expect(output()).not.toContain('Demo accounts');
     expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['listening', 'stopped']));
+    // The embedded database the earlier tests seeded went to production: the operator is told.
+    const warning = 'demo accounts with published passwords exist in this production database; delete them';
+    if (postgres) expect(lines.map((line) => line.msg)).not.toContain(warning);
+    else expect(lines).toContainEqual(expect.objectContaining({ level: 40, msg: warning }));
     expect(lines.every((line) => line.level >= 30)).toBe(true);
     expect(lines.filter((line) => line.msg === 'incoming request')).toEqual([]);
     const requests = lines.filter((line) => line.msg === 'request completed');
@@ -140,5 +148,31 @@ describe('the server process', { timeout: 90_000 }, () => {
         responseTime: expect.any(Number),
       }),
     ]);
+  });
+
+  it('in production never seeds the demo accounts, even into a fresh embedded database', async () => {
+    const freshDataDir = mkdtempSync(join(tmpdir(), 'covenant-main-production-'));
+    try {
+      const { child, url, output } = await startServer({ NODE_ENV: 'production', DATA_DIR: freshDataDir });
+      const login = await fetch(`${url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'buyer@demo.covenant.test', password: 'covenant-demo' }),
+      });
+      expect(login.status).toBe(401);
+      const exited = exitOf(child);
+      child.kill('SIGTERM');
+      expect((await exited).code).toBe(0);
+      expect(output()).not.toContain('Demo accounts');
+      expect(output()).not.toContain('demo accounts with published passwords');
+    } finally {
+      rmSync(freshDataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start in production when asked to seed the demo accounts', async () => {
+    await expect(startServer({ NODE_ENV: 'production', SEED_DEMO_DATA: 'true' })).rejects.toThrow(
+      /exited with 1[\s\S]*SEED_DEMO_DATA: demo accounts \(published passwords\) are never seeded/,
+    );
   });
 });

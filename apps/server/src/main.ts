@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { type Database, openDatabase, schema } from '@covenant/db';
 import { buildApp } from './app.js';
 import { loadSigningKey } from './auth/load-signing-key.js';
+import { sealClearTotpSecrets } from './auth/totp-secrets.js';
 import { startChainRegistry } from './chains/start-chain-registry.js';
 import { loadConfig } from './config.js';
 import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
 import { createSmtpMailer } from './email/create-smtp-mailer.js';
+import { loadFileStore } from './files/load-file-store.js';
 import { createDeliverWebhookJob } from './jobs/deliver-webhook-job.js';
 import { createPruneIdempotencyKeysJob } from './jobs/prune-idempotency-keys.js';
 import { createPruneRateLimitsJob } from './jobs/prune-rate-limits.js';
@@ -16,6 +18,7 @@ import { createLogger } from './plugins/create-logger.js';
 import { createDatabaseRateLimiter } from './plugins/rate-limit/create-database-rate-limiter.js';
 import { createRedisRateLimiter } from './plugins/rate-limit/create-redis-rate-limiter.js';
 import { type DemoAccount, findDemoAccounts, seedDemoData } from './seed/seed-demo-data.js';
+import { shouldSeedDemoData } from './seed/should-seed-demo-data.js';
 
 /** After this long a shutdown stops waiting for requests and jobs to finish. */
 const shutdownTimeoutMs = 15_000;
@@ -37,8 +40,14 @@ try {
       : { engine: 'pglite', dataDir: join(config.dataDir, 'pglite') },
   );
   await database.migrate();
-  // Demo accounts go only into a fresh database, and into one of DATABASE_URL only when asked.
-  if (!config.databaseUrl || config.seedDemoData) await seedIfEmpty(database, clock);
+  const { masterKey } = await loadFileStore({
+    dataDir: config.dataDir,
+    fileEncryptionKey: config.fileEncryptionKey,
+  });
+  if (shouldSeedDemoData(config)) await seedIfEmpty(database, clock);
+  else if (config.env === 'production') await warnOfDemoAccounts(database, masterKey, logger);
+  const sealed = await sealClearTotpSecrets(database.db, masterKey);
+  if (sealed > 0) logger.info({ factors: sealed }, 'TOTP secrets stored in clear are now sealed');
   const deliverWebhookJob = createDeliverWebhookJob({
     db: database.db,
     now: clock,
@@ -124,7 +133,7 @@ try {
   const url = `http://localhost:${port}`;
   const mailbox = !config.smtpUrl && config.env !== 'production';
   logger.info({ engine: database.engine, url }, 'listening');
-  const demoAccounts = config.env === 'production' ? [] : await findDemoAccounts(database.db);
+  const demoAccounts = config.env === 'production' ? [] : await findDemoAccounts(database.db, masterKey);
   printWelcome(url, mailbox, demoAccounts);
 } catch (error) {
   logger.fatal({ err: error }, 'the server could not start');
@@ -134,6 +143,16 @@ try {
 async function seedIfEmpty(database: Database, clock: () => Date): Promise<void> {
   const anyUser = await database.db.select({ id: schema.users.id }).from(schema.users).limit(1);
   if (anyUser.length === 0) await seedDemoData(database.db, clock);
+}
+
+/** A database seeded before it went to production still holds the demo logins: the operator must remove them. */
+async function warnOfDemoAccounts(database: Database, masterKey: Buffer, log: typeof logger): Promise<void> {
+  const accounts = await findDemoAccounts(database.db, masterKey);
+  if (accounts.length === 0) return;
+  log.warn(
+    { accounts: accounts.map((account) => account.email) },
+    'demo accounts with published passwords exist in this production database; delete them',
+  );
 }
 
 /** What a person starting the product locally needs first: where it runs, the mailbox, the demo logins. */

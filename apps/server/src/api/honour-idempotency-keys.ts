@@ -3,6 +3,7 @@ import { type Db, schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isSealedText, openSealedText, sealText } from '../files/seal-text.js';
 import type { Principal } from './principal.js';
 
 const keyPattern = /^[\x21-\x7e]{1,255}$/;
@@ -37,13 +38,32 @@ declare module 'fastify' {
  * the same key and the same request gets that answer again (marked `Idempotent-Replayed: true`); the
  * same key with another request is refused with 409, as is a retry while the first still runs.
  * Server errors are not stored, so a retry after one runs again. Rows are pruned after 24 hours.
+ *
+ * The stored answer is sealed with the file master key (ADR 007), bound to its user and key: answers
+ * hold secrets shown once (a new API key, a webhook's signing secret), and the replay must show the
+ * same secret again, so it is kept encrypted rather than hashed or left out (ASVS 8.1.2). Every
+ * answer is sealed, not only those two, so a new route that returns a secret needs no care here.
  */
 export function honourIdempotencyKeys(
   app: FastifyInstance,
   db: Db,
   principalOf: (request: FastifyRequest) => Principal,
+  masterKey: Buffer,
 ): void {
+  const contextOf = (userId: string, key: string) => `idempotency:${userId}:${key}`;
   const held = new WeakMap<FastifyRequest, HeldKey>();
+
+  // Rows written before answers were sealed are replayed as they are until the 24-hour prune.
+  const openStoredBody = (body: string | null, context: string) => {
+    if (body === null) return undefined;
+    if (!isSealedText(body)) return body;
+    try {
+      return openSealedText(masterKey, body, context);
+    } catch {
+      // Sealed under another master key (FILE_ENCRYPTION_KEY changed within the day): not a server fault.
+      throw new AppError('CONFLICT', 'The first answer to this Idempotency-Key can no longer be replayed');
+    }
+  };
 
   const claim: ClaimIdempotencyKey = async (request, reply, body) => {
     const header = request.headers['idempotency-key'];
@@ -78,7 +98,7 @@ export function honourIdempotencyKeys(
     }
     reply.header('Idempotent-Replayed', 'true');
     for (const [name, value] of Object.entries(first.responseHeaders ?? {})) reply.header(name, value);
-    await reply.code(first.statusCode).send(first.responseBody ?? undefined);
+    await reply.code(first.statusCode).send(openStoredBody(first.responseBody, contextOf(userId, key)));
     return true;
   };
   app.decorate('claimIdempotencyKey', claim);
@@ -106,7 +126,10 @@ export function honourIdempotencyKeys(
       .update(schema.idempotencyKeys)
       .set({
         statusCode: reply.statusCode,
-        responseBody: typeof payload === 'string' ? payload : null,
+        responseBody:
+          typeof payload === 'string'
+            ? sealText(masterKey, payload, contextOf(holding.userId, holding.key))
+            : null,
         responseHeaders: typeof contentType === 'string' ? { 'content-type': contentType } : {},
       })
       .where(where);

@@ -12,6 +12,8 @@ export interface AuthDeps {
   config: Pick<Config, 'publicUrl' | 'auth'>;
   mailer: Mailer;
   signingKey: SigningKey;
+  /** Seals and opens the TOTP secrets in `mfa_factors` (ADR 018). */
+  fileMasterKey: Buffer;
   rateLimiter: Pick<RateLimiter, 'consume' | 'refund'>;
   rateLimits: AuthRateLimits;
   /** Waits the sign-in back-off; tests hand in one that only records the wait. */

@@ -14,6 +14,7 @@ export function createAuthDeps(app: FastifyInstance): AuthDeps {
     config,
     mailer: app.mailer,
     signingKey: app.signingKey,
+    fileMasterKey: app.fileMasterKey,
     rateLimiter: app.rateLimiter,
     rateLimits: app.authLimits.rateLimits ?? defaultAuthRateLimits,
     sleep: app.authLimits.sleep ?? sleep,

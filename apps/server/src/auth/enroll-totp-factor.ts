@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { schema } from '@covenant/db';
 import { and, eq, lt } from 'drizzle-orm';
 import { generateSecret, generateURI } from 'otplib';
@@ -5,6 +6,7 @@ import QRCode from 'qrcode';
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, sessionNotFound } from './auth-error.js';
 import type { AuthenticatedRequest } from './authenticate-request.js';
+import { sealTotpSecret } from './totp-secrets.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 export interface TotpEnrollment {
@@ -60,13 +62,16 @@ export async function enrollTotpFactor(
 
   const secret = generateSecret();
   const uri = generateURI({ issuer: input.issuer || 'Covenant', label: user.email, secret });
+  // The id is chosen here because the sealed secret is bound to it.
+  const factorId = randomUUID();
   const [factor] = await deps.db
     .insert(mfaFactors)
     .values({
+      id: factorId,
       userId: caller.userId,
       friendlyName: input.friendlyName || null,
       factorType: 'totp',
-      secret,
+      secret: sealTotpSecret(deps.fileMasterKey, factorId, secret),
       createdAt: now,
       updatedAt: now,
     })

@@ -1,10 +1,16 @@
-import { AuthError } from './auth-error.js';
+import { AuthError, validationFailed } from './auth-error.js';
 import { commonPasswords } from './common-passwords.js';
 
 /** The spec's minimum (combined sign-up page). */
 export const minimumPasswordLength = 6;
-/** argon2 has no length limit, but hashing megabytes on request would be an easy denial of service. */
+/**
+ * The longest password a request may carry. argon2 has no length limit, but hashing megabytes on
+ * request would be an easy denial of service. Sign-in takes passwords up to this length, so that
+ * accounts whose password was set before the 128-character rule still sign in.
+ */
 export const maximumPasswordLength = 256;
+/** The longest new password (ASVS 2.1.2: at least 64 allowed, more than 128 refused). */
+export const maximumNewPasswordLength = 128;
 const minimumDistinctCharacters = 4;
 
 export type WeakPasswordReason = 'length' | 'characters' | 'pwned';
@@ -24,8 +30,14 @@ const messages: Record<WeakPasswordReason, string> = {
   pwned: 'This is a weak password: it is known to be easy to guess, please choose a different one.',
 };
 
-/** Throws GoTrue's `weak_password` error (422, with the reasons) unless the password is acceptable. */
+/**
+ * Throws unless a new password is acceptable: `validation_failed` (400, as GoTrue refuses a password
+ * past its own maximum) when it is too long, else GoTrue's `weak_password` (422, with the reasons).
+ */
 export function assertStrongPassword(password: string): void {
+  if ([...password].length > maximumNewPasswordLength) {
+    throw validationFailed(`Password cannot be longer than ${maximumNewPasswordLength} characters.`);
+  }
   const reasons = findWeakPasswordReasons(password);
   const first = reasons[0];
   if (!first) return;

@@ -9,6 +9,7 @@ import { issueSessionResponse, type SessionResponse } from './issue-session-resp
 import { loadUserAccountById } from './load-user-account.js';
 import { generateOpaqueToken, hashOpaqueToken } from './opaque-tokens.js';
 import { enforceRateLimit } from './rate-limits.js';
+import { openTotpSecret } from './totp-secrets.js';
 
 /** Codes of the neighbouring 30-second steps are accepted too: phone clocks drift. */
 const clockToleranceSeconds = 30;
@@ -42,7 +43,8 @@ export async function verifyFactor(
       `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new factor.`,
     );
   }
-  const timeStep = await checkTotpCode(factor.secret, input.code, factor.lastTimeStep, now);
+  const secret = openTotpSecret(deps.fileMasterKey, factor);
+  const timeStep = await checkTotpCode(secret, input.code, factor.lastTimeStep, now);
   if (timeStep === undefined)
     throw new AuthError(422, 'mfa_verification_failed', 'Invalid TOTP code entered');
 

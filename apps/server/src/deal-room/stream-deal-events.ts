@@ -24,7 +24,7 @@ export function streamDealEvents(
   raw.writeHead(200, {
     ...(reply.getHeaders() as OutgoingHttpHeaders),
     'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
+    'cache-control': 'no-store, no-transform',
     connection: 'keep-alive',
     // nginx and similar proxies would otherwise hold the events back in their buffers.
     'x-accel-buffering': 'no',

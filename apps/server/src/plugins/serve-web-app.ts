@@ -6,6 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /**
  * Serves the built SPA. Vite names the files under assets/ by their content hash, so browsers may
  * keep them forever; everything else (index.html) is revalidated on each load so a deploy shows.
+ * Source maps are never served (ASVS 12.5.1), even when a build left some in the folder: the
+ * production build makes none, and a debug build's maps stay on the machine that made them.
  * Returns false when there is no build, and the server then serves only its APIs.
  */
 export async function serveWebApp(app: FastifyInstance, distDir: string): Promise<boolean> {
@@ -19,6 +21,7 @@ export async function serveWebApp(app: FastifyInstance, distDir: string): Promis
     // One route per built file instead of a catch-all, so unknown paths reach the not-found
     // handlers (the SPA fallback, or a prefix's own handler such as /auth/v1's).
     wildcard: false,
+    allowedPath: (pathname) => !pathname.endsWith('.map'),
     cacheControl: false,
     setHeaders: (reply, path) => {
       reply.header(

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { type Database, schema } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../auth/hash-password.js';
+import { sealClearTotpSecrets } from '../auth/totp-secrets.js';
 import { demoPassword, demoStaffTotpSecret, findDemoAccounts, seedDemoData } from './seed-demo-data.js';
 
 let database: Database;
@@ -83,7 +85,15 @@ describe('seedDemoData', () => {
       'mediator@demo.covenant.test',
       'admin@demo.covenant.test',
     ]);
-    expect(await findDemoAccounts(database.db)).toEqual(first);
+    // The start seals the seeded secrets; the accounts are still found with their published secret.
+    const masterKey = randomBytes(32);
+    expect(await sealClearTotpSecrets(database.db, masterKey)).toBe(2);
+    const sealed = await database.db.select({ secret: schema.mfaFactors.secret }).from(schema.mfaFactors);
+    expect(sealed.map((row) => row.secret)).toEqual([
+      expect.stringMatching(/^sealed:v1:/),
+      expect.stringMatching(/^sealed:v1:/),
+    ]);
+    expect(await findDemoAccounts(database.db, masterKey)).toEqual(first);
     expect(demoStaffTotpSecret).toMatch(/^[A-Z2-7]{32}$/);
   });
 });

@@ -1,6 +1,7 @@
 import { type Db, schema } from '@covenant/db';
 import { and, eq, inArray } from 'drizzle-orm';
 import { hashPassword } from '../auth/hash-password.js';
+import { openTotpSecret } from '../auth/totp-secrets.js';
 
 export const demoPassword = 'covenant-demo';
 
@@ -84,7 +85,9 @@ const demoAccounts: DemoAccountSpec[] = [
 
 /**
  * Creates the demo accounts (confirmed, with profiles and roles), all with the password
- * `covenant-demo`; staff accounts also get a verified TOTP factor with `demoStaffTotpSecret`. Accounts that exist already are left as they are, so it can run on every start.
+ * `covenant-demo`; staff accounts also get a verified TOTP factor with `demoStaffTotpSecret`, written
+ * in clear: the start seals it with the other clear secrets (`sealClearTotpSecrets`). Accounts that
+ * exist already are left as they are, so it can run on every start.
  * Returns every demo account, for printing.
  */
 export async function seedDemoData(db: Db, clock: () => Date = () => new Date()): Promise<DemoAccount[]> {
@@ -130,18 +133,17 @@ export async function seedDemoData(db: Db, clock: () => Date = () => new Date())
   return demoAccounts.map(presentDemoAccount);
 }
 
-/** The demo accounts present in the database (a restart prints them again), with the demo TOTP secret where that factor exists. */
-export async function findDemoAccounts(db: Db): Promise<DemoAccount[]> {
+/**
+ * The demo accounts present in the database (a restart prints them again), with the demo TOTP secret
+ * where that factor exists. Factor secrets are sealed (ADR 018), so each is opened and compared here.
+ */
+export async function findDemoAccounts(db: Db, fileMasterKey: Buffer): Promise<DemoAccount[]> {
   const rows = await db
-    .select({ email: schema.users.email, factorId: schema.mfaFactors.id })
+    .select({ email: schema.users.email, factorId: schema.mfaFactors.id, secret: schema.mfaFactors.secret })
     .from(schema.users)
     .leftJoin(
       schema.mfaFactors,
-      and(
-        eq(schema.mfaFactors.userId, schema.users.id),
-        eq(schema.mfaFactors.secret, demoStaffTotpSecret),
-        eq(schema.mfaFactors.status, 'verified'),
-      ),
+      and(eq(schema.mfaFactors.userId, schema.users.id), eq(schema.mfaFactors.status, 'verified')),
     )
     .where(
       inArray(
@@ -149,7 +151,20 @@ export async function findDemoAccounts(db: Db): Promise<DemoAccount[]> {
         demoAccounts.map((account) => account.email),
       ),
     );
-  const withFactor = new Set(rows.filter((row) => row.factorId !== null).map((row) => row.email));
+  const holdsDemoSecret = (factor: { id: string; secret: string }) => {
+    try {
+      return openTotpSecret(fileMasterKey, factor) === demoStaffTotpSecret;
+    } catch {
+      // Sealed under another master key: not the seed's factor as far as this server can tell.
+      return false;
+    }
+  };
+  const withFactor = new Set(
+    rows
+      .filter((row) => row.factorId !== null && row.secret !== null)
+      .filter((row) => holdsDemoSecret({ id: row.factorId!, secret: row.secret! }))
+      .map((row) => row.email),
+  );
   const present = new Set(rows.map((row) => row.email));
   return demoAccounts
     .filter((account) => present.has(account.email))

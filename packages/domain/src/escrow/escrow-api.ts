@@ -143,11 +143,24 @@ export const devFundResponseSchema = z.object({
   transaction_hash: z.string(),
 });
 
+/**
+ * The fewest PBKDF2-HMAC-SHA-256 iterations a new escrow key may use: OWASP's 2023 figure (ASVS 2.4.3
+ * asks for at least 310 000). The web app uses exactly this many.
+ */
+export const minimumEscrowKeyIterations = 600_000;
+
 /** How the browser encrypted the escrow seed: PBKDF2-SHA-256 → AES-256-GCM. */
 export const escrowKeyEncryptionSchema = z.object({
   kdf: z.literal('PBKDF2'),
   hash: z.literal('SHA-256'),
-  iterations: z.number().int().min(100_000).max(10_000_000),
+  iterations: z
+    .number()
+    .int()
+    .min(
+      minimumEscrowKeyIterations,
+      `PBKDF2 needs at least ${minimumEscrowKeyIterations} iterations: fewer make the escrow password easy to guess from the ciphertext`,
+    )
+    .max(10_000_000),
   salt: z.base64().max(64),
   cipher: z.literal('AES-256-GCM'),
   iv: z.base64().max(32),
@@ -159,7 +172,9 @@ export const escrowKeyRequestSchema = z.object({
   ethereum_address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
 });
 
+/** Keys stored before the 600 000 floor (the API took 100 000) are still shown, so they can be unlocked. */
 export const escrowKeyResponseSchema = escrowKeyRequestSchema.extend({
+  encryption: escrowKeyEncryptionSchema.extend({ iterations: z.number().int().min(100_000).max(10_000_000) }),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -129,4 +129,28 @@ describe('escrow routes for a deal that is not the caller’s', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('VALIDATION_FAILED');
   });
+
+  it('replays a key created with an Idempotency-Key, keeping only a sealed copy of the answer', async () => {
+    const headers = { ...bearer(owner.token), 'idempotency-key': `key-${Date.now()}` };
+    const create = () =>
+      app.inject({ method: 'POST', url: '/api/v1/api-keys', headers, payload: { name: 'Retried bot' } });
+    const first = await create();
+    const again = await create();
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    // The same key, not a second one: a client whose first answer was lost still learns its key.
+    expect(again.json()).toEqual(first.json());
+    const listed = await app.inject({ method: 'GET', url: '/api/v1/api-keys', headers: bearer(owner.token) });
+    expect(listed.json().data.filter((key: { name: string }) => key.name === 'Retried bot')).toHaveLength(1);
+
+    const [stored] = await database.db
+      .select()
+      .from(schema.idempotencyKeys)
+      .where(eq(schema.idempotencyKeys.key, headers['idempotency-key']));
+    expect(stored?.statusCode).toBe(201);
+    expect(stored?.responseBody).toMatch(/^sealed:v1:[A-Za-z0-9+/]+=*$/);
+    expect(JSON.stringify(stored)).not.toContain(first.json().key);
+    expect(JSON.stringify(stored)).not.toContain('Retried bot');
+  });
 });

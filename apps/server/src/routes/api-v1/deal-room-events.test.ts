@@ -114,7 +114,7 @@ describe('GET /deals/{id}/events', () => {
     const stream = await openStream(dealId, buyer.token);
     expect(stream.response.status).toBe(200);
     expect(stream.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    expect(stream.response.headers.get('cache-control')).toBe('no-cache, no-transform');
+    expect(stream.response.headers.get('cache-control')).toBe('no-store, no-transform');
     expect(stream.response.headers.get('x-content-type-options')).toBe('nosniff');
     const remaining = Number(stream.response.headers.get('x-ratelimit-remaining'));
     expect(remaining).toBeGreaterThan(0);

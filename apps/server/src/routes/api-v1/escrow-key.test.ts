@@ -132,6 +132,36 @@ describe('PUT and GET /api/v1/wallets/escrow-key', () => {
     expect(await registeredEthereumAddress(trader)).toBeUndefined();
   });
 
+  it('refuses fewer than 600 000 PBKDF2 iterations with a message that says so, and takes 600 000', async () => {
+    const trader = await createTestTrader(app);
+    const valid = escrowKey(firstAddress);
+    for (const iterations of [100_000, 310_000, 599_999]) {
+      const response = await put(trader, { ...valid, encryption: { ...valid.encryption, iterations } });
+      expect(response.statusCode, String(iterations)).toBe(400);
+      expect(response.json().error.code).toBe('VALIDATION_FAILED');
+      expect(JSON.stringify(response.json().error)).toContain(
+        'PBKDF2 needs at least 600000 iterations: fewer make the escrow password easy to guess from the ciphertext',
+      );
+    }
+    expect((await get(trader)).statusCode).toBe(404);
+    const taken = await put(trader, { ...valid, encryption: { ...valid.encryption, iterations: 600_000 } });
+    expect(taken.statusCode).toBe(200);
+  });
+
+  it('still shows a key stored with 100 000 iterations before the floor, so its owner can unlock it', async () => {
+    const trader = await createTestTrader(app);
+    const older = escrowKey(secondAddress);
+    await database.db.insert(schema.escrowKeys).values({
+      userId: trader.id,
+      ciphertext: older.ciphertext,
+      encryption: { ...older.encryption, iterations: 100_000 },
+      ethereumAddress: secondAddress,
+    });
+    const response = await get(trader);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().encryption.iterations).toBe(100_000);
+  });
+
   it('shows each user only their own key', async () => {
     const owner = await createTestTrader(app);
     const other = await createTestTrader(app);

@@ -70,7 +70,7 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
       route.schema = { security: [{ bearerAuth: [] }], ...route.schema };
     });
     authenticateEveryRequest(authenticated);
-    honourIdempotencyKeys(authenticated, app.database.db, principalOf);
+    honourIdempotencyKeys(authenticated, app.database.db, principalOf, app.fileMasterKey);
     // Each area registers its routes here.
     await authenticated.register(dealRoutes);
     await authenticated.register(dealAuditExportRoutes);

@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Database } from '@covenant/db';
+import { type Database, schema } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +118,30 @@ const dealBody = (counterpartyId: string) => ({
 });
 
 describe('webhooks', () => {
+  it('replays a registration made with an Idempotency-Key, its secret kept only sealed', async () => {
+    const key = `webhook-${Date.now()}`;
+    const registerOnce = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/webhooks',
+        headers: { authorization: `Bearer ${seller.token}`, 'idempotency-key': key },
+        payload: { url: `${receiverUrl}/seller`, events: ['deal.created'] },
+      });
+    const first = await registerOnce();
+    const again = await registerOnce();
+    expect(first.statusCode).toBe(201);
+    expect(first.json().secret).toMatch(/^whsec_/);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    const [stored] = await database.db
+      .select()
+      .from(schema.idempotencyKeys)
+      .where(eq(schema.idempotencyKeys.key, key));
+    expect(stored?.responseBody).toMatch(/^sealed:v1:/);
+    expect(JSON.stringify(stored)).not.toContain(first.json().secret);
+    await call('DELETE', `/api/v1/webhooks/${first.json().id}`, seller.token);
+  });
+
   it('signs deal.created to both parties and retries a failing receiver with backoff, logging every attempt', async () => {
     const buyerHook = await register(buyer.token, '/buyer');
     const sellerHook = await register(seller.token, '/seller');

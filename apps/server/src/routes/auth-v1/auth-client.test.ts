@@ -356,6 +356,13 @@ describe('multi-factor authentication (TOTP)', () => {
     expect(enrolled!.totp.uri).toMatch(/^otpauth:\/\/totp\/Covenant:/);
     const secret = enrolled!.totp.secret;
     const factorId = enrolled!.id;
+    // Kept sealed at rest (ASVS 2.8.2): the row alone does not give the secret away.
+    const [row] = await server.database.db
+      .select({ secret: schema.mfaFactors.secret })
+      .from(schema.mfaFactors)
+      .where(eq(schema.mfaFactors.id, factorId));
+    expect(row?.secret).toMatch(/^sealed:v1:/);
+    expect(row?.secret).not.toContain(secret);
 
     const listed = await client.mfa.listFactors();
     expect(listed.data?.all).toEqual([expect.objectContaining({ id: factorId, status: 'unverified' })]);

@@ -52,6 +52,34 @@ describe('refusals through @supabase/auth-js', () => {
     expect(error?.message).toContain('weak password');
   });
 
+  it('takes a new password of 64 to 128 characters and refuses a longer one, at sign-up and change', async () => {
+    const longest = 'Correct horse battery staple, '.repeat(5).slice(0, 128);
+    const tooLong = `${longest}!`;
+    for (const accepted of [longest.slice(0, 64), longest]) {
+      const { error } = await server.createClient().signUp({ email: newEmail(), password: accepted });
+      expect(error, `${accepted.length} characters`).toBeNull();
+    }
+    const refused = await server.createClient().signUp({ email: newEmail(), password: tooLong });
+    expect(refused.error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Password cannot be longer than 128 characters.',
+    });
+
+    const email = await signUpConfirmed();
+    const client = server.createClient();
+    await client.signInWithPassword({ email, password });
+    const change = await client.updateUser({ password: tooLong });
+    expect(change.error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Password cannot be longer than 128 characters.',
+    });
+    expect((await client.updateUser({ password: longest })).error).toBeNull();
+    const signedIn = await server.createClient().signInWithPassword({ email, password: longest });
+    expect(signedIn.error).toBeNull();
+  });
+
   it('refuses to sign in before the address is confirmed', async () => {
     const email = newEmail();
     await server.createClient().signUp({ email, password });

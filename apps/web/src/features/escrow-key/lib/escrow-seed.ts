@@ -1,4 +1,4 @@
-import type { EscrowKeyRecord, TypedDataJson } from '@covenant/domain';
+import { type EscrowKeyRecord, minimumEscrowKeyIterations, type TypedDataJson } from '@covenant/domain';
 import { type Hex, sha256, type TypedDataDefinition } from 'viem';
 import { english, generateMnemonic, type HDAccount, mnemonicToAccount } from 'viem/accounts';
 
@@ -11,8 +11,8 @@ import { english, generateMnemonic, type HDAccount, mnemonicToAccount } from 'vi
 /** What the server stores: the ciphertext and how it was made. */
 export type EncryptedEscrowSeed = Pick<EscrowKeyRecord, 'ciphertext' | 'encryption'>;
 
-/** OWASP's 2023 floor for PBKDF2-HMAC-SHA-256: slow enough that a stolen ciphertext resists guessing. */
-export const defaultEscrowKeyIterations = 600_000;
+/** OWASP's 2023 floor for PBKDF2-HMAC-SHA-256 (the API refuses fewer): a stolen ciphertext resists guessing. */
+export const defaultEscrowKeyIterations = minimumEscrowKeyIterations;
 
 /** The one message for a failed unlock: AES-GCM cannot tell a wrong password from a tampered ciphertext. */
 export const wrongEscrowPasswordMessage = 'That escrow password is not right.';
