@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@covenant/db';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { refuseUnstorableText } from './api/refuse-unstorable-text.js';
 import type { AuthLimits } from './auth/auth-deps.js';
 import type { SigningKey } from './auth/load-signing-key.js';
 import type { ChainRegistry } from './chains/chain-registry.js';
@@ -119,6 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Application plugins.
   acceptJsonBodies(app);
+  refuseUnstorableText(app);
   endKeepAliveOnClose(app);
   handleErrors(app, clock);
   app.setNotFoundHandler((request, reply) => {

@@ -4,6 +4,8 @@
  */
 export const errorStatus = {
   VALIDATION_FAILED: 400,
+  /** A well-formed request whose text holds characters the field refuses (NUL, lone surrogates, controls). */
+  INVALID_TEXT: 422,
   UNAUTHORIZED: 401,
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
