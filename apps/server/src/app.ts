@@ -19,6 +19,7 @@ import type { DeliverWebhookPayload } from './jobs/deliver-webhook-job.js';
 import type { JobDefinition } from './jobs/job-definition.js';
 import type { JobQueue } from './jobs/start-jobs.js';
 import { acceptJsonBodies } from './plugins/accept-json-bodies.js';
+import { answerFrameworkErrors } from './plugins/answer-framework-errors.js';
 import { createRequestLogController } from './plugins/create-request-log-controller.js';
 import { endKeepAliveOnClose } from './plugins/end-keep-alive-on-close.js';
 import { handleErrors, sendApiError } from './plugins/handle-errors.js';
@@ -95,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: bodyLimitBytes,
     // A client that trickles its request cannot hold a connection forever.
     requestTimeout: 30_000,
+    frameworkErrors: answerFrameworkErrors(clock),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

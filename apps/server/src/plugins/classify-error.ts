@@ -27,6 +27,11 @@ const requestErrors: Record<string, Omit<ClassifiedError, 'details'>> = {
     code: 'UNSUPPORTED_MEDIA_TYPE',
     message: 'Unsupported content type',
   },
+  FST_ERR_BAD_URL: {
+    statusCode: 400,
+    code: 'BAD_REQUEST',
+    message: 'The URL is not valid: a path segment is not percent-encoded UTF-8',
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     statusCode: 400,
     code: 'BAD_REQUEST',
