@@ -85,8 +85,9 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   await expectNoSeriousAxeViolations(buyer);
   await saveScreenshots(buyer, 'trading-create');
 
-  // Symbols follow the chain.
-  await buyer.getByLabel('Asset Chain').selectOption('ETH');
+  // Only the chains GET /api/v1/chains lists (Ethereum today), and the symbols that live there.
+  await expect(buyer.getByLabel('Asset Chain').getByRole('option')).toHaveText(['ETH']);
+  await expect(buyer.getByLabel('Stable Chain').getByRole('option')).toHaveText(['ETH']);
   await expect(buyer.getByLabel('Asset Symbol').getByRole('option')).toHaveText([
     'ETH',
     'WETH',
@@ -94,8 +95,7 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
     'USDC',
     'USDT',
   ]);
-  await buyer.getByLabel('Asset Chain').selectOption('BTC');
-  await expect(buyer.getByLabel('Asset Symbol').getByRole('option')).toHaveText(['BTC']);
+  await buyer.getByLabel('Asset Symbol').selectOption('WBTC');
 
   // The spec's checks, one at a time and in order.
   await createTrade(buyer);
@@ -169,15 +169,14 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   const response = await created;
   expect(response.status()).toBe(201);
   const deal = (await response.json()) as { id: string; asset_amount: string; stable_amount: string };
-  // Sent exactly in base units: satoshis and USDC's millionths.
+  // Sent exactly in base units: WBTC's hundred-millionths and USDC's millionths.
   expect(deal.asset_amount).toBe(String(satoshis));
   expect(deal.stable_amount).toBe('30000500000');
   await expectToast(buyer, 'Trade Created', 'Your trade has been created as a draft.');
 
   await buyer.getByRole('tab', { name: /My Trades/ }).click();
-  const card = buyer.getByTestId('trade-card').filter({ hasText: `${assetAmount} BTC` });
-  await expect(card).toContainText(`${assetAmount} BTC for 30000.5 USDC`);
-  await expect(card).toContainText('BTC');
+  const card = buyer.getByTestId('trade-card').filter({ hasText: `${assetAmount} WBTC` });
+  await expect(card).toContainText(`${assetAmount} WBTC for 30000.5 USDC`);
   await expect(card).toContainText('ETH');
   await expect(card.getByText('Draft')).toBeVisible();
   await expect(card.getByText('Meeting Required')).toBeVisible();
@@ -216,8 +215,8 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   // The seller, in a browser of their own, sees the deal and opens it.
   const seller = await signIn(browser, 'seller@demo.covenant.test');
   await seller.getByRole('tab', { name: /My Trades/ }).click();
-  const sellerCard = seller.getByTestId('trade-card').filter({ hasText: `${assetAmount} BTC` });
-  await expect(sellerCard).toContainText(`${assetAmount} BTC for 30000.5 USDC`);
+  const sellerCard = seller.getByTestId('trade-card').filter({ hasText: `${assetAmount} WBTC` });
+  await expect(sellerCard).toContainText(`${assetAmount} WBTC for 30000.5 USDC`);
   await expect(sellerCard.getByText('Meeting Required')).toBeVisible();
   await sellerCard.getByRole('link', { name: 'View Details' }).click();
   await expect(seller).toHaveURL(new RegExp(`/trading/deals/${deal.id}$`));
@@ -228,7 +227,7 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   await expect(field('Status')).toHaveText('Draft');
   await expect(field('Buyer')).toHaveText('demo_buyer (Enhanced Tier)');
   await expect(field('Seller')).toHaveText('demo_seller (Enhanced Tier) — you');
-  await expect(field('Asset')).toHaveText(`${assetAmount} BTC on BTC`);
+  await expect(field('Asset')).toHaveText(`${assetAmount} WBTC on ETH`);
   await expect(field('Stable')).toHaveText('30000.5 USDC on ETH');
   await expect(field('Meeting Required')).toHaveText('Yes');
   await expect(field('Meeting Location')).toHaveText('Zurich, CH');

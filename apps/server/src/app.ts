@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@covenant/db';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { refuseUnstorableText } from './api/refuse-unstorable-text.js';
 import type { AuthLimits } from './auth/auth-deps.js';
 import type { SigningKey } from './auth/load-signing-key.js';
 import type { ChainRegistry } from './chains/chain-registry.js';
@@ -19,6 +20,7 @@ import type { DeliverWebhookPayload } from './jobs/deliver-webhook-job.js';
 import type { JobDefinition } from './jobs/job-definition.js';
 import type { JobQueue } from './jobs/start-jobs.js';
 import { acceptJsonBodies } from './plugins/accept-json-bodies.js';
+import { answerFrameworkErrors } from './plugins/answer-framework-errors.js';
 import { createRequestLogController } from './plugins/create-request-log-controller.js';
 import { endKeepAliveOnClose } from './plugins/end-keep-alive-on-close.js';
 import { forbidApiCaching } from './plugins/forbid-api-caching.js';
@@ -98,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: bodyLimitBytes,
     // A client that trickles its request cannot hold a connection forever.
     requestTimeout: 30_000,
+    frameworkErrors: answerFrameworkErrors(clock),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -129,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Application plugins.
   acceptJsonBodies(app);
+  refuseUnstorableText(app);
   endKeepAliveOnClose(app);
   handleErrors(app, clock);
   app.setNotFoundHandler((request, reply) => {

@@ -29,6 +29,24 @@ export const chainSymbols: Record<Chain, readonly TokenSymbol[]> = {
   SOL: ['SOL', 'USDC'],
 };
 
+/**
+ * The chains whose escrow the platform runs today, the one list every part reads: the server's
+ * chain registry and `GET /api/v1/chains` (which lists these chains' nodes), the deal rules (a deal
+ * or a new version of its terms with a leg elsewhere is refused) and the create-trade form. Bitcoin
+ * and Solana are traded by the spec but their escrow is not built yet; add them here once it is.
+ */
+export const escrowChains = ['ETH'] as const satisfies readonly Chain[];
+export type EscrowChain = (typeof escrowChains)[number];
+
+export function isEscrowChain(value: string): value is EscrowChain {
+  return (escrowChains as readonly string[]).includes(value);
+}
+
+/** Why a leg on `chain` is refused: the message the API answers and the form would show. */
+export function chainNotAvailableMessage(chain: string): string {
+  return `Escrow does not run on ${chain} yet: deals can use ${escrowChains.join(', ')} only (see GET /api/v1/chains)`;
+}
+
 export function isChain(value: string): value is Chain {
   return (assetChains as readonly string[]).includes(value);
 }

@@ -4,6 +4,8 @@
  */
 export const errorStatus = {
   VALIDATION_FAILED: 400,
+  /** A well-formed request whose text holds characters the field refuses (NUL, lone surrogates, controls). */
+  INVALID_TEXT: 422,
   UNAUTHORIZED: 401,
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
@@ -22,6 +24,8 @@ export const errorStatus = {
   ESCROW_ALREADY_FUNDED: 409,
   INVALID_STATE_TRANSITION: 409,
   ADDRESSES_REQUIRED: 422,
+  /** A deal leg on a chain whose escrow is not built yet (not listed by GET /api/v1/chains). */
+  CHAIN_NOT_AVAILABLE: 422,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

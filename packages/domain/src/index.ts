@@ -22,6 +22,7 @@ export * from './staff/staff-user.js';
 export * from './support/contact-message.js';
 export * from './support/support-priority.js';
 export * from './support/support-ticket.js';
+export * from './text/text-rules.js';
 export * from './tier-limits.js';
 export * from './trade-limits.js';
 export * from './validate-new-trade.js';

@@ -1,8 +1,7 @@
+import { singleLineText } from '@covenant/domain';
 import { z } from 'zod';
 
-const optionalName = z
-  .string()
-  .trim()
+const optionalName = singleLineText()
   .max(100)
   .transform((value) => value || undefined)
   .optional();

@@ -1,3 +1,4 @@
+import type { EscrowChain } from '@covenant/domain';
 import type { Address } from 'viem';
 import type { Confirmations } from '../config.js';
 
@@ -10,7 +11,7 @@ export interface ChainToken {
 
 /** What a client needs to know about one chain the platform runs escrows on. */
 export interface ChainInfo {
-  chain: 'ETH';
+  chain: EscrowChain;
   chainId: number;
   tokens: ChainToken[];
   confirmations: Confirmations;

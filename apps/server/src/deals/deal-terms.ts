@@ -1,8 +1,11 @@
 import { type Db, schema } from '@covenant/db';
 import {
   AppError,
+  chainNotAvailableMessage,
   type DealParty,
   type DealTerms,
+  escrowChains,
+  isEscrowChain,
   isStableChain,
   isStableSymbol,
   parseBaseUnits,
@@ -43,7 +46,7 @@ export async function loadTraderProfiles(db: Db, userIds: string[]): Promise<Map
 
 /**
  * Checks terms proposed by a trader (`profile`, undefined without one) with counterparty
- * `counterpartyId`: symbols that fit their chains, then the create-trade rules in the spec's order
+ * `counterpartyId`: both legs on chains whose escrow runs, symbols that fit their chains, then the create-trade rules in the spec's order
  * (KYC, partner, amounts, maximum) and the trader's tier limit. Throws the first failure as an
  * AppError; answers the amounts as bigints.
  */
@@ -52,6 +55,15 @@ export function checkDealTerms(
   counterpartyId: string | null,
   terms: DealTerms,
 ): { assetAmount: bigint; stableAmount: bigint } {
+  // A leg on a chain without escrow would be accepted now and fail only at funding.
+  for (const chain of new Set([terms.asset_chain, terms.stable_chain])) {
+    if (!isEscrowChain(chain)) {
+      throw new AppError('CHAIN_NOT_AVAILABLE', chainNotAvailableMessage(chain), {
+        chain,
+        available: [...escrowChains],
+      });
+    }
+  }
   const fields: Record<string, string> = {};
   if (!symbolFitsChain(terms.asset_chain, terms.asset_symbol)) {
     fields.asset_symbol = `${terms.asset_symbol} is not a token on ${terms.asset_chain}`;

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { isAppError } from '@covenant/domain';
+import { isAppError, isInvalidTextIssue } from '@covenant/domain';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 /** What a client may learn about a failed request; never more than this leaves the server. */
@@ -26,6 +26,11 @@ const requestErrors: Record<string, Omit<ClassifiedError, 'details'>> = {
     statusCode: 415,
     code: 'UNSUPPORTED_MEDIA_TYPE',
     message: 'Unsupported content type',
+  },
+  FST_ERR_BAD_URL: {
+    statusCode: 400,
+    code: 'BAD_REQUEST',
+    message: 'The URL is not valid: a path segment is not percent-encoded UTF-8',
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     statusCode: 400,
@@ -55,7 +60,7 @@ export const internalError: ClassifiedError = {
 
 /**
  * Turns anything a handler threw into the status, code and message a client may see: business
- * errors (AppError) as they are, schema validation with its issues, Fastify's request errors
+ * errors (AppError) as they are, schema validation with its issues (422 when only text was refused), Fastify's request errors
  * (malformed JSON, too large, wrong media type) as 4xx, everything else as a bare 500.
  */
 export function classifyError(error: unknown): ClassifiedError {
@@ -68,10 +73,14 @@ export function classifyError(error: unknown): ClassifiedError {
     };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
+    // Only refused text (a text rule of @covenant/domain) is 422; any other issue makes it a bad request.
+    const onlyText = error.validation.every(isInvalidTextIssue);
     return {
-      statusCode: 400,
-      code: 'VALIDATION_FAILED',
-      message: 'The request is not valid',
+      statusCode: onlyText ? 422 : 400,
+      code: onlyText ? 'INVALID_TEXT' : 'VALIDATION_FAILED',
+      message: onlyText
+        ? (error.validation[0]?.message ?? 'The text is not valid')
+        : 'The request is not valid',
       details: {
         in: (error as { validationContext?: string }).validationContext ?? 'body',
         issues: error.validation.map((issue) => ({

@@ -20,7 +20,7 @@ export interface DealParties {
     token: string,
     payload?: unknown,
   ): Promise<LightMyRequestResponse>;
-  /** A draft deal created by `buyer` with `seller` (0.5 BTC for 30 000 USDC); its id. */
+  /** A draft deal created by `buyer` with `seller` (0.5 WBTC for 30 000 USDC, both on Ethereum); its id. */
   newDeal(): Promise<string>;
   /** Puts a deal straight into `status` (the routes that lead there are tested on their own). */
   setStatus(dealId: string, status: schema.DealStatus): Promise<void>;
@@ -50,8 +50,8 @@ export async function startDealParties(): Promise<DealParties> {
     call,
     newDeal: async () => {
       const response = await call('POST', '/api/v1/deals', buyer.token, {
-        asset_chain: 'BTC',
-        asset_symbol: 'BTC',
+        asset_chain: 'ETH',
+        asset_symbol: 'WBTC',
         asset_amount: '50000000',
         stable_chain: 'ETH',
         stable_symbol: 'USDC',

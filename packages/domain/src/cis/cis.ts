@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { assetChains, tokenSymbols } from '../assets.js';
+import { multiLineText, singleLineText } from '../text/text-rules.js';
 import { isAssignedCountryCode } from './country-codes.js';
 
 /** Who the sheet describes. */
@@ -65,7 +66,7 @@ const settlementWindowMessage = `The settlement window is a whole number of hour
  */
 export const cisFormSchema = z
   .object({
-    legal_name: z.string().trim().min(1, 'Enter the legal name').max(200, 'At most 200 characters'),
+    legal_name: singleLineText().min(1, 'Enter the legal name').max(200, 'At most 200 characters'),
     entity_type: z.enum(cisEntityTypes, { error: 'Choose the entity type' }),
     jurisdiction: z
       .string({ error: jurisdictionMessage })
@@ -146,5 +147,5 @@ export type DealCis = z.infer<typeof dealCisSchema>;
 export const attachDealCisSchema = z.object({ cis_id: z.uuid() });
 
 export const rejectDealCisSchema = z.object({
-  comment: z.string().trim().min(1, 'Say what is wrong with the sheet').max(2000, 'At most 2000 characters'),
+  comment: multiLineText().min(1, 'Say what is wrong with the sheet').max(2000, 'At most 2000 characters'),
 });

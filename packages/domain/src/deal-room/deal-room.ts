@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLineText } from '../text/text-rules.js';
 
 /** Who wrote a message in a deal room: one of the parties, or a mediator during a dispute. */
 export const dealRoomRoles = ['buyer', 'seller', 'mediator'] as const;
@@ -8,9 +9,7 @@ export const dealMessageMaxLength = 4000;
 
 /** A message as the form and the API take it: 1–4000 characters once trimmed. */
 export const newDealMessageSchema = z.object({
-  body: z
-    .string()
-    .trim()
+  body: multiLineText()
     .min(1, 'Write a message first')
     .max(dealMessageMaxLength, `A message is at most ${dealMessageMaxLength} characters`),
 });

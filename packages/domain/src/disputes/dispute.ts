@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLineText } from '../text/text-rules.js';
 
 /** Limits on a dispute's evidence: like KYC documents (PDF, PNG or JPEG by content), up to five per upload. */
 export const disputeEvidenceRules = {
@@ -8,9 +9,7 @@ export const disputeEvidenceRules = {
 } as const;
 
 /** Why a party disputes the deal: read by the mediator, recorded in the audit trail. */
-export const disputeReasonSchema = z
-  .string()
-  .trim()
+export const disputeReasonSchema = multiLineText()
   .min(20, 'Describe the problem in at least 20 characters')
   .max(4000, 'Keep the reason under 4000 characters');
 
@@ -40,9 +39,7 @@ export const disputeDecisionSchema = z
   .object({
     decision: z.enum(disputeDecisions),
     split: disputeAmountsSchema.optional().describe('Required for a split, refused otherwise'),
-    rationale: z
-      .string()
-      .trim()
+    rationale: multiLineText()
       .min(30, 'Explain the decision in at least 30 characters')
       .max(8000, 'Keep the rationale under 8000 characters'),
   })

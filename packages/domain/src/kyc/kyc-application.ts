@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLineText, singleLineText } from '../text/text-rules.js';
 import { tradingTiers } from '../tier-limits.js';
 
 export const kycSubjectTypes = ['individual', 'company'] as const;
@@ -55,7 +56,7 @@ export function kycApplicationSchema(today: string) {
   return z
     .object({
       subject_type: z.enum(kycSubjectTypes, { error: 'Choose individual or company' }),
-      legal_name: z.string().trim().min(2, 'Enter the full legal name').max(200),
+      legal_name: singleLineText().min(2, 'Enter the full legal name').max(200),
       country: z
         .string()
         .trim()
@@ -63,7 +64,7 @@ export function kycApplicationSchema(today: string) {
         .refine(isCountryCode, 'Enter a country as its ISO 3166-1 alpha-2 code, e.g. DE'),
       date_of_birth: optionalText(10),
       registration_number: optionalText(100),
-      address: z.string().trim().min(5, 'Enter the full address').max(500),
+      address: multiLineText().min(5, 'Enter the full address').max(500),
       requested_tier: z.enum(tradingTiers, { error: 'Choose basic, enhanced or institutional' }),
     })
     .superRefine((application, context) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLineText, singleLineText } from '../text/text-rules.js';
 import { replyAddressSchema } from './reply-address.js';
 import { supportPriorities } from './support-priority.js';
 
@@ -34,8 +35,8 @@ const phonePattern = /^\+?[\d\s().-]{7,24}$/;
  * the API's (`POST /api/v1/support/contact`), so the form sends its values as they are.
  */
 export const contactMessageSchema = z.object({
-  first_name: z.string().trim().min(1, 'Enter your first name').max(100, 'Use at most 100 characters'),
-  last_name: z.string().trim().min(1, 'Enter your last name').max(100, 'Use at most 100 characters'),
+  first_name: singleLineText().min(1, 'Enter your first name').max(100, 'Use at most 100 characters'),
+  last_name: singleLineText().min(1, 'Enter your last name').max(100, 'Use at most 100 characters'),
   email: replyAddressSchema,
   phone: z
     .string()
@@ -51,9 +52,7 @@ export const contactMessageSchema = z.object({
     .optional(),
   subject: z.enum(contactTopics, 'Choose a subject'),
   priority: z.enum(supportPriorities, 'Choose a priority'),
-  message: z
-    .string()
-    .trim()
+  message: multiLineText()
     .min(20, 'Tell us a little more (at least 20 characters)')
     .max(5000, 'Use at most 5,000 characters'),
   // A boolean rather than `literal(true)`, so the form can start unticked.

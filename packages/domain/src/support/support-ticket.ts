@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLineText, singleLineText } from '../text/text-rules.js';
 import { replyAddressSchema } from './reply-address.js';
 
 /** The ticket form's categories (spec §2, Help Center), in the order the select lists them. */
@@ -26,15 +27,11 @@ export const ticketCategoryLabels: Record<TicketCategory, string> = {
  */
 export const supportTicketSchema = z.object({
   email: replyAddressSchema,
-  subject: z
-    .string()
-    .trim()
+  subject: singleLineText()
     .min(5, 'Enter a subject (at least 5 characters)')
     .max(200, 'Use at most 200 characters'),
   category: z.enum(ticketCategories, 'Choose a category'),
-  description: z
-    .string()
-    .trim()
+  description: multiLineText()
     .min(20, 'Describe the problem (at least 20 characters)')
     .max(5000, 'Use at most 5,000 characters'),
 });

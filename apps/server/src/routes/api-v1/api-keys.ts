@@ -1,4 +1,4 @@
-import { AppError } from '@covenant/domain';
+import { AppError, singleLineText } from '@covenant/domain';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -36,7 +36,7 @@ export const apiKeyRoutes: FastifyPluginAsync = async (app) => {
         tags: ['API keys'],
         summary: 'Create an API key (the key is in this answer only)',
         security: [{ bearerAuth: [] }],
-        body: z.object({ name: z.string().trim().min(1).max(100) }),
+        body: z.object({ name: singleLineText().min(1).max(100) }),
         response: { 201: apiKeySchema.extend({ key: z.string().describe('cov_live_…, shown once') }) },
       },
     },

@@ -1,3 +1,4 @@
+import { escrowChains } from '@covenant/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -5,7 +6,7 @@ import { isLocalRequest } from '../../api/restrict-dev-routes.js';
 import type { ChainInfo } from '../../chains/chain-registry.js';
 
 const chainSchema = z.object({
-  chain: z.enum(['ETH']).describe('Bitcoin and Solana are not offered yet and are absent from the list'),
+  chain: z.enum(escrowChains).describe('Bitcoin and Solana are not offered yet and are absent from the list'),
   chain_id: z.number().int().describe('The EIP-155 chain id escrow approvals are bound to'),
   tokens: z.array(
     z.object({

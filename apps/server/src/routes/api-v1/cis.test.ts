@@ -75,8 +75,8 @@ async function uploadSheet(owner: TestTrader, legalName = sheetFields.legal_name
 
 async function newDeal(): Promise<string> {
   const response = await call('POST', '/deals', buyer.token, {
-    asset_chain: 'BTC',
-    asset_symbol: 'BTC',
+    asset_chain: 'ETH',
+    asset_symbol: 'WBTC',
     asset_amount: '50000000',
     stable_chain: 'ETH',
     stable_symbol: 'USDC',

@@ -29,16 +29,33 @@ function call(method: 'GET' | 'PUT' | 'POST', url: string, token: string, payloa
   });
 }
 
+/**
+ * A deal on `chains` against 30,000 USDC on Solana. Deals on Bitcoin and Solana can no longer be
+ * created (their escrow is not built), but a deal made before that rule keeps its chains and its
+ * addresses are still checked per chain: the deal is created on Ethereum and its row moved there.
+ */
 async function newDeal(chains: { asset_chain: string; asset_symbol: string; asset_amount: string }) {
   const response = await call('POST', '/api/v1/deals', buyer.token, {
-    ...chains,
-    stable_chain: 'SOL',
+    asset_chain: 'ETH',
+    asset_symbol: 'WBTC',
+    asset_amount: '50000000',
+    stable_chain: 'ETH',
     stable_symbol: 'USDC',
     stable_amount: '30000000000',
     counterparty_id: seller.id,
   });
   expect(response.statusCode, response.body).toBe(201);
-  return response.json().id as string;
+  const dealId = response.json().id as string;
+  await database.db
+    .update(schema.deals)
+    .set({
+      assetChain: chains.asset_chain,
+      assetSymbol: chains.asset_symbol,
+      assetAmount: chains.asset_amount,
+      stableChain: 'SOL',
+    })
+    .where(eq(schema.deals.id, dealId));
+  return dealId;
 }
 
 /** 0.5 BTC against 30,000 USDC on Solana. */

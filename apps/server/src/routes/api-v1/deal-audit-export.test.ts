@@ -19,8 +19,8 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'covenant-audit-'));
   parties = await startDealParties();
   const created = await call('POST', '/api/v1/deals', parties.buyer.token, {
-    asset_chain: 'BTC',
-    asset_symbol: 'BTC',
+    asset_chain: 'ETH',
+    asset_symbol: 'WBTC',
     asset_amount: '50000000',
     stable_chain: 'ETH',
     stable_symbol: 'USDC',

@@ -43,8 +43,8 @@ function call(method: 'GET' | 'POST', url: string, token: string, payload?: unkn
 
 async function newDeal(): Promise<string> {
   const response = await call('POST', '/api/v1/deals', buyer.token, {
-    asset_chain: 'BTC',
-    asset_symbol: 'BTC',
+    asset_chain: 'ETH',
+    asset_symbol: 'WBTC',
     asset_amount: '50000000',
     stable_chain: 'ETH',
     stable_symbol: 'USDC',
@@ -203,8 +203,8 @@ describe('closing the app', () => {
         url: '/api/v1/deals',
         headers: { authorization: `Bearer ${trader.token}` },
         payload: {
-          asset_chain: 'BTC',
-          asset_symbol: 'BTC',
+          asset_chain: 'ETH',
+          asset_symbol: 'WBTC',
           asset_amount: '1000',
           stable_chain: 'ETH',
           stable_symbol: 'USDC',

@@ -1,4 +1,4 @@
-import { assetChains, dealStatuses, stableChains } from '@covenant/domain';
+import { assetChains, dealStatuses, multiLineText, singleLineText, stableChains } from '@covenant/domain';
 import { z } from 'zod';
 
 /** Amounts travel as base-unit decimal strings; their exact rules are checked by the use case. */
@@ -19,7 +19,7 @@ export const dealTermsSchema = z.object({
   stable_symbol: z.string().min(1).max(10).describe('USDC or USDT on ETH; USDC on SOL'),
   stable_amount: baseUnitAmount,
   meeting_required: z.boolean().default(false),
-  travel_location: z.string().trim().max(200).nullable().default(null),
+  travel_location: singleLineText().max(200).nullable().default(null),
 });
 
 export const newDealSchema = dealTermsSchema.extend({ counterparty_id: z.uuid() });
@@ -28,7 +28,7 @@ export const newDealSchema = dealTermsSchema.extend({ counterparty_id: z.uuid() 
 export const dealTermsChangeSchema = dealTermsSchema
   .extend({
     meeting_required: z.boolean().optional(),
-    travel_location: z.string().trim().max(200).nullable().optional(),
+    travel_location: singleLineText().max(200).nullable().optional(),
     funding_deadline_hours: z
       .number()
       .int()
@@ -60,5 +60,5 @@ export const listDealsQuerySchema = z.object({
 });
 
 export const cancelDealSchema = z.object({
-  reason: z.string().trim().min(1).max(1000).describe('Why the deal is cancelled; kept in the audit trail'),
+  reason: multiLineText().min(1).max(1000).describe('Why the deal is cancelled; kept in the audit trail'),
 });

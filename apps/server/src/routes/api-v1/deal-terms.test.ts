@@ -30,10 +30,10 @@ function call(method: 'GET' | 'POST' | 'PUT', url: string, token: string, payloa
   });
 }
 
-/** 0.5 BTC against 30,000 USDC on Ethereum: the buyer is paid in BTC and refunded in ETH, the seller the other way. */
+/** 0.5 WBTC against 30,000 USDC, both on Ethereum: every payout and refund address is an Ethereum one. */
 const openingTerms = {
-  asset_chain: 'BTC',
-  asset_symbol: 'BTC',
+  asset_chain: 'ETH',
+  asset_symbol: 'WBTC',
   asset_amount: '50000000',
   stable_chain: 'ETH',
   stable_symbol: 'USDC',
@@ -42,14 +42,14 @@ const openingTerms = {
   travel_location: null,
 };
 
-// Regtest Bitcoin (the test server's default network) and EIP-55 Ethereum addresses.
+// EIP-55 Ethereum addresses.
 const buyerAddresses = {
-  payout_address: 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080',
+  payout_address: '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
   refund_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
 };
 const sellerAddresses = {
   payout_address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
-  refund_address: 'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn',
+  refund_address: '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
 };
 
 async function newDeal(status: schema.DealStatus = 'cis_submitted'): Promise<string> {
@@ -210,25 +210,22 @@ describe('terms versions and acceptance', () => {
     expect(stored).toMatchObject({ status: 'cis_submitted', termsHash: null, acceptedTermsVersion: null });
   });
 
-  it('refuses addresses that no longer fit after a proposal changes a chain', async () => {
+  it('refuses a proposal that moves a leg to a chain whose escrow does not run yet (F11)', async () => {
     const dealId = await newDeal();
-    await setBothAddresses(dealId);
-    // Now the asset is ETH: the buyer's BTC payout and the seller's BTC refund address no longer fit.
-    const moved = await call('PUT', `/api/v1/deals/${dealId}/terms`, buyer.token, {
-      asset_chain: 'ETH',
-      asset_symbol: 'ETH',
-      asset_amount: '10000000000000000000',
-    });
-    expect(moved.statusCode, moved.body).toBe(200);
-    const refused = await accept(dealId, seller.token, 2);
-    expect(refused.statusCode).toBe(422);
-    expect(refused.json().error.details).toMatchObject({
-      missing: [],
-      invalid: {
-        buyer: { payout_address: expect.stringContaining('(ETH)') },
-        seller: { refund_address: expect.stringContaining('(ETH)') },
-      },
-    });
+    for (const [change, chain] of [
+      [{ asset_chain: 'BTC', asset_symbol: 'BTC' }, 'BTC'],
+      [{ stable_chain: 'SOL' }, 'SOL'],
+    ] as const) {
+      const moved = await call('PUT', `/api/v1/deals/${dealId}/terms`, buyer.token, change);
+      expect(moved.statusCode, moved.body).toBe(422);
+      expect(moved.json().error).toMatchObject({
+        code: 'CHAIN_NOT_AVAILABLE',
+        message: `Escrow does not run on ${chain} yet: deals can use ETH only (see GET /api/v1/chains)`,
+        details: { chain, available: ['ETH'] },
+      });
+    }
+    const terms = (await call('GET', `/api/v1/deals/${dealId}/terms`, buyer.token)).json();
+    expect(terms.versions).toHaveLength(1);
   });
 
   it('reopens the negotiation when terms or addresses change after agreement', async () => {

@@ -20,10 +20,10 @@ afterAll(async () => {
   await parties?.close();
 });
 
-/** 0.5 BTC against 30,000 USDC. */
+/** 0.5 WBTC against 30,000 USDC, both on Ethereum. */
 const newDeal = (counterpartyId: string) => ({
-  asset_chain: 'BTC',
-  asset_symbol: 'BTC',
+  asset_chain: 'ETH',
+  asset_symbol: 'WBTC',
   asset_amount: '50000000',
   stable_chain: 'ETH',
   stable_symbol: 'USDC',
@@ -128,7 +128,7 @@ describe('POST /api/v1/deals', () => {
     const whale = await createTestTrader(app, { tradingTier: 'institutional', tierLimitUsd: '5000000' });
     const response = await call('POST', '/api/v1/deals', whale.token, {
       ...newDeal(seller.id),
-      asset_amount: '100000000000000', // 1000000 BTC = 10^6 × 10^8 satoshi
+      asset_amount: '100000000000000', // 1000000 WBTC = 10^6 × 10^8 base units
       stable_amount: '1000000000000', // 1000000 USDC = 10^6 × 10^6
     });
     expect(response.statusCode).toBe(201);
@@ -137,16 +137,42 @@ describe('POST /api/v1/deals', () => {
   it('refuses symbols that do not live on their chain', async () => {
     const response = await call('POST', '/api/v1/deals', buyer.token, {
       ...newDeal(seller.id),
-      asset_symbol: 'ETH',
-      stable_chain: 'SOL',
-      stable_symbol: 'USDT',
+      asset_symbol: 'SOL',
+      stable_symbol: 'WBTC',
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.details.fields).toEqual({
-      asset_symbol: 'ETH is not a token on BTC',
-      stable_symbol: 'USDT is not a stablecoin on SOL',
+      asset_symbol: 'SOL is not a token on ETH',
+      stable_symbol: 'WBTC is not a stablecoin on ETH',
     });
   });
+
+  it.each([
+    ['a Bitcoin asset leg', { asset_chain: 'BTC', asset_symbol: 'BTC' }, 'BTC'],
+    ['a Solana asset leg', { asset_chain: 'SOL', asset_symbol: 'SOL', asset_amount: '2500000000000' }, 'SOL'],
+    ['a Solana stable leg', { stable_chain: 'SOL' }, 'SOL'],
+  ])(
+    'refuses %s with 422: its escrow is not built and GET /chains does not list it (F11)',
+    async (_name, change, chain) => {
+      const listed = (await call('GET', '/api/v1/chains', null))
+        .json()
+        .data.map((c: { chain: string }) => c.chain);
+      expect(listed).not.toContain(chain);
+      const response = await call('POST', '/api/v1/deals', buyer.token, { ...newDeal(seller.id), ...change });
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json().error).toMatchObject({
+        code: 'CHAIN_NOT_AVAILABLE',
+        message: `Escrow does not run on ${chain} yet: deals can use ETH only (see GET /api/v1/chains)`,
+        details: { chain, available: ['ETH'] },
+      });
+      const mine = (await call('GET', '/api/v1/deals', buyer.token)).json().data;
+      expect(
+        mine.some((deal: { asset_chain: string; stable_chain: string }) =>
+          [deal.asset_chain, deal.stable_chain].includes(chain),
+        ),
+      ).toBe(false);
+    },
+  );
 
   it('refuses a counterparty that is the caller, unverified, without KYC or unknown', async () => {
     const unverified = await createTestTrader(app, { verificationStatus: 'pending', kycCompleted: false });
@@ -240,8 +266,8 @@ describe('PUT /api/v1/deals/:id/terms', () => {
         details: {
           version: 2,
           terms: {
-            asset_chain: 'BTC',
-            asset_symbol: 'BTC',
+            asset_chain: 'ETH',
+            asset_symbol: 'WBTC',
             asset_amount: '50000000',
             stable_chain: 'ETH',
             stable_symbol: 'USDC',

@@ -55,8 +55,8 @@ function form(fields: Record<string, string>, files: { name: string; content: Bu
 
 async function newDeal(status: schema.DealStatus): Promise<string> {
   const response = await call('POST', '/api/v1/deals', buyer.token, {
-    asset_chain: 'BTC',
-    asset_symbol: 'BTC',
+    asset_chain: 'ETH',
+    asset_symbol: 'WBTC',
     asset_amount: '50000000',
     stable_chain: 'ETH',
     stable_symbol: 'USDC',

@@ -46,8 +46,8 @@ function call(method: 'GET' | 'POST', url: string, token: string, payload?: unkn
 
 async function newDeal(): Promise<string> {
   const response = await call('POST', '/api/v1/deals', buyer.token, {
-    asset_chain: 'BTC',
-    asset_symbol: 'BTC',
+    asset_chain: 'ETH',
+    asset_symbol: 'WBTC',
     asset_amount: '50000000',
     stable_chain: 'ETH',
     stable_symbol: 'USDC',
@@ -132,8 +132,8 @@ describe('GET /notifications and marking them read', () => {
     const reader = await createTestTrader(app);
     const writer = await createTestTrader(app);
     const created = await call('POST', '/api/v1/deals', writer.token, {
-      asset_chain: 'BTC',
-      asset_symbol: 'BTC',
+      asset_chain: 'ETH',
+      asset_symbol: 'WBTC',
       asset_amount: '1000',
       stable_chain: 'ETH',
       stable_symbol: 'USDC',
@@ -179,8 +179,8 @@ describe('GET /notifications and marking them read', () => {
     const reader = await createTestTrader(app);
     const writer = await createTestTrader(app);
     const created = await call('POST', '/api/v1/deals', writer.token, {
-      asset_chain: 'BTC',
-      asset_symbol: 'BTC',
+      asset_chain: 'ETH',
+      asset_symbol: 'WBTC',
       asset_amount: '1000',
       stable_chain: 'ETH',
       stable_symbol: 'USDC',

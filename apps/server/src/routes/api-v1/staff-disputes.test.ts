@@ -39,11 +39,11 @@ function call(
   return app.inject({ method, url, payload, headers: { authorization: `Bearer ${token}` } });
 }
 
-/** A funded deal of 0.5 BTC (50 000 000 sat) against 30 000 USDC (30 000 000 000 base units), disputed by the seller. */
+/** A funded deal of 0.5 WBTC (50 000 000 base units) against 30 000 USDC (30 000 000 000 base units), disputed by the seller. */
 async function disputedDeal(): Promise<{ dealId: string; disputeId: string }> {
   const created = await call('POST', '/api/v1/deals', buyer.token, {
-    asset_chain: 'BTC',
-    asset_symbol: 'BTC',
+    asset_chain: 'ETH',
+    asset_symbol: 'WBTC',
     asset_amount: '50000000',
     stable_chain: 'ETH',
     stable_symbol: 'USDC',
@@ -110,8 +110,8 @@ describe('/api/v1/staff/disputes guard', () => {
   it('refuses a mediator who is a party of the deal (403)', async () => {
     const judge = await createTestTrader(app, { roles: ['mediator'] });
     const created = await call('POST', '/api/v1/deals', judge.token, {
-      asset_chain: 'BTC',
-      asset_symbol: 'BTC',
+      asset_chain: 'ETH',
+      asset_symbol: 'WBTC',
       asset_amount: '1000',
       stable_chain: 'ETH',
       stable_symbol: 'USDC',
@@ -279,8 +279,8 @@ describe('POST /api/v1/staff/disputes/:id/decision', () => {
       seller_id: seller.id,
       legs: {
         asset: {
-          chain: 'BTC',
-          symbol: 'BTC',
+          chain: 'ETH',
+          symbol: 'WBTC',
           amount: '50000000',
           deposited_by: 'seller',
           to_buyer: '50000000',

@@ -1,4 +1,4 @@
-import { kycSubmissionSchema, staffKycSubmissionSchema, tradingTiers } from '@covenant/domain';
+import { kycSubmissionSchema, multiLineText, staffKycSubmissionSchema, tradingTiers } from '@covenant/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -111,7 +111,7 @@ export const apiV1StaffKycRoutes: FastifyPluginAsync = async (app) => {
         tags: ['KYC review'],
         summary: 'Reject with a reason the trader reads in the e-mail',
         params: idParams,
-        body: z.object({ reason: z.string().trim().min(3).max(1000) }),
+        body: z.object({ reason: multiLineText().min(3).max(1000) }),
         response: { 200: kycSubmissionSchema },
       },
     },

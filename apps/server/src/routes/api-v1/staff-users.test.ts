@@ -12,8 +12,8 @@ beforeAll(async () => {
   parties = await startDealParties();
   admin = await createTestTrader(parties.app, { username: `admin_${Date.now()}`, roles: ['admin'] });
   const created = await call('POST', '/api/v1/deals', parties.buyer.token, {
-    asset_chain: 'BTC',
-    asset_symbol: 'BTC',
+    asset_chain: 'ETH',
+    asset_symbol: 'WBTC',
     asset_amount: '50000000',
     stable_chain: 'ETH',
     stable_symbol: 'USDC',

@@ -1,3 +1,4 @@
+import { multiLineText } from '@covenant/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -87,7 +88,7 @@ export const apiV1SupportStaffRoutes: FastifyPluginAsync = async (app) => {
         tags: ['Support'],
         summary: 'E-mail a reply to the sender and add it to the thread',
         params: idParams,
-        body: z.object({ body: z.string().trim().min(1).max(10_000) }),
+        body: z.object({ body: multiLineText().min(1).max(10_000) }),
         response: { 201: supportMessageDetailSchema },
       },
     },

@@ -108,10 +108,10 @@ function verify(secret: string, delivery: Received): { t: number; payload: Recor
 }
 
 const dealBody = (counterpartyId: string) => ({
-  asset_chain: 'SOL',
-  asset_symbol: 'SOL',
-  asset_amount: '2500000000000',
-  stable_chain: 'SOL',
+  asset_chain: 'ETH',
+  asset_symbol: 'ETH',
+  asset_amount: '25000000000000000000',
+  stable_chain: 'ETH',
   stable_symbol: 'USDC',
   stable_amount: '50000000000',
   counterparty_id: counterpartyId,
@@ -165,7 +165,7 @@ describe('webhooks', () => {
         deal_id: deal.id,
         buyer_id: buyer.id,
         seller_id: seller.id,
-        asset_chain: 'SOL',
+        asset_chain: 'ETH',
         created_at: deal.created_at,
       },
     });

@@ -1,3 +1,4 @@
+import { singleLineText } from '@covenant/domain';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,7 +22,7 @@ export function factorRoutes(app: FastifyInstance, deps: AuthDeps): void {
       schema: {
         body: z.object({
           factor_type: z.enum(['totp', 'phone', 'webauthn']),
-          friendly_name: z.string().trim().max(100).optional(),
+          friendly_name: singleLineText().max(100).optional(),
           issuer: z.string().trim().max(100).optional(),
         }),
         response: {

@@ -18,6 +18,7 @@ export const apiVersionHeader = { name: 'X-Supabase-Api-Version', value: '2024-0
 const gotrueCodes: Record<string, string> = {
   INVALID_JSON: 'bad_json',
   VALIDATION_FAILED: 'validation_failed',
+  INVALID_TEXT: 'validation_failed',
   BAD_REQUEST: 'validation_failed',
   NOT_FOUND: 'not_found',
   RATE_LIMITED: 'over_request_rate_limit',
@@ -64,7 +65,8 @@ export function handleGoTrueErrors(app: FastifyInstance): void {
 /** A validation failure names the offending fields (`body.email: Invalid email address`). */
 function describe(classified: ClassifiedError): string {
   const issues = (classified.details?.issues ?? []) as { path: string; message: string }[];
-  if (classified.code !== 'VALIDATION_FAILED' || issues.length === 0) return classified.message;
+  const listed = classified.code === 'VALIDATION_FAILED' || classified.code === 'INVALID_TEXT';
+  if (!listed || issues.length === 0) return classified.message;
   const place = String(classified.details?.in ?? 'body');
   return issues
     .map((issue) => `${[place, ...issue.path.split('/').filter(Boolean)].join('.')}: ${issue.message}`)

@@ -14,6 +14,7 @@ import { toast } from 'sonner';
 import { Button } from '@/components/ui/button.js';
 import { FieldError } from '@/components/ui/field-error.js';
 import { FormField } from '@/components/ui/form-field.js';
+import { listedChainsOf, useChains } from '@/features/escrow/api/get-chains.js';
 import { SelectField } from '@/features/trading/components/select-field.js';
 import { useProposeDealTerms } from '../api/terms-propose.js';
 import { checkTermsDraft, draftFromTerms, type TermsDraft } from './terms-counter-draft.js';
@@ -36,6 +37,8 @@ export function TermsCounterForm({
   onDone: () => void;
 }) {
   const propose = useProposeDealTerms(dealId);
+  // Only the chains GET /api/v1/chains lists: a version with a leg elsewhere would be refused.
+  const chains = useChains(true);
   const [draft, setDraft] = useState<TermsDraft>(() => draftFromTerms(current));
   const [errors, setErrors] = useState<DraftErrors>({});
   const update = (changes: Partial<TermsDraft>) => setDraft((previous) => ({ ...previous, ...changes }));
@@ -66,7 +69,7 @@ export function TermsCounterForm({
           id="counter-asset-chain"
           label="Asset Chain"
           value={draft.assetChain}
-          options={asOptions(assetChains)}
+          options={asOptions(listedChainsOf(assetChains, chains.data, draft.assetChain))}
           onChange={(event) => {
             const chain = event.target.value;
             if (!isChain(chain)) return;
@@ -108,7 +111,7 @@ export function TermsCounterForm({
           id="counter-stable-chain"
           label="Stable Chain"
           value={draft.stableChain}
-          options={asOptions(stableChains)}
+          options={asOptions(listedChainsOf(stableChains, chains.data, draft.stableChain))}
           onChange={(event) => {
             const chain = event.target.value;
             if (!isStableChain(chain)) return;

@@ -31,3 +31,18 @@ export function useChains(enabled: boolean) {
   const api = useApiClient();
   return useQuery({ ...getChainsQueryOptions(api), enabled });
 }
+
+/**
+ * The chains of `all` that `GET /chains` lists, in `all`'s order: a form offers only these, since a
+ * deal leg elsewhere is refused (its escrow is not built). Until the list has loaded (or when it
+ * could not be read) only `current` is offered, and the server decides.
+ */
+export function listedChainsOf<T extends string>(
+  all: readonly T[],
+  chains: ChainView[] | undefined,
+  current: T,
+): T[] {
+  if (!chains) return [current];
+  const listed = new Set(chains.map((chain) => chain.chain));
+  return all.filter((chain) => listed.has(chain));
+}

@@ -16,8 +16,11 @@ const profile: Profile = {
   roles: [],
 };
 
+// On Bitcoin (8 decimals): the checks do not depend on which chains the server lists.
 const complete: TradeDraft = {
   ...emptyTradeDraft,
+  assetChain: 'BTC',
+  assetSymbol: 'BTC',
   assetAmount: '0.5',
   stableAmount: '10000',
   partnerId: 'user-grace',

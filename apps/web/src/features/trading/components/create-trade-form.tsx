@@ -2,6 +2,7 @@ import {
   assetChains,
   assetSymbolsFor,
   type Chain,
+  chainNotAvailableMessage,
   isChain,
   isStableChain,
   isStableSymbol,
@@ -15,6 +16,7 @@ import type { FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button.js';
 import { FormField } from '@/components/ui/form-field.js';
+import { listedChainsOf, useChains } from '@/features/escrow/api/get-chains.js';
 import { useCreateDeal } from '../api/create-deal.js';
 import type { Partner } from '../api/get-partners.js';
 import type { Profile } from '../api/get-profile.js';
@@ -35,6 +37,9 @@ const asOptions = (values: readonly string[]) => values.map((value) => ({ value,
 
 export function CreateTradeForm({ draft, onDraftChange, profile, partners }: CreateTradeFormProps) {
   const createDeal = useCreateDeal();
+  // Only the chains GET /api/v1/chains lists: a deal elsewhere would be refused (its escrow is not built).
+  const chains = useChains(true);
+  const listed = chains.data ? new Set(chains.data.map((chain) => chain.chain)) : null;
   const update = (changes: Partial<TradeDraft>) => onDraftChange({ ...draft, ...changes });
 
   // A symbol that does not live on the newly chosen chain gives way to the chain's first one.
@@ -60,6 +65,11 @@ export function CreateTradeForm({ draft, onDraftChange, profile, partners }: Cre
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (createDeal.isPending) return;
+    const unlisted = [draft.assetChain, draft.stableChain].find((chain) => listed && !listed.has(chain));
+    if (unlisted) {
+      toast.error('Chain Not Available', { description: chainNotAvailableMessage(unlisted) });
+      return;
+    }
     const check = checkTradeDraft(draft, profile);
     if (!check.ok) {
       toast.error(check.title, { description: check.message });
@@ -94,7 +104,7 @@ export function CreateTradeForm({ draft, onDraftChange, profile, partners }: Cre
           id="asset-chain"
           label="Asset Chain"
           value={draft.assetChain}
-          options={asOptions(assetChains)}
+          options={asOptions(listedChainsOf(assetChains, chains.data, draft.assetChain))}
           onChange={(event) => isChain(event.target.value) && changeAssetChain(event.target.value)}
         />
         <SelectField
@@ -125,7 +135,7 @@ export function CreateTradeForm({ draft, onDraftChange, profile, partners }: Cre
           id="stable-chain"
           label="Stable Chain"
           value={draft.stableChain}
-          options={asOptions(stableChains)}
+          options={asOptions(listedChainsOf(stableChains, chains.data, draft.stableChain))}
           onChange={(event) => isStableChain(event.target.value) && changeStableChain(event.target.value)}
         />
         <SelectField

@@ -13,9 +13,10 @@ export type TradeDraft = {
   meetingLocation: string;
 };
 
+// Ethereum first: it is the chain whose escrow runs today (the form offers only listed chains).
 export const emptyTradeDraft: TradeDraft = {
-  assetChain: 'BTC',
-  assetSymbol: 'BTC',
+  assetChain: 'ETH',
+  assetSymbol: 'ETH',
   assetAmount: '',
   stableChain: 'ETH',
   stableSymbol: 'USDC',

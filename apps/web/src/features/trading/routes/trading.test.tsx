@@ -81,6 +81,11 @@ function openTrading({ profile = verifiedProfile as unknown, path = '/trading' }
   api.on('GET /user/profile', { status: 200, body: profile });
   api.on('GET /partners', { status: 200, body: { data: partners } });
   api.on('GET /deals', { status: 200, body: { data: [], has_more: false } });
+  // As the server answers today: escrow runs on Ethereum only (Bitcoin and Solana are not listed).
+  api.on('GET /chains', {
+    status: 200,
+    body: { data: [{ chain: 'ETH', chain_id: 31337, explorer_url: null }] },
+  });
   const view = renderApp(path, api.server);
   return { api, ...view };
 }
@@ -136,26 +141,52 @@ describe('/trading hero', () => {
 });
 
 describe('/trading create trade', () => {
-  it('offers only the symbols that live on the chosen chain', async () => {
-    openTrading();
+  it('offers only the chains GET /chains lists, and the symbols that live on the chosen chain (F11)', async () => {
+    const { api } = openTrading();
     const assetSymbol = await screen.findByLabelText('Asset Symbol');
     const options = (select: HTMLElement) =>
       within(select)
         .getAllByRole('option')
         .map((o) => o.textContent);
-    expect(options(assetSymbol)).toEqual(['BTC']);
-    await userEvent.selectOptions(screen.getByLabelText('Asset Chain'), 'ETH');
+    await waitFor(() => expect(api.requestsTo('GET /chains')).toHaveLength(1));
+    await waitFor(() => expect(options(screen.getByLabelText('Asset Chain'))).toEqual(['ETH']));
+    expect(options(screen.getByLabelText('Stable Chain'))).toEqual(['ETH']);
     expect(options(assetSymbol)).toEqual(['ETH', 'WETH', 'WBTC', 'USDC', 'USDT']);
-    await userEvent.selectOptions(screen.getByLabelText('Asset Chain'), 'SOL');
-    expect(options(assetSymbol)).toEqual(['SOL', 'USDC']);
+    await userEvent.selectOptions(assetSymbol, 'WBTC');
+    expect(assetSymbol).toHaveValue('WBTC');
 
     const stableSymbol = screen.getByLabelText('Stable Symbol');
-    expect(options(screen.getByLabelText('Stable Chain'))).toEqual(['ETH', 'SOL']);
     expect(options(stableSymbol)).toEqual(['USDC', 'USDT']);
     await userEvent.selectOptions(stableSymbol, 'USDT');
-    await userEvent.selectOptions(screen.getByLabelText('Stable Chain'), 'SOL');
-    expect(options(stableSymbol)).toEqual(['USDC']);
-    expect(stableSymbol).toHaveValue('USDC');
+    expect(stableSymbol).toHaveValue('USDT');
+  });
+
+  it('offers Bitcoin and Solana once the server lists them', async () => {
+    const { api } = openTrading();
+    api.on('GET /chains', {
+      status: 200,
+      body: { data: ['ETH', 'BTC', 'SOL'].map((chain) => ({ chain, chain_id: 1, explorer_url: null })) },
+    });
+    const options = (select: HTMLElement) =>
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent);
+    await waitFor(() => expect(options(screen.getByLabelText('Asset Chain'))).toEqual(['BTC', 'ETH', 'SOL']));
+    await userEvent.selectOptions(screen.getByLabelText('Asset Chain'), 'SOL');
+    expect(options(screen.getByLabelText('Asset Symbol'))).toEqual(['SOL', 'USDC']);
+    expect(options(screen.getByLabelText('Stable Chain'))).toEqual(['ETH', 'SOL']);
+  });
+
+  it('shows the server’s refusal of a chain in its own words', async () => {
+    const { api } = openTrading();
+    const message = 'Escrow does not run on ETH yet: deals can use ETH only (see GET /api/v1/chains)';
+    api.on('POST /deals', apiError(422, 'CHAIN_NOT_AVAILABLE', message, { chain: 'ETH' }));
+    await screen.findByText('KYC Complete');
+    await userEvent.selectOptions(screen.getByLabelText('Trading Partner'), 'GraceHopper (Enhanced Tier)');
+    await userEvent.type(screen.getByLabelText('Asset Amount'), '1');
+    await userEvent.type(screen.getByLabelText('Stable Amount'), '100');
+    await createTrade();
+    await expectToast('Chain Not Available', message);
   });
 
   it('has the spec input attributes and reveals Meeting Location with the meeting checkbox', async () => {
@@ -245,9 +276,9 @@ describe('/trading create trade', () => {
     await expectToast('Trade Created', 'Your trade has been created as a draft.');
     const [request] = api.requestsTo('POST /deals');
     expect(request?.body).toEqual({
-      asset_chain: 'BTC',
-      asset_symbol: 'BTC',
-      asset_amount: '1',
+      asset_chain: 'ETH',
+      asset_symbol: 'ETH',
+      asset_amount: '10000000000',
       stable_chain: 'ETH',
       stable_symbol: 'USDC',
       stable_amount: '100000000000',

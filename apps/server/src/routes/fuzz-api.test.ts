@@ -1,0 +1,464 @@
+import type { Database } from '@covenant/db';
+import { createTestDatabase } from '@covenant/db/testing';
+import { findUnstorableText } from '@covenant/domain';
+import fc from 'fast-check';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../build-test-app.js';
+import {
+  arbitraryFromJsonSchema,
+  type JsonSchema,
+  type SchemaContext,
+} from '../testing/arbitrary-from-json-schema.js';
+import { createTestTrader, type TestTrader } from '../testing/create-test-trader.js';
+import { hostilePathSegments, hostileStrings, hostileValue } from '../testing/hostile-values.js';
+
+/**
+ * Schema-driven fuzzing of /api/v1 and /auth/v1: for every operation of the OpenAPI document and
+ * every /auth/v1 route of the route table, requests whose parameters, query and body are drawn from
+ * the operation's own schemas mixed with hostile values, sent as a signed-in trader, with an API
+ * key, as staff and anonymously, against real data (a real deal, real users, a real key). Never a
+ * 5xx; every refusal in the documented error shape; no prototype polluted afterwards.
+ *
+ * Runs are bounded and reproducible: FUZZ_SEED picks the seed (printed), FUZZ_RUNS the runs per
+ * operation, FUZZ_ONLY narrows the run to the operations whose name contains it.
+ */
+const seed = Number(process.env.FUZZ_SEED ?? 20261126);
+const runsPerOperation = Number(process.env.FUZZ_RUNS ?? 12);
+/** Only the operations whose `METHOD /path` contains this text (to replay one finding). */
+const only = process.env.FUZZ_ONLY;
+console.info(
+  `fuzz-api: seed ${seed}, ${runsPerOperation} runs per operation (FUZZ_SEED, FUZZ_RUNS to change)`,
+);
+
+/** A live event stream answers only when it is closed; its parameters are tested in deal-room-events.test.ts. */
+const notFuzzed = new Set(['GET /api/v1/deals/{id}/events']);
+
+/** Body fields the GoTrue-compatible routes read (they are not in the OpenAPI document). */
+const authFields: Record<string, JsonSchema> = Object.fromEntries(
+  [
+    'email',
+    'password',
+    'phone',
+    'refresh_token',
+    'token',
+    'token_hash',
+    'type',
+    'redirect_to',
+    'code',
+    'challenge_id',
+    'factor_type',
+    'friendly_name',
+    'issuer',
+    'nonce',
+    'current_password',
+    'code_challenge',
+    'code_challenge_method',
+    'auth_code',
+    'code_verifier',
+  ]
+    .map((name) => [name, { type: 'string', maxLength: 60 }] as [string, JsonSchema])
+    .concat([
+      ['email', { type: 'string', format: 'email' }],
+      ['type', { enum: ['signup', 'recovery', 'email_change', 'magiclink', 'invite', 'email', 'totp'] }],
+      ['factor_type', { enum: ['totp', 'phone', 'webauthn'] }],
+      ['challenge_id', { type: 'string', format: 'uuid' }],
+      [
+        'data',
+        {
+          type: 'object',
+          properties: {
+            first_name: { type: 'string' },
+            last_name: { type: 'string' },
+            username: { type: 'string' },
+          },
+        },
+      ],
+    ]),
+);
+const authQuery: JsonSchema = {
+  type: 'object',
+  properties: {
+    grant_type: { enum: ['password', 'refresh_token', 'pkce', 'id_token'] },
+    redirect_to: { type: 'string' },
+    scope: { enum: ['global', 'local', 'others'] },
+    token: { type: 'string' },
+    type: { enum: ['signup', 'recovery', 'email_change'] },
+  },
+};
+
+interface Operation {
+  method: string;
+  /** The path with `{name}` placeholders, as the document writes it. */
+  path: string;
+  pathParams: string[];
+  query: JsonSchema | null;
+  body: { schema: JsonSchema; multipart: boolean } | null;
+  /** The error shape refusals must have. */
+  errors: 'api' | 'gotrue';
+}
+
+let database: Database;
+let testApp: TestApp;
+let app: FastifyInstance;
+let trader: TestTrader;
+let counterparty: TestTrader;
+let staff: TestTrader;
+let apiKey: string;
+let context: SchemaContext;
+const operations: Operation[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  testApp = await buildTestApp({
+    database,
+    // The per-user hourly budget would turn most of the run into 429s; the sign-in back-off into sleeps.
+    env: { API_RATE_LIMIT_STANDARD: '1000000', API_RATE_LIMIT_PREMIUM: '1000000' },
+    authLimits: { sleep: async () => {} },
+  });
+  app = testApp.app;
+  trader = await createTestTrader(app);
+  counterparty = await createTestTrader(app);
+  staff = await createTestTrader(app, { roles: ['admin', 'mediator', 'compliance'] });
+  const deal = await app.inject({
+    method: 'POST',
+    url: '/api/v1/deals',
+    headers: { authorization: `Bearer ${trader.token}` },
+    payload: {
+      asset_chain: 'ETH',
+      asset_symbol: 'WBTC',
+      asset_amount: '50000000',
+      stable_chain: 'ETH',
+      stable_symbol: 'USDC',
+      stable_amount: '30000000000',
+      counterparty_id: counterparty.id,
+    },
+  });
+  expect(deal.statusCode, deal.body).toBe(201);
+  const key = await app.inject({
+    method: 'POST',
+    url: '/api/v1/api-keys',
+    headers: { authorization: `Bearer ${trader.token}` },
+    payload: { name: 'fuzz' },
+  });
+  expect(key.statusCode, key.body).toBe(201);
+  apiKey = key.json().key;
+  const document = (
+    await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })
+  ).json() as OpenApiDocument;
+  context = {
+    components: document.components?.schemas ?? {},
+    knownIds: [deal.json().id, trader.id, counterparty.id, staff.id, key.json().id],
+    hostility: 0.3,
+  };
+  operations.push(...documentedOperations(document), ...authOperations(app));
+});
+
+afterAll(async () => {
+  await testApp?.close();
+  await database?.close();
+});
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components?: { schemas?: Record<string, JsonSchema> };
+}
+
+interface OpenApiOperation {
+  parameters?: Array<{ in: string; name: string; required?: boolean; schema?: JsonSchema }>;
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+}
+
+/** Every operation of the OpenAPI document: its path and query parameters and its body schema. */
+function documentedOperations(document: OpenApiDocument): Operation[] {
+  return Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => {
+      const parameters = operation.parameters ?? [];
+      const queryParameters = parameters.filter((parameter) => parameter.in === 'query');
+      const content = operation.requestBody?.content ?? {};
+      const json = content['application/json']?.schema;
+      const multipart = content['multipart/form-data']?.schema;
+      return {
+        method: method.toUpperCase(),
+        path: `/api/v1${path}`,
+        pathParams: parameters
+          .filter((parameter) => parameter.in === 'path')
+          .map((parameter) => parameter.name),
+        query:
+          queryParameters.length === 0
+            ? null
+            : {
+                type: 'object',
+                properties: Object.fromEntries(queryParameters.map((p) => [p.name, p.schema ?? {}])),
+                required: queryParameters.filter((p) => p.required).map((p) => p.name),
+              },
+        body: (json ?? multipart) ? { schema: (json ?? multipart)!, multipart: !json } : null,
+        errors: 'api' as const,
+      };
+    }),
+  );
+}
+
+/**
+ * The /auth/v1 routes from the route table itself (they are GoTrue's API, not in the document), so a
+ * new one is fuzzed without anybody listing it.
+ */
+function authOperations(fastify: FastifyInstance): Operation[] {
+  return routeTable(fastify)
+    .filter((route) => route.path.startsWith('/auth/v1/') && route.method !== 'HEAD')
+    .map((route) => {
+      const path = route.path.replace(/:(\w+)/g, '{$1}');
+      return {
+        method: route.method,
+        path,
+        pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!),
+        query: authQuery,
+        body: ['POST', 'PUT'].includes(route.method)
+          ? { schema: { type: 'object', properties: authFields }, multipart: false }
+          : null,
+        errors: 'gotrue' as const,
+      };
+    });
+}
+
+/** Fastify's route table, read from `printRoutes` (the one public listing of every route). */
+function routeTable(fastify: FastifyInstance): Array<{ method: string; path: string }> {
+  const routes: Array<{ method: string; path: string }> = [];
+  const stack: Array<{ indent: number; path: string }> = [];
+  for (const line of fastify.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/u.exec(line);
+    if (!match) continue;
+    const indent = match[1]!.length;
+    while (stack.length > 0 && stack.at(-1)!.indent >= indent) stack.pop();
+    const path = `${stack.at(-1)?.path ?? ''}${match[2]}`;
+    stack.push({ indent, path });
+    for (const method of match[3]?.split(', ') ?? []) routes.push({ method, path });
+  }
+  return routes;
+}
+
+type Caller = 'trader' | 'api key' | 'staff' | 'anonymous';
+
+interface FuzzRequest {
+  caller: Caller;
+  pathValues: string[];
+  query: string;
+  body: { kind: 'json'; value: unknown } | { kind: 'raw'; text: string; contentType: string | null } | null;
+}
+
+function requestArbitrary(operation: Operation): fc.Arbitrary<FuzzRequest> {
+  const segment = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...context.knownIds) },
+    { weight: 2, arbitrary: fc.uuid() },
+    { weight: 3, arbitrary: fc.constantFrom(...hostilePathSegments) },
+    { weight: 1, arbitrary: fc.constantFrom(...hostileStrings.slice(0, 20)).map(encodeText) },
+    { weight: 1, arbitrary: fc.constantFrom('buyer', 'seller', 'asset', 'stable') },
+  );
+  const query = operation.query
+    ? fc.oneof(
+        { weight: 3, arbitrary: arbitraryFromJsonSchema(operation.query, context).map(toQueryString) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            '?%00=%00',
+            '?limit=%ED%A0%80',
+            '?__proto__[polluted]=1',
+            '?a=1&a=2&a=3',
+            '?%',
+          ),
+        },
+      )
+    : fc.constantFrom('', '', '?unexpected=%00', '?__proto__=x');
+  return fc.record({
+    caller: fc.constantFrom<Caller>('trader', 'trader', 'api key', 'staff', 'anonymous'),
+    pathValues: fc.array(segment, {
+      minLength: operation.pathParams.length,
+      maxLength: operation.pathParams.length,
+    }),
+    query,
+    body: bodyArbitrary(operation),
+  });
+}
+
+function bodyArbitrary(operation: Operation): fc.Arbitrary<FuzzRequest['body']> {
+  const raw = fc.constantFrom<FuzzRequest['body']>(
+    { kind: 'raw', text: '{"unterminated": ', contentType: 'application/json' },
+    { kind: 'raw', text: '{"a":"\\ud800"}', contentType: 'application/json' },
+    { kind: 'raw', text: '{"a":"\\u0000"}', contentType: 'application/json' },
+    { kind: 'raw', text: '{"__proto__":{"polluted":"yes"}}', contentType: 'application/json' },
+    {
+      kind: 'raw',
+      text: '{"constructor":{"prototype":{"polluted":"yes"}}}',
+      contentType: 'application/json',
+    },
+    {
+      kind: 'raw',
+      text: `{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`,
+      contentType: 'application/json',
+    },
+    { kind: 'raw', text: 'plain text', contentType: 'text/plain' },
+    { kind: 'raw', text: '<xml/>', contentType: 'application/xml' },
+    { kind: 'raw', text: '{"a":1}', contentType: null },
+    { kind: 'raw', text: '', contentType: 'application/json' },
+    { kind: 'raw', text: 'null', contentType: 'application/json' },
+    { kind: 'raw', text: '[]', contentType: 'application/json' },
+    { kind: 'raw', text: '"just a string"', contentType: 'application/json' },
+    {
+      kind: 'raw',
+      text: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n\u0000\r\n--x--\r\n',
+      contentType: 'multipart/form-data; boundary=x',
+    },
+  );
+  if (!operation.body)
+    return fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: raw });
+  const schemaValue = arbitraryFromJsonSchema(operation.body.schema, context);
+  const shaped = operation.body.multipart
+    ? schemaValue.map((value): FuzzRequest['body'] => ({
+        kind: 'raw',
+        text: toMultipart(value),
+        contentType: `multipart/form-data; boundary=${multipartBoundary}`,
+      }))
+    : schemaValue.map((value): FuzzRequest['body'] => ({ kind: 'json', value }));
+  return fc.oneof(
+    { weight: 6, arbitrary: shaped },
+    { weight: 1, arbitrary: raw },
+    { weight: 1, arbitrary: hostileValue().map((value): FuzzRequest['body'] => ({ kind: 'json', value })) },
+  );
+}
+
+function toQueryString(value: unknown): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return `?q=${encodeQueryValue(value)}`;
+  const pairs = Object.entries(value).flatMap(([key, item]) =>
+    (Array.isArray(item) ? item : [item]).map((one) => `${encodeURIComponent(key)}=${encodeQueryValue(one)}`),
+  );
+  return pairs.length > 0 ? `?${pairs.join('&')}` : '';
+}
+
+function encodeQueryValue(value: unknown): string {
+  return encodeText(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+}
+
+/** Percent-encoded; a lone surrogate cannot be, so it is sent as the bytes a broken client would send. */
+function encodeText(text: string): string {
+  return findUnstorableText(text) === 'unpaired surrogate'
+    ? '%ED%A0%80'
+    : encodeURIComponent(text.slice(0, 10_000));
+}
+
+const multipartBoundary = 'fuzz-boundary-7MA4YWxk';
+
+function toMultipart(value: unknown): string {
+  const fields =
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.entries(value)
+      : [['value', value]];
+  const parts = fields.flatMap(([name, item]) =>
+    (Array.isArray(item) ? item : [item]).map(
+      (one) =>
+        `--${multipartBoundary}\r\nContent-Disposition: form-data; name="${String(name).replace(/["\r\n]/g, '_')}"\r\n\r\n${typeof one === 'string' ? one : JSON.stringify(one)}\r\n`,
+    ),
+  );
+  const file = `--${multipartBoundary}\r\nContent-Disposition: form-data; name="file"; filename="x.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n\u0000\u00ff garbage\r\n`;
+  return `${parts.join('')}${file}--${multipartBoundary}--\r\n`;
+}
+
+function injectOptions(operation: Operation, request: FuzzRequest): InjectOptions {
+  let url = operation.path;
+  operation.pathParams.forEach((name, index) => {
+    url = url.replace(`{${name}}`, request.pathValues[index] ?? '');
+  });
+  const headers: Record<string, string> = {};
+  const token = { trader: trader.token, 'api key': apiKey, staff: staff.token, anonymous: null }[
+    request.caller
+  ];
+  if (token) headers.authorization = `Bearer ${token}`;
+  const options: InjectOptions = {
+    method: operation.method as InjectOptions['method'],
+    url: `${url}${request.query}`,
+    headers,
+  };
+  if (request.body?.kind === 'json') {
+    headers['content-type'] = 'application/json';
+    options.payload = JSON.stringify(request.body.value) ?? 'null';
+  } else if (request.body?.kind === 'raw') {
+    if (request.body.contentType) headers['content-type'] = request.body.contentType;
+    options.payload = request.body.text;
+  }
+  return options;
+}
+
+/** The API's error object (spec §8), or GoTrue's under /auth/v1. */
+function expectDocumentedError(
+  operation: Operation,
+  response: LightMyRequestResponse,
+  summary: string,
+): void {
+  const body = response.json();
+  if (operation.errors === 'api' || response.headers['content-type']?.toString().includes('json') === false) {
+    expect(body, summary).toEqual({
+      error: {
+        code: expect.any(String),
+        message: expect.any(String),
+        details: body?.error?.details === null ? null : expect.any(Object),
+        timestamp: expect.any(String),
+      },
+    });
+    return;
+  }
+  expect(body, summary).toMatchObject({
+    code: expect.any(String),
+    error_code: expect.any(String),
+    msg: expect.any(String),
+    message: expect.any(String),
+  });
+}
+
+describe('fuzzing every operation from its schemas', () => {
+  it('enumerates the documented /api/v1 operations and the /auth/v1 routes', () => {
+    const names = operations.map((operation) => `${operation.method} ${operation.path}`);
+    expect(names).toContain('POST /api/v1/api-keys');
+    expect(names).toContain('POST /api/v1/deals/{id}/cancel');
+    expect(names).toContain('POST /auth/v1/signup');
+    expect(names).toContain('DELETE /auth/v1/factors/{id}');
+    expect(operations.length).toBeGreaterThan(85);
+  });
+
+  it('never answers 5xx, always in the documented error shape, and pollutes no prototype', async () => {
+    const failures: string[] = [];
+    /** Answers by status class per operation: a run that never got past validation would prove little. */
+    const answered = new Map<string, Set<number>>();
+    for (const operation of operations) {
+      const name = `${operation.method} ${operation.path}`;
+      if (notFuzzed.has(name) || (only && !name.includes(only))) continue;
+      const details = await fc.check(
+        fc.asyncProperty(requestArbitrary(operation), async (request) => {
+          const options = injectOptions(operation, request);
+          const response = await app.inject(options);
+          answered.set(name, (answered.get(name) ?? new Set()).add(Math.floor(response.statusCode / 100)));
+          const summary = `${request.caller}: ${options.method} ${String(options.url).slice(0, 200)} ${String(options.payload ?? '').slice(0, 300)} → ${response.statusCode} ${response.body.slice(0, 300)}`;
+          expect(response.statusCode, summary).toBeLessThan(500);
+          if (response.statusCode >= 400) expectDocumentedError(operation, response, summary);
+          expect(({} as Record<string, unknown>).polluted, summary).toBeUndefined();
+        }),
+        { seed, numRuns: runsPerOperation, endOnFailure: true },
+      );
+      if (details.failed) {
+        const error = details.errorInstance as Error | undefined;
+        if (only) console.error(error?.stack, details.counterexample);
+        failures.push(
+          `${name} (run ${details.numRuns}): ${error?.message?.split('\n')[0] ?? String(details.errorInstance)}`,
+        );
+      }
+    }
+    const succeeded = [...answered].filter(([, classes]) => classes.has(2)).map(([name]) => name);
+    console.info(
+      `fuzz-api: ${answered.size} operations fuzzed, ${succeeded.length} of them also answered 2xx`,
+    );
+    expect(failures, failures.join('\n\n')).toEqual([]);
+    // The generated requests reach the handlers behind validation, not only the refusals before them.
+    expect(succeeded.length).toBeGreaterThan(answered.size / 3);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    expect(Array.prototype).not.toHaveProperty('polluted');
+  }, 600_000);
+});
