@@ -56,6 +56,12 @@ describe('loadConfig', () => {
     );
   });
 
+  it('keeps Redis keys under REDIS_KEY_PREFIX, covenant: by default', () => {
+    expect(loadConfig({}).redisKeyPrefix).toBe('covenant:');
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'covenant-staging:' }).redisKeyPrefix).toBe('covenant-staging:');
+    expect(() => loadConfig({ REDIS_KEY_PREFIX: 'has space' })).toThrow(/REDIS_KEY_PREFIX: /);
+  });
+
   it('names every invalid setting at once', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url' })).toThrow(
       /PORT[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/,

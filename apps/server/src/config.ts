@@ -42,6 +42,11 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  /** Where this deployment's keys start in Redis: deployments sharing one Redis keep apart by it. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'letters, digits and : _ . - (at most 64)')
+    .default('covenant:'),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('Covenant <no-reply@covenant.local>'),
   PUBLIC_URL: z.string().url().optional(),
@@ -129,6 +134,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Prefix of every key this deployment writes to Redis. */
+  redisKeyPrefix: string;
   smtpUrl: string | undefined;
   mailFrom: string;
   publicUrl: string;
@@ -190,6 +197,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),

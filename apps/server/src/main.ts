@@ -57,7 +57,7 @@ try {
     ? createSmtpMailer(config.smtpUrl, config.mailFrom)
     : createMailboxMailer(mailboxDir(config.dataDir), config.mailFrom);
   const rateLimiter = config.redisUrl
-    ? createRedisRateLimiter(config.redisUrl, clock, logger)
+    ? createRedisRateLimiter(config.redisUrl, clock, logger, `${config.redisKeyPrefix}rate-limit:`)
     : createDatabaseRateLimiter(database.db, clock);
   const signingKey = await loadSigningKey({
     jwtPrivateJwk: config.auth.jwtPrivateJwk,

@@ -28,7 +28,9 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
   await boss.start();
   for (const job of options.jobs) {
     await boss.createQueue(job.name, { name: job.name, ...retryOptionsOf(job) });
-    if (job.cron) await boss.schedule(job.name, job.cron);
+    // A schedule without data sends jobs whose data is null, which no payload schema accepts: every
+    // scheduled run would fail. The empty object is what a scheduled job's payload is.
+    if (job.cron) await boss.schedule(job.name, job.cron, {});
     await boss.work(
       job.name,
       { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
