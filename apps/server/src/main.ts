@@ -37,8 +37,11 @@ try {
       : { engine: 'pglite', dataDir: join(config.dataDir, 'pglite') },
   );
   await database.migrate();
-  // Demo accounts go only into a fresh database, and into one of DATABASE_URL only when asked.
-  if (!config.databaseUrl || config.seedDemoData) await seedIfEmpty(database, clock);
+  // Demo accounts go only into a fresh database, and into one of DATABASE_URL only when asked;
+  // replicas starting together take turns, so the second finds the accounts the first made.
+  if (!config.databaseUrl || config.seedDemoData) {
+    await database.exclusively('seed-demo-data', () => seedIfEmpty(database, clock));
+  }
   const deliverWebhookJob = createDeliverWebhookJob({
     db: database.db,
     now: clock,

@@ -28,7 +28,7 @@ import { type ServerProcess, startServerProcess } from './testing/start-server-p
 // PGlite serves one process only, so this file runs in the PostgreSQL pass (`npm run test:pg`,
 // TEST_DB=postgres); vitest.config.ts leaves it out of the PGlite pass.
 
-const ports = { a: '3720', b: '3721', anvil: 3722, receiver: 3723, balancer: 3724 };
+const ports = { a: '3720', b: '3721', anvil: 3722, receiver: 3723, balancer: 3724, c: '3725' };
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redisKeyPrefix = `covenant-replicas-${randomUUID().slice(0, 8)}:`;
 
@@ -102,9 +102,11 @@ beforeAll(async () => {
     ESCROW_POLL_MS: '300',
     WEBHOOK_ALLOW_PRIVATE: 'true',
   };
-  // One after the other: the first seeds the demo accounts into the empty database.
-  replicaA = await startServerProcess({ ...env, PORT: ports.a });
-  replicaB = await startServerProcess({ ...env, PORT: ports.b });
+  // Together, as a deployment starts them: they take turns at the migrations and the demo seed.
+  [replicaA, replicaB] = await Promise.all([
+    startServerProcess({ ...env, PORT: ports.a }),
+    startServerProcess({ ...env, PORT: ports.b }),
+  ]);
   target = () => replicaA;
   driver = httpDealDriver({
     url: () => target().url,
@@ -246,6 +248,18 @@ describe('two replicas behind one PostgreSQL and one Redis', { timeout: 120_000 
     controller.abort();
   });
 
+  it("refuse to start a replica whose platform escrow key is not the open escrows' one", async () => {
+    // A replica given a data directory of its own would generate a platform key of its own.
+    const otherDir = await mkdtemp(join(tmpdir(), 'covenant-replica-c-'));
+    try {
+      await expect(
+        startServerProcess({ ...env, PORT: ports.c, DATA_DIR: otherDir }, { startTimeoutMs: 60_000 }),
+      ).rejects.toThrow(/is not the one open escrows were made with/);
+    } finally {
+      await rm(otherDir, { recursive: true, force: true });
+    }
+  });
+
   it('finish a deal on the other replica when one is killed mid-deal, settling it exactly once', async () => {
     const assetAmount = 750_000_000_000_000_001n;
     const stableAmount = 2_250_000_003n;
@@ -319,7 +333,7 @@ describe('two replicas behind one PostgreSQL and one Redis', { timeout: 120_000 
           [],
         )
       ).rows as { name: string; state: string }[];
-    const deadline = Date.now() + 75_000;
+    const deadline = Date.now() + 90_000;
     while (!(await scheduled()).some((row) => row.name === 'escrow-pass' && row.state === 'completed')) {
       if (Date.now() > deadline) {
         throw new Error(
