@@ -11,7 +11,6 @@ import { scheduleNotificationEmails } from './deal-room/schedule-notification-em
 import { mailboxDir } from './email/create-mailbox-mailer.js';
 import { devMailboxRoutes } from './email/dev-mailbox-routes.js';
 import type { Mailer } from './email/mailer.js';
-import { checkPlatformSigner } from './escrow/check-platform-signer.js';
 import { createEscrowChains } from './escrow/escrow-chains.js';
 import { createEscrowEngine, type EscrowEngine } from './escrow/escrow-engine.js';
 import { createFilePlatformSigner, type PlatformSigner } from './escrow/platform-signer.js';
@@ -145,15 +144,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 /** The escrow engine over the app's chains; its passes run from when the app is ready until it closes. */
 async function startEscrowEngine(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { config } = deps;
-  const signer = deps.platformSigner ?? (await createFilePlatformSigner(config.dataDir));
-  await checkPlatformSigner(deps.database.db, signer.ethereumAddress);
   const engine = createEscrowEngine({
     db: deps.database.db,
     locks: deps.database,
     now: deps.clock,
     logger: deps.logger,
     chains: await createEscrowChains(deps.chains, config.dataDir, deps.logger, deps.database),
-    signer,
+    signer: deps.platformSigner ?? (await createFilePlatformSigner(config.dataDir)),
     settlementWindowHours: config.escrow.settlementWindowHours,
     feeBumpAfterSeconds: config.escrow.feeBumpAfterSeconds,
     webhooks: { db: deps.database.db, now: deps.clock, jobs: deps.jobs, deliverJob: deps.deliverWebhookJob },

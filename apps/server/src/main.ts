@@ -7,6 +7,8 @@ import { startChainRegistry } from './chains/start-chain-registry.js';
 import { loadConfig } from './config.js';
 import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
 import { createSmtpMailer } from './email/create-smtp-mailer.js';
+import { checkPlatformSigner } from './escrow/check-platform-signer.js';
+import { createFilePlatformSigner } from './escrow/platform-signer.js';
 import { createDeliverWebhookJob } from './jobs/deliver-webhook-job.js';
 import { createPruneIdempotencyKeysJob } from './jobs/prune-idempotency-keys.js';
 import { createPruneRateLimitsJob } from './jobs/prune-rate-limits.js';
@@ -66,6 +68,10 @@ try {
     jwtPrivateJwk: config.auth.jwtPrivateJwk,
     dataDir: config.dataDir,
   });
+  // Every replica must hold the key the open escrows were made with (ADR 017); one that does not
+  // stops here rather than co-sign payouts no escrow accepts.
+  const platformSigner = await createFilePlatformSigner(config.dataDir);
+  await checkPlatformSigner(database.db, platformSigner.ethereumAddress);
   const chains = await startChainRegistry(config);
   for (const chain of chains.chains) {
     logger.info({ chain: chain.chain, chainId: chain.chainId, devnet: chain.devnet }, 'chain ready');
@@ -81,6 +87,7 @@ try {
     jobs,
     deliverWebhookJob,
     chains,
+    platformSigner,
   });
   queue = await startJobs({
     database,
