@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Four projects: pure unit tests, escrow on local chains, the web app's component tests (jsdom), and integration tests that
 // talk to a real database (PGlite by default; TEST_DB=postgres selects the local PostgreSQL server).
@@ -41,6 +41,12 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['apps/server/src/**/*.test.ts', 'packages/db/src/**/*.test.ts'],
+          // Two server replicas need PostgreSQL (PGlite serves one process): that file runs in the
+          // PostgreSQL pass only (TEST_DB=postgres, `npm run test:pg`).
+          exclude:
+            process.env.TEST_DB === 'postgres'
+              ? configDefaults.exclude
+              : [...configDefaults.exclude, 'apps/server/src/two-replicas.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

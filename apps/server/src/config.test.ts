@@ -45,6 +45,23 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes ESCROW_CRASH_POINT outside production only, and only a known crash point', () => {
+    expect(loadConfig({}).escrow.crashPoint).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'test', ESCROW_CRASH_POINT: 'mid-refund' }).escrow.crashPoint).toBe(
+      'mid-refund',
+    );
+    expect(() => loadConfig({ ESCROW_CRASH_POINT: 'somewhere' })).toThrow(/ESCROW_CRASH_POINT: /);
+    expect(() => loadConfig({ NODE_ENV: 'production', ESCROW_CRASH_POINT: 'after-cosign' })).toThrow(
+      /ESCROW_CRASH_POINT: is for tests only and refused with NODE_ENV=production/,
+    );
+  });
+
+  it('keeps Redis keys under REDIS_KEY_PREFIX, covenant: by default', () => {
+    expect(loadConfig({}).redisKeyPrefix).toBe('covenant:');
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'covenant-staging:' }).redisKeyPrefix).toBe('covenant-staging:');
+    expect(() => loadConfig({ REDIS_KEY_PREFIX: 'has space' })).toThrow(/REDIS_KEY_PREFIX: /);
+  });
+
   it('names every invalid setting at once', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url' })).toThrow(
       /PORT[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/,

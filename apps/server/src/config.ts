@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Address, getAddress } from 'viem';
 import { z } from 'zod';
+import { type EscrowCrashPoint, escrowCrashPoints } from './escrow/escrow-crash-point.js';
 
 const ethereumAddress = z
   .string()
@@ -41,6 +42,11 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  /** Where this deployment's keys start in Redis: deployments sharing one Redis keep apart by it. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'letters, digits and : _ . - (at most 64)')
+    .default('covenant:'),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('Covenant <no-reply@covenant.local>'),
   PUBLIC_URL: z.string().url().optional(),
@@ -62,7 +68,7 @@ const envSchema = z.object({
   /** Seconds a sent payout may wait unmined before it is sent again with a 12.5% higher fee (same nonce). */
   ESCROW_FEE_BUMP_AFTER_SECONDS: z.coerce.number().int().min(15).max(86_400).default(180),
   /** Tests only (refused in production): where the engine kills its own process to prove recovery. */
-  ESCROW_CRASH_POINT: z.enum(['after-cosign']).optional(),
+  ESCROW_CRASH_POINT: z.enum(escrowCrashPoints).optional(),
   BTC_RPC_URL: z.string().url().optional(),
   SOL_RPC_URL: z.string().url().optional(),
   /** The Bitcoin network whose address formats deal addresses must have (version bytes, bech32 prefix). */
@@ -105,6 +111,13 @@ const envSchema = z.object({
 
 /** A real node needs the contracts deployed on it; the embedded devnet deploys its own. */
 const checkedEnvSchema = envSchema.superRefine((env, context) => {
+  if (env.NODE_ENV === 'production' && env.ESCROW_CRASH_POINT !== undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['ESCROW_CRASH_POINT'],
+      message: 'is for tests only and refused with NODE_ENV=production',
+    });
+  }
   for (const name of ['ETH_ESCROW_FACTORY', 'ETH_FEE_ADDRESS', 'ETH_TOKENS'] as const) {
     if (env.ETH_RPC_URL && env[name] === undefined) {
       context.addIssue({ code: 'custom', path: [name], message: 'is required when ETH_RPC_URL is set' });
@@ -131,6 +144,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Prefix of every key this deployment writes to Redis. */
+  redisKeyPrefix: string;
   smtpUrl: string | undefined;
   mailFrom: string;
   publicUrl: string;
@@ -159,7 +174,8 @@ export interface Config {
     settlementWindowHours: number;
     pollMs: number;
     feeBumpAfterSeconds: number;
-    crashPoint: 'after-cosign' | undefined;
+    /** Tests only: where the escrow engine kills its own process (never set in production). */
+    crashPoint: EscrowCrashPoint | undefined;
   };
 }
 
@@ -191,6 +207,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
@@ -214,7 +231,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       settlementWindowHours: env.ESCROW_SETTLEMENT_WINDOW_HOURS,
       pollMs: env.ESCROW_POLL_MS,
       feeBumpAfterSeconds: env.ESCROW_FEE_BUMP_AFTER_SECONDS,
-      crashPoint: env.NODE_ENV === 'production' ? undefined : env.ESCROW_CRASH_POINT,
+      crashPoint: env.ESCROW_CRASH_POINT,
     },
   };
 }

@@ -8,6 +8,8 @@ import { startChainRegistry } from './chains/start-chain-registry.js';
 import { loadConfig } from './config.js';
 import { createMailboxMailer, mailboxDir } from './email/create-mailbox-mailer.js';
 import { createSmtpMailer } from './email/create-smtp-mailer.js';
+import { checkPlatformSigner } from './escrow/check-platform-signer.js';
+import { createFilePlatformSigner } from './escrow/platform-signer.js';
 import { loadFileStore } from './files/load-file-store.js';
 import { createDeliverWebhookJob } from './jobs/deliver-webhook-job.js';
 import { createPruneIdempotencyKeysJob } from './jobs/prune-idempotency-keys.js';
@@ -44,8 +46,11 @@ try {
     dataDir: config.dataDir,
     fileEncryptionKey: config.fileEncryptionKey,
   });
-  if (shouldSeedDemoData(config)) await seedIfEmpty(database, clock);
-  else if (config.env === 'production') await warnOfDemoAccounts(database, masterKey, logger);
+  // Demo accounts go only into a fresh database, never in production, and into one of DATABASE_URL
+  // only when asked; replicas starting together take turns, so the second finds the accounts the first made.
+  if (shouldSeedDemoData(config)) {
+    await database.exclusively('seed-demo-data', () => seedIfEmpty(database, clock));
+  } else if (config.env === 'production') await warnOfDemoAccounts(database, masterKey, logger);
   const sealed = await sealClearTotpSecrets(database.db, masterKey);
   if (sealed > 0) logger.info({ factors: sealed }, 'TOTP secrets stored in clear are now sealed');
   const deliverWebhookJob = createDeliverWebhookJob({
@@ -66,12 +71,16 @@ try {
     ? createSmtpMailer(config.smtpUrl, config.mailFrom)
     : createMailboxMailer(mailboxDir(config.dataDir), config.mailFrom);
   const rateLimiter = config.redisUrl
-    ? createRedisRateLimiter(config.redisUrl, clock, logger)
+    ? createRedisRateLimiter(config.redisUrl, clock, logger, `${config.redisKeyPrefix}rate-limit:`)
     : createDatabaseRateLimiter(database.db, clock);
   const signingKey = await loadSigningKey({
     jwtPrivateJwk: config.auth.jwtPrivateJwk,
     dataDir: config.dataDir,
   });
+  // Every replica must hold the key the open escrows were made with (ADR 017); one that does not
+  // stops here rather than co-sign payouts no escrow accepts.
+  const platformSigner = await createFilePlatformSigner(config.dataDir);
+  await checkPlatformSigner(database.db, platformSigner.ethereumAddress);
   const chains = await startChainRegistry(config);
   for (const chain of chains.chains) {
     logger.info({ chain: chain.chain, chainId: chain.chainId, devnet: chain.devnet }, 'chain ready');
@@ -87,6 +96,7 @@ try {
     jobs,
     deliverWebhookJob,
     chains,
+    platformSigner,
   });
   queue = await startJobs({
     database,

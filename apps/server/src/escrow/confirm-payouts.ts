@@ -4,6 +4,7 @@ import { meetsPolicy, reconcileLeg } from '@covenant/escrow';
 import { and, eq, inArray } from 'drizzle-orm';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook-event.js';
+import { crashIfAt } from './escrow-crash-point.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { ledgerEntryOf, loadEscrowBooks, settlementTransactionsOf } from './escrow-rows.js';
 import { refreshEscrows } from './refresh-legs.js';
@@ -83,6 +84,7 @@ export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> 
         )
         .onConflictDoNothing();
     }
+    await crashIfAt(deps.crashAt, 'before-confirmation', `payout ${payout.id} in the ledger, not confirmed`);
     await deps.db
       .update(schema.escrowPayouts)
       .set({ status: 'confirmed', confirmedAt: now, updatedAt: now })

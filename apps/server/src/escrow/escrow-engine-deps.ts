@@ -2,10 +2,8 @@ import type { Db } from '@covenant/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EnqueueWebhookDeps } from '../webhooks/enqueue-webhook-event.js';
 import type { DatabaseLocks, EscrowChains } from './escrow-chains.js';
+import type { EscrowCrashPoint } from './escrow-crash-point.js';
 import type { PlatformSigner } from './platform-signer.js';
-
-/** Where a test may stop the process dead (SIGKILL) to prove a step survives a crash; never in production. */
-export type EscrowCrashPoint = 'after-cosign';
 
 /** What every part of the escrow engine works with. */
 export interface EscrowEngineDeps {
@@ -21,5 +19,6 @@ export interface EscrowEngineDeps {
   /** Seconds a sent payout may wait unmined before it is replaced by one paying a higher fee. */
   feeBumpAfterSeconds: number;
   webhooks: EnqueueWebhookDeps;
+  /** Tests only: where the process kills itself to prove a step survives a crash (never in production). */
   crashAt?: EscrowCrashPoint;
 }

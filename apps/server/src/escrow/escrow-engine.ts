@@ -38,9 +38,16 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
   let again = false;
   let timer: NodeJS.Timeout | null = null;
 
-  /** A pass, unless another server process on the database is in one (it covers this one's work). */
+  /**
+   * A pass, unless another server process on the database is in one (it covers this one's work).
+   * Each pass logs when it held the lock (debug): replicas' passes never overlap.
+   */
   async function pass(): Promise<void> {
-    await deps.locks.tryExclusively(escrowPassLock, passAlone);
+    await deps.locks.tryExclusively(escrowPassLock, async () => {
+      const startedAt = Date.now();
+      await passAlone();
+      deps.logger.debug({ startedAt, endedAt: Date.now() }, 'escrow pass');
+    });
   }
 
   async function passAlone(): Promise<void> {

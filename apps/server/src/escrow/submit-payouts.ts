@@ -1,10 +1,10 @@
-import { writeSync } from 'node:fs';
 import { schema } from '@covenant/db';
 import type { TypedDataJson } from '@covenant/domain';
 import type { PartySignature } from '@covenant/escrow';
 import type { SignedTransaction } from '@covenant/escrow/ethereum';
 import { and, eq, inArray } from 'drizzle-orm';
 import { unsignedPayoutOf } from './approve-payout.js';
+import { crashIfAt } from './escrow-crash-point.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { type PayoutRow, setLegState, storedTransactionOf } from './escrow-rows.js';
 import { raiseStaffAlert } from './staff-alerts.js';
@@ -132,12 +132,7 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
     payout.kind === 'refund' ? 'refunding' : 'releasing',
     deps.now(),
   );
-  if (deps.crashAt === 'after-cosign') {
-    // Written synchronously: the logger's buffered line would die with the process.
-    writeSync(2, `crash point after-cosign: killing the process before broadcast (payout ${payout.id})\n`);
-    process.kill(process.pid, 'SIGKILL');
-    await new Promise(() => {});
-  }
+  await crashIfAt(deps.crashAt, 'after-cosign', `payout ${payout.id} stored, not broadcast`);
   await broadcastStored(deps, marked[0]!);
   return true;
 }
@@ -156,6 +151,11 @@ async function broadcastStored(deps: EscrowEngineDeps, payout: PayoutRow): Promi
     await resignIfStale(deps, payout);
     return;
   }
+  await crashIfAt(
+    deps.crashAt,
+    payout.kind === 'refund' ? 'mid-refund' : 'after-submit',
+    `payout ${payout.id} broadcast as ${stored.txRef}, not recorded as sent`,
+  );
   await deps.db
     .update(schema.escrowPayouts)
     .set({ status: 'submitted', updatedAt: deps.now() })

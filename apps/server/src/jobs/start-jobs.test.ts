@@ -39,6 +39,16 @@ describe('the job queue', () => {
     await expect.poll(() => worked, { timeout: 10_000 }).toEqual([{ greeting: 'hello' }]);
   });
 
+  it('schedules a cron job with data its payload schema accepts (null would fail every scheduled run)', async () => {
+    const { rows } = await database.executeSql(
+      'select name, cron, data from pgboss.schedule where name = $1',
+      ['prune-rate-limits'],
+    );
+    expect(rows).toEqual([{ name: 'prune-rate-limits', cron: '*/10 * * * *', data: {} }]);
+    const job = createPruneRateLimitsJob(database.db, () => now);
+    expect(job.payload.safeParse((rows[0] as { data: unknown }).data).success).toBe(true);
+  });
+
   it('refuses to send a payload that does not fit the job', async () => {
     await expect(jobs.send(greet, { greeting: 42 } as unknown as { greeting: string })).rejects.toThrow();
   });

@@ -10,7 +10,7 @@ export interface JobQueue {
 }
 
 export interface StartJobsOptions {
-  database: Pick<Database, 'connectionString' | 'sharedConnectionOnly' | 'executeSql'>;
+  database: Pick<Database, 'connectionString' | 'sharedConnectionOnly' | 'executeSql' | 'exclusively'>;
   logger: FastifyBaseLogger;
   jobs: JobDefinition[];
   pollingIntervalSeconds?: number;
@@ -26,9 +26,17 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
   );
   boss.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
   await boss.start();
+  // Creating a queue is DDL (pg-boss adds a table partition); replicas starting together would
+  // deadlock on it, so they take turns across processes.
+  await database.exclusively('job-queues', async () => {
+    for (const job of options.jobs) {
+      await boss.createQueue(job.name, { name: job.name, ...retryOptionsOf(job) });
+      // A schedule without data sends jobs whose data is null, which no payload schema accepts: every
+      // scheduled run would fail. The empty object is what a scheduled job's payload is.
+      if (job.cron) await boss.schedule(job.name, job.cron, {});
+    }
+  });
   for (const job of options.jobs) {
-    await boss.createQueue(job.name, { name: job.name, ...retryOptionsOf(job) });
-    if (job.cron) await boss.schedule(job.name, job.cron);
     await boss.work(
       job.name,
       { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },

@@ -1,0 +1,356 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Database } from '@covenant/db';
+import { createTestDatabase } from '@covenant/db/testing';
+import { type Anvil, type Devnet, deployDevnet, startAnvil } from '@covenant/devnets';
+import { type Address, createTestClient, http } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type HttpDealDriver,
+  type HttpParty,
+  httpDealDriver,
+  type OpenedDeal,
+} from '../testing/http-deal-driver.js';
+import { signInStaffOverHttp } from '../testing/sign-in-staff-over-http.js';
+import { type ServerProcess, startServerProcess } from '../testing/start-server-process.js';
+import type { EscrowCrashPoint } from './escrow-crash-point.js';
+
+// Chaos: the real server (a child process) on a real devnet and a real database (PGlite in DATA_DIR,
+// or PostgreSQL with TEST_DB=postgres) is killed by SIGKILL at each step of settling a deal
+// (ESCROW_CRASH_POINT), then started again on the same data without the crash point. Each deal
+// must settle exactly once (one payout per escrow on-chain, the deal's final state right), and the
+// money must add up to the base unit: on-chain balances of escrows, parties and the fee address,
+// and the engine's own reconciliation (no staff alert).
+//
+// One anvil for the file and one deal per crash point, one after another. The fee is 1 bp of
+// each leg, rounded down (packages/domain fees.ts).
+
+/** The server's ports in this file (3710) and anvil's (3711). */
+const serverPort = '3710';
+const anvilPort = 3711;
+
+let anvil: Anvil;
+let devnet: Devnet;
+let dataDir: string;
+let postgres: Database | undefined;
+let serverEnv: Record<string, string>;
+let server: ServerProcess | undefined;
+let driver: HttpDealDriver;
+let buyer: HttpParty;
+let seller: HttpParty;
+const feeAddress = privateKeyToAccount(generatePrivateKey()).address;
+/** Every deal of the file, for the final checks. */
+const deals: { dealId: string; outcome: 'completed' | 'cancelled' }[] = [];
+
+beforeAll(async () => {
+  anvil = await startAnvil({ port: anvilPort });
+  devnet = await deployDevnet({ rpcUrl: anvil.rpcUrl });
+  dataDir = await mkdtemp(join(tmpdir(), 'covenant-chaos-'));
+  if (process.env.TEST_DB === 'postgres') postgres = await createTestDatabase();
+  // Against a node (ETH_RPC_URL) the operator funds the relayer: here the test does.
+  const relayerKey = generatePrivateKey();
+  await mkdir(join(dataDir, 'keys'), { recursive: true, mode: 0o700 });
+  await writeFile(join(dataDir, 'keys', 'ethereum-relayer.key'), `${relayerKey}\n`, { mode: 0o600 });
+  await createTestClient({ chain: foundry, mode: 'anvil', transport: http(anvil.rpcUrl) }).setBalance({
+    address: privateKeyToAccount(relayerKey).address,
+    value: 10n ** 20n,
+  });
+  const tokens = Object.fromEntries(
+    Object.values(devnet.tokens).map((token) => [token.symbol, token.address]),
+  ) as Record<string, Address>;
+  serverEnv = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    PORT: serverPort,
+    DATA_DIR: dataDir,
+    ETH_RPC_URL: anvil.rpcUrl,
+    ETH_ESCROW_FACTORY: devnet.escrowFactory,
+    ETH_FEE_ADDRESS: feeAddress,
+    ETH_TOKENS: Object.entries(tokens)
+      .map(([symbol, address]) => `${symbol}:${address}`)
+      .join(','),
+    ETH_CONFIRMATIONS: '1',
+    ESCROW_POLL_MS: '300',
+    // The test polls the API; the hourly limit is not under test here.
+    API_RATE_LIMIT_STANDARD: '100000',
+    ...(postgres ? { DATABASE_URL: postgres.connectionString, SEED_DEMO_DATA: 'true' } : {}),
+  };
+  driver = httpDealDriver({
+    url: () => {
+      if (!server) throw new Error('no server running');
+      return server.url;
+    },
+    rpcUrl: anvil.rpcUrl,
+    tokens,
+    describe: () => server?.output() ?? '',
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.kill();
+  await anvil?.stop();
+  await postgres?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Starts the server on the file's data, set to crash at `point` when given. */
+async function start(point?: EscrowCrashPoint): Promise<void> {
+  server = await startServerProcess(point ? { ...serverEnv, ESCROW_CRASH_POINT: point } : serverEnv);
+}
+
+/** Stops the running server the ordinary way (SIGTERM) before the next one starts. */
+async function stop(): Promise<void> {
+  if (!server) return;
+  const exited = server.exited;
+  server.child.kill('SIGTERM');
+  expect((await exited).code, server.output()).toBe(0);
+  server = undefined;
+}
+
+/** Waits for the server to die at `point`. */
+async function expectCrashAt(point: EscrowCrashPoint): Promise<void> {
+  const running = server!;
+  const exit = await Promise.race([
+    running.exited,
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000)),
+  ]);
+  expect(exit, running.output()).toEqual({ code: null, signal: 'SIGKILL' });
+  expect(running.output()).toContain(`crash point ${point}: killing the process`);
+  server = undefined;
+}
+
+/** What each address holds of the deal's two tokens, to compare before and after. */
+async function balancesOf(symbols: [string, string], addresses: Record<string, Address>) {
+  const entries = await Promise.all(
+    Object.entries(addresses).flatMap(([name, address]) =>
+      symbols.map(async (symbol) => [`${name} ${symbol}`, await driver.balance(symbol, address)] as const),
+    ),
+  );
+  return Object.fromEntries(entries) as Record<string, bigint>;
+}
+
+/** The deal's audit trail: verified, and the engine's closing entry written exactly once. */
+async function expectClosedOnce(dealId: string, action: 'escrow_settled' | 'escrow_refunded') {
+  const audit = await driver.expectOk<{ verified: boolean; entries: { action: string }[] }>(
+    'GET',
+    `/api/v1/deals/${dealId}/audit`,
+    buyer.token,
+  );
+  expect(audit.verified).toBe(true);
+  const closing = audit.entries.filter(
+    (entry) => entry.action === 'escrow_settled' || entry.action === 'escrow_refunded',
+  );
+  expect(closing.map((entry) => entry.action)).toEqual([action]);
+}
+
+const fee = (amount: bigint) => amount / 10_000n;
+
+interface SettlementCase {
+  point: Extract<EscrowCrashPoint, 'after-cosign' | 'after-submit' | 'before-confirmation'>;
+  assetSymbol: string;
+  assetAmount: bigint;
+  stableSymbol: string;
+  stableAmount: bigint;
+  /** What the chain shows at the crash: how many of the two escrows paid out already. */
+  paidAtCrash: number;
+}
+
+const settlements: SettlementCase[] = [
+  // 1.000000000000012345 WETH against 3,000.123457 USDT: nothing sent yet at the crash.
+  {
+    point: 'after-cosign',
+    assetSymbol: 'WETH',
+    assetAmount: 1_000_000_000_000_012_345n,
+    stableSymbol: 'USDT',
+    stableAmount: 3_000_123_457n,
+    paidAtCrash: 0,
+  },
+  // 0.12345679 WBTC against 7,000.000001 USDC: the first leg's payout is mined, not recorded.
+  {
+    point: 'after-submit',
+    assetSymbol: 'WBTC',
+    assetAmount: 12_345_679n,
+    stableSymbol: 'USDC',
+    stableAmount: 7_000_000_001n,
+    paidAtCrash: 1,
+  },
+  // 0.333333333333333333 WETH against 999.999999 USDC: both payouts mined, the deal not completed.
+  {
+    point: 'before-confirmation',
+    assetSymbol: 'WETH',
+    assetAmount: 333_333_333_333_333_333n,
+    stableSymbol: 'USDC',
+    stableAmount: 999_999_999n,
+    paidAtCrash: 2,
+  },
+];
+
+describe('kill -9 at each settlement step, then a restart on the same data', { timeout: 120_000 }, () => {
+  for (const scenario of settlements) {
+    it(`settles a deal killed ${scenario.point} exactly once, to the base unit`, async () => {
+      const { assetSymbol, assetAmount, stableSymbol, stableAmount } = scenario;
+      await start(scenario.point);
+      buyer ??= await driver.signIn('buyer@demo.covenant.test');
+      seller ??= await driver.signIn('seller@demo.covenant.test');
+      const deal: OpenedDeal = await driver.openDeal(buyer, seller, scenario);
+      const watched = {
+        buyerPayout: deal.buyerPayout,
+        sellerPayout: deal.sellerPayout,
+        fee: feeAddress,
+        assetEscrow: deal.asset,
+        stableEscrow: deal.stable,
+      };
+      const symbols: [string, string] = [assetSymbol, stableSymbol];
+      const before = await balancesOf(symbols, watched);
+
+      await driver.pay(seller, assetSymbol, deal.asset, assetAmount);
+      await driver.pay(buyer, stableSymbol, deal.stable, stableAmount);
+      await driver.waitUntil(
+        'escrow_funded',
+        async () => (await driver.dealStatus(buyer, deal.dealId)) === 'escrow_funded',
+      );
+      await driver.approve(seller, deal.dealId, 'asset');
+      await driver.approve(buyer, deal.dealId, 'stable', true);
+      await expectCrashAt(scenario.point);
+
+      const paidOut = [
+        (await driver.settledEvents(deal.asset)).length,
+        (await driver.settledEvents(deal.stable)).length,
+      ];
+      expect(paidOut.reduce((sum, count) => sum + count, 0)).toBe(scenario.paidAtCrash);
+
+      await start();
+      await driver.waitUntil(
+        'the deal to complete after the restart',
+        async () => (await driver.dealStatus(buyer, deal.dealId)) === 'completed',
+        60_000,
+      );
+      const after = await balancesOf(symbols, watched);
+      const delta = (key: string) => after[key]! - before[key]!;
+      expect({
+        buyerPaid: delta(`buyerPayout ${assetSymbol}`),
+        sellerPaid: delta(`sellerPayout ${stableSymbol}`),
+        assetFee: delta(`fee ${assetSymbol}`),
+        stableFee: delta(`fee ${stableSymbol}`),
+        assetEscrowHolds: after[`assetEscrow ${assetSymbol}`],
+        stableEscrowHolds: after[`stableEscrow ${stableSymbol}`],
+      }).toEqual({
+        buyerPaid: assetAmount - fee(assetAmount),
+        sellerPaid: stableAmount - fee(stableAmount),
+        assetFee: fee(assetAmount),
+        stableFee: fee(stableAmount),
+        assetEscrowHolds: 0n,
+        stableEscrowHolds: 0n,
+      });
+      const view = await driver.escrowView(buyer, deal.dealId);
+      expect(view.status).toBe('settled');
+      expect(view.legs.map((leg) => [leg.leg, leg.state, leg.payout?.status])).toEqual([
+        ['asset', 'released', 'confirmed'],
+        ['stable', 'released', 'confirmed'],
+      ]);
+      await expectClosedOnce(deal.dealId, 'escrow_settled');
+
+      // More passes change nothing: no payout is sent twice.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect((await driver.settledEvents(deal.asset)).length).toBe(1);
+      expect((await driver.settledEvents(deal.stable)).length).toBe(1);
+      expect(await balancesOf(symbols, watched)).toEqual(after);
+      deals.push({ dealId: deal.dealId, outcome: 'completed' });
+      await stop();
+    });
+  }
+
+  it('refunds a cancelled deal killed mid-refund exactly once, to the base unit', async () => {
+    // 0.5 WETH deposited in full by the seller, 1,234.567891 of 2,469.135782 USDC by the buyer; the
+    // buyer cancels. The seller's refund is mined when the server dies, the buyer's is still to come.
+    const assetAmount = 500_000_000_000_000_000n;
+    const stableAmount = 2_469_135_782n;
+    const stablePaid = 1_234_567_891n;
+    await start('mid-refund');
+    buyer ??= await driver.signIn('buyer@demo.covenant.test');
+    seller ??= await driver.signIn('seller@demo.covenant.test');
+    const deal = await driver.openDeal(buyer, seller, {
+      assetSymbol: 'WETH',
+      assetAmount,
+      stableSymbol: 'USDC',
+      stableAmount,
+    });
+    const watched = {
+      buyerWallet: buyer.wallet,
+      sellerWallet: seller.wallet,
+      fee: feeAddress,
+      assetEscrow: deal.asset,
+      stableEscrow: deal.stable,
+    };
+    await driver.pay(seller, 'WETH', deal.asset, assetAmount);
+    await driver.pay(buyer, 'USDC', deal.stable, stablePaid);
+    await driver.waitUntil('both deposits to be seen', async () => {
+      const view = await driver.escrowView(buyer, deal.dealId);
+      return (
+        driver.legOf(view, 'asset').state === 'funded' &&
+        driver.legOf(view, 'stable').state === 'partially_funded'
+      );
+    });
+    // The deposits come from the wallets: what they hold now is what they get back to.
+    const before = await balancesOf(['WETH', 'USDC'], watched);
+    const cancelled = await driver.expectOk('POST', `/api/v1/deals/${deal.dealId}/cancel`, buyer.token, {
+      reason: 'The counterparty asked to unwind',
+    });
+    expect(cancelled.status).toBe('cancelled');
+    await driver.approve(seller, deal.dealId, 'asset', true);
+    await expectCrashAt('mid-refund');
+    expect((await driver.settledEvents(deal.asset)).length).toBe(1);
+    expect((await driver.settledEvents(deal.stable)).length).toBe(0);
+
+    await start();
+    await driver.approve(buyer, deal.dealId, 'stable');
+    await driver.waitUntil(
+      'the escrow to be refunded after the restart',
+      async () => (await driver.escrowView(buyer, deal.dealId)).status === 'refunded',
+      60_000,
+    );
+    const after = await balancesOf(['WETH', 'USDC'], watched);
+    expect({
+      sellerBack: after['sellerWallet WETH']! - before['sellerWallet WETH']!,
+      buyerBack: after['buyerWallet USDC']! - before['buyerWallet USDC']!,
+      feeWeth: after['fee WETH']! - before['fee WETH']!,
+      feeUsdc: after['fee USDC']! - before['fee USDC']!,
+      assetEscrowHolds: after['assetEscrow WETH'],
+      stableEscrowHolds: after['stableEscrow USDC'],
+    }).toEqual({
+      sellerBack: assetAmount,
+      buyerBack: stablePaid,
+      feeWeth: 0n,
+      feeUsdc: 0n,
+      assetEscrowHolds: 0n,
+      stableEscrowHolds: 0n,
+    });
+    expect((await driver.settledEvents(deal.asset)).length).toBe(1);
+    expect((await driver.settledEvents(deal.stable)).length).toBe(1);
+    const view = await driver.escrowView(buyer, deal.dealId);
+    expect(view.legs.map((leg) => [leg.leg, leg.state, leg.payout?.kind, leg.payout?.status])).toEqual([
+      ['asset', 'refunded', 'refund', 'confirmed'],
+      ['stable', 'refunded', 'refund', 'confirmed'],
+    ]);
+    expect(await driver.dealStatus(buyer, deal.dealId)).toBe('cancelled');
+    await expectClosedOnce(deal.dealId, 'escrow_refunded');
+    deals.push({ dealId: deal.dealId, outcome: 'cancelled' });
+  });
+
+  it("leaves the engine's reconciliation nothing to report, and every deal in its final state", async () => {
+    // The server of the last case is still running; its staff view holds every alert ever raised.
+    const admin = await signInStaffOverHttp(server!.url, 'admin@demo.covenant.test');
+    const alerts = await driver.expectOk<{ data: { kind: string; message: string }[] }>(
+      'GET',
+      '/api/v1/staff/alerts',
+      admin,
+    );
+    expect(alerts.data).toEqual([]);
+    for (const { dealId, outcome } of deals) expect(await driver.dealStatus(buyer, dealId)).toBe(outcome);
+    expect(deals).toHaveLength(settlements.length + 1);
+    await stop();
+  });
+});
