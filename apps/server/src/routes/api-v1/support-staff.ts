@@ -32,6 +32,7 @@ export const apiV1SupportStaffRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/messages',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['Support'],
         summary: 'List contact messages and tickets, newest first',
@@ -56,6 +57,7 @@ export const apiV1SupportStaffRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/messages/:id',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['Support'],
         summary: 'Read a message and its replies',
@@ -69,6 +71,7 @@ export const apiV1SupportStaffRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/messages/:id/status',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['Support'],
         summary: 'Set the status of a message',
@@ -83,6 +86,7 @@ export const apiV1SupportStaffRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/messages/:id/replies',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['Support'],
         summary: 'E-mail a reply to the sender and add it to the thread',
