@@ -5,6 +5,9 @@ const baseURL = `http://localhost:${port}`;
 const longSessionPort = port + 1;
 /** The server whose access tokens live an hour (tests use it with `test.use({ baseURL: longSessionURL })`). */
 export const longSessionURL = `http://localhost:${longSessionPort}`;
+const shortReauthenticationPort = port + 2;
+/** The server whose sessions must reauthenticate for sensitive actions after 30 s, not 10 minutes. */
+export const shortReauthenticationURL = `http://localhost:${shortReauthenticationPort}`;
 
 /** The real server on the built SPA, with a fresh embedded database and mailbox of its own. */
 function server(serverPort: number, env: Record<string, string>) {
@@ -78,5 +81,7 @@ export default defineConfig({
     }),
     // The default one-hour lifetime, for tests where a still-valid access token matters.
     server(longSessionPort, {}),
+    // A sign-in counts as recent for 30 s only, so a test sees a sensitive action ask for the password.
+    server(shortReauthenticationPort, { AUTH_REAUTHENTICATION_WINDOW_SECONDS: '30' }),
   ],
 });

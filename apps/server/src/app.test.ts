@@ -31,17 +31,19 @@ const logStream = new Writable({
 
 /** Routes standing in for the API's endpoints, to drive the generic layer: parsing, validation, errors. */
 const probeRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.post('/echo', { schema: { body: z.object({ name: z.string().min(1) }) } }, async (request) => ({
+  // Under /api/v1, so each declares its access (ADR 013); no hook of the real API scopes runs here.
+  const config = { access: 'public' } as const;
+  app.post('/echo', { config, schema: { body: z.object({ name: z.string().min(1) }) } }, async (request) => ({
     hello: request.body.name,
   }));
-  app.post('/no-body', async () => ({ ok: true }));
-  app.get('/crash', async () => {
+  app.post('/no-body', { config }, async () => ({ ok: true }));
+  app.get('/crash', { config }, async () => {
     throw new Error('connection to 10.0.0.5 refused: password=hunter2');
   });
-  app.get('/closed-deal', async () => {
+  app.get('/closed-deal', { config }, async () => {
     throw new AppError('DEAL_NOT_ACTIVE', 'The deal can no longer be modified', { status: 'completed' });
   });
-  app.post('/log-body', async (request) => {
+  app.post('/log-body', { config }, async (request) => {
     request.log.info({ body: request.body, headers: request.headers }, 'probe body');
     return { ok: true };
   });
@@ -427,7 +429,7 @@ describe('closing', () => {
       arrived = resolve;
     });
     let release: () => void = () => {};
-    closing.app.get('/api/v1/slow', async () => {
+    closing.app.get('/api/v1/slow', { config: { access: 'public' } }, async () => {
       arrived();
       await new Promise<void>((resolve) => {
         release = resolve;

@@ -3,6 +3,7 @@ import type { Database } from '@covenant/db';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { refuseUnstorableText } from './api/refuse-unstorable-text.js';
+import { requireAccessDeclarations } from './api/require-access-declarations.js';
 import type { AuthLimits } from './auth/auth-deps.js';
 import type { SigningKey } from './auth/load-signing-key.js';
 import type { ChainRegistry } from './chains/chain-registry.js';
@@ -145,7 +146,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   });
 
-  // Routes.
+  // Routes. Those of /api/v1 and /auth/v1 must declare their access (ADR 013).
+  requireAccessDeclarations(app);
   await app.register(healthRoutes, { database: deps.database });
   await app.register(authV1Routes, { prefix: '/auth/v1' });
   await app.register(apiV1Routes, { prefix: '/api/v1' });

@@ -95,6 +95,7 @@ const envSchema = z.object({
   AUTH_JWT_EXPIRY_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3600),
   AUTH_REFRESH_REUSE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   AUTH_REQUIRE_EMAIL_CONFIRMATION: booleanFromEnv.default(true),
+  AUTH_REAUTHENTICATION_WINDOW_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
   /** Production: the ES256 signing key as a JWK (JSON); unset → generated into DATA_DIR/keys on first start. */
   AUTH_JWT_PRIVATE_JWK: z.string().optional(),
   /** Production: the master key that wraps each uploaded file's key (base64, 32 bytes); unset → DATA_DIR/keys. */
@@ -164,6 +165,8 @@ export interface Config {
     jwtExpirySeconds: number;
     refreshReuseIntervalSeconds: number;
     requireEmailConfirmation: boolean;
+    /** A sensitive action needs a proof of identity (password, TOTP) at most this old (ADR 013). */
+    reauthenticationWindowSeconds: number;
     jwtPrivateJwk: string | undefined;
   };
   /** The configured file master key (base64); unset → generated into DATA_DIR/keys on first start. */
@@ -222,6 +225,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       jwtExpirySeconds: env.AUTH_JWT_EXPIRY_SECONDS,
       refreshReuseIntervalSeconds: env.AUTH_REFRESH_REUSE_INTERVAL_SECONDS,
       requireEmailConfirmation: env.AUTH_REQUIRE_EMAIL_CONFIRMATION,
+      reauthenticationWindowSeconds: env.AUTH_REAUTHENTICATION_WINDOW_SECONDS,
       jwtPrivateJwk: env.AUTH_JWT_PRIVATE_JWK,
     },
     fileEncryptionKey: env.FILE_ENCRYPTION_KEY,

@@ -9,6 +9,8 @@ export const errorStatus = {
   UNAUTHORIZED: 401,
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
+  /** A sensitive action from a session whose last sign-in is too old (ADR 013): confirm the password. */
+  REAUTHENTICATION_NEEDED: 403,
   KYC_REQUIRED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,

@@ -6,6 +6,7 @@ export interface ApiKeyView {
   prefix: string;
   created_at: string;
   last_used_at: string | null;
+  scopes: schema.ApiKeyScope[];
 }
 
 export function presentApiKey(row: typeof schema.apiKeys.$inferSelect): ApiKeyView {
@@ -15,5 +16,6 @@ export function presentApiKey(row: typeof schema.apiKeys.$inferSelect): ApiKeyVi
     prefix: row.prefix,
     created_at: row.createdAt.toISOString(),
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    scopes: row.scopes,
   };
 }

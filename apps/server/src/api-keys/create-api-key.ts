@@ -7,11 +7,16 @@ import { type ApiKeyView, presentApiKey } from './api-key-view.js';
 /** Enough for every integration a trader runs; more usually means keys are not being revoked. */
 export const maxApiKeysPerUser = 25;
 
+/** The scopes a key gets for what was asked: `trade` without `read` would be of no use, so it brings it. */
+export function normaliseScopes(asked: readonly schema.ApiKeyScope[]): schema.ApiKeyScope[] {
+  return asked.includes('trade') ? ['read', 'trade'] : ['read'];
+}
+
 /** Creates a named key; the key itself is in this answer only, the database keeps its hash. */
 export async function createApiKey(
   deps: { db: Db; now: () => Date },
   userId: string,
-  name: string,
+  input: { name: string; scopes: readonly schema.ApiKeyScope[] },
 ): Promise<ApiKeyView & { key: string }> {
   const [existing] = await deps.db
     .select({ n: count() })
@@ -23,7 +28,14 @@ export async function createApiKey(
   const token = generateApiKeyToken();
   const [row] = await deps.db
     .insert(schema.apiKeys)
-    .values({ userId, name, prefix: token.prefix, keyHash: token.hash, createdAt: deps.now() })
+    .values({
+      userId,
+      name: input.name,
+      prefix: token.prefix,
+      keyHash: token.hash,
+      scopes: normaliseScopes(input.scopes),
+      createdAt: deps.now(),
+    })
     .returning();
   return { ...presentApiKey(row!), key: token.key };
 }

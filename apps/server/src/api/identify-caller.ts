@@ -5,8 +5,9 @@ import { decodeJwt } from 'jose';
 import type { AuthDeps } from '../auth/auth-deps.js';
 import { isAuthError } from '../auth/auth-error.js';
 import { verifyAccessToken } from '../auth/authenticate-request.js';
+import { lastAuthenticationOf } from './access.js';
 import { apiKeyPrefix, hashApiKey } from './api-key-token.js';
-import type { Principal } from './principal.js';
+import { type Principal, sessionScopes } from './principal.js';
 import type { TokenClaims, VerifiedTokenCache } from './verified-token-cache.js';
 
 /** `last_used_at` is written at most this often per key, so busy keys do not turn every read into a write. */
@@ -63,6 +64,7 @@ function prepareSessionCaller(db: Db) {
     .select({
       tier: schema.apiAccessTiers.tier,
       aal: schema.sessions.aal,
+      amr: schema.sessions.amr,
       roles: sql<
         schema.UserRole[]
       >`array(select ${schema.userRoles.role} from ${schema.userRoles} where ${schema.userRoles.userId} = ${schema.sessions.userId} order by 1)`,
@@ -81,7 +83,11 @@ function prepareSessionCaller(db: Db) {
 /** Built once per database: the statement runs on every authenticated request. */
 const sessionCallerQueries = new WeakMap<Db, ReturnType<typeof prepareSessionCaller>>();
 
-/** One query: the session still exists, with its assurance level and the user's staff roles and API tier. */
+/**
+ * One query: the session still exists, with its assurance level, when it last proved its user, and
+ * the user's staff roles and API tier. Read from the session rather than the token, so a
+ * reauthentication counts at once for every token of the session.
+ */
 async function loadSessionCaller(db: Db, claims: TokenClaims): Promise<Principal> {
   let query = sessionCallerQueries.get(db);
   if (!query) {
@@ -97,12 +103,19 @@ async function loadSessionCaller(db: Db, claims: TokenClaims): Promise<Principal
     kind: 'session',
     apiKeyId: null,
     tier: row.tier ?? 'standard',
+    scopes: sessionScopes,
+    authenticatedAt: lastAuthenticationOf(row.amr),
   };
 }
 
 async function loadApiKeyCaller(deps: Pick<AuthDeps, 'db' | 'now'>, keyHash: string): Promise<Principal> {
   const [row] = await deps.db
-    .select({ id: schema.apiKeys.id, userId: schema.apiKeys.userId, tier: schema.apiAccessTiers.tier })
+    .select({
+      id: schema.apiKeys.id,
+      userId: schema.apiKeys.userId,
+      scopes: schema.apiKeys.scopes,
+      tier: schema.apiAccessTiers.tier,
+    })
     .from(schema.apiKeys)
     .leftJoin(schema.apiAccessTiers, eq(schema.apiAccessTiers.userId, schema.apiKeys.userId))
     .where(eq(schema.apiKeys.keyHash, keyHash));
@@ -128,5 +141,7 @@ async function loadApiKeyCaller(deps: Pick<AuthDeps, 'db' | 'now'>, keyHash: str
     kind: 'api_key',
     apiKeyId: row.id,
     tier: row.tier ?? 'standard',
+    scopes: row.scopes,
+    authenticatedAt: null,
   };
 }

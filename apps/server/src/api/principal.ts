@@ -11,4 +11,11 @@ export interface Principal {
   /** The API key's id when kind is api_key: rate limits count per key. */
   apiKeyId: string | null;
   tier: schema.ApiAccessTier;
+  /** An API key's scopes (ADR 013); a session has every scope its user has. */
+  scopes: readonly schema.ApiKeyScope[];
+  /** When the session last proved its user (its latest `amr` entry); null for API keys. */
+  authenticatedAt: Date | null;
 }
+
+/** What a session may do beyond its roles: everything an API key could be allowed. */
+export const sessionScopes: readonly schema.ApiKeyScope[] = ['read', 'trade'];

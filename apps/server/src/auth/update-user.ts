@@ -1,5 +1,6 @@
 import { schema } from '@covenant/db';
 import { and, eq, ne } from 'drizzle-orm';
+import { lastAuthenticationOf, refuseStaleSession } from '../api/access.js';
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, sessionNotFound, usernameTaken } from './auth-error.js';
 import type { AuthenticatedRequest } from './authenticate-request.js';
@@ -27,12 +28,6 @@ export interface UserChanges {
 }
 
 /**
- * A password change from a session that proved the user's identity longer ago than this needs a
- * fresh proof (nonce or current password): a stolen long-lived session cannot lock the owner out.
- */
-export const recentAuthenticationSeconds = 10 * 60;
-
-/**
  * `PUT /user`: updates metadata (and the profile's username), the password (other sessions are
  * signed out), or starts an e-mail change confirmed by a link sent to the new address.
  */
@@ -48,7 +43,8 @@ export async function updateUser(
   const email = changes.email && changes.email !== user.email.toLowerCase() ? changes.email : undefined;
 
   // Every check runs before the first write, so a refused request changes nothing.
-  if (changes.password !== undefined) await checkPasswordChange(deps, caller, user, changes);
+  if (changes.password !== undefined) await checkNewPassword(user, changes.password);
+  if (changes.password !== undefined || email) await checkRecentProof(deps, caller, user, changes);
   if (changes.metadata?.username) await assertUsernameAvailable(deps, changes.metadata.username, user.id);
   if (email) {
     await enforceRateLimit(deps, deps.rateLimits.emailPerAccount, `email:user:${user.id}`);
@@ -103,17 +99,25 @@ export async function updateUser(
   return presentUser(account);
 }
 
-async function checkPasswordChange(
+async function checkNewPassword(user: UserRow, password: string): Promise<void> {
+  assertStrongPassword(password);
+  if (user.passwordHash && (await verifyPassword(user.passwordHash, password))) {
+    throw new AuthError(422, 'same_password', 'New password should be different from the old password.');
+  }
+}
+
+/**
+ * A password or e-mail change is sensitive (ADR 013): a session that proved its user longer ago than
+ * the reauthentication window needs a fresh proof — the current password, the nonce of
+ * `GET /reauthenticate`, or a `POST /reauthenticate` first — so a stolen long-lived session cannot
+ * take the account over.
+ */
+async function checkRecentProof(
   deps: AuthDeps,
   caller: AuthenticatedRequest,
   user: UserRow,
   changes: UserChanges,
 ): Promise<void> {
-  const password = changes.password!;
-  assertStrongPassword(password);
-  if (user.passwordHash && (await verifyPassword(user.passwordHash, password))) {
-    throw new AuthError(422, 'same_password', 'New password should be different from the old password.');
-  }
   if (changes.currentPassword !== undefined) {
     if (!user.passwordHash || !(await verifyPassword(user.passwordHash, changes.currentPassword))) {
       throw new AuthError(400, 'invalid_credentials', 'Current password is incorrect');
@@ -124,9 +128,17 @@ async function checkPasswordChange(
     await consumeReauthenticationNonce(deps, user.id, changes.nonce);
     return;
   }
-  const lastProof = Math.max(0, ...caller.amr.map((entry) => entry.timestamp));
-  if (deps.now().getTime() / 1000 - lastProof > recentAuthenticationSeconds) {
-    throw new AuthError(401, 'reauthentication_needed', 'Password update requires reauthentication');
+  const refusal = refuseStaleSession(
+    { kind: 'session', authenticatedAt: lastAuthenticationOf(caller.amr) },
+    deps.now(),
+    deps.config.auth.reauthenticationWindowSeconds,
+  );
+  if (refusal) {
+    throw new AuthError(
+      401,
+      'reauthentication_needed',
+      'Changing the password or e-mail requires reauthentication',
+    );
   }
 }
 

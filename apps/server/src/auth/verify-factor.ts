@@ -84,7 +84,7 @@ export async function verifyFactor(
 }
 
 /** The time step the code belongs to, or undefined when it is wrong or was already used. */
-async function checkTotpCode(
+export async function checkTotpCode(
   secret: string,
   code: string,
   lastTimeStep: number | null,

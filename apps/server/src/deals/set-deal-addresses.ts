@@ -58,6 +58,8 @@ export async function setDealAddresses(
   userId: string,
   dealId: string,
   addresses: DealPartyAddresses,
+  /** Throws when the caller may not replace addresses of agreed terms (ADR 013: a sensitive action). */
+  confirmReplacingAgreedAddresses: () => void = () => undefined,
 ): Promise<DealView> {
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
@@ -80,6 +82,7 @@ export async function setDealAddresses(
     ) {
       return;
     }
+    if (stored && deal.termsAgreedAt) confirmReplacingAgreedAddresses();
     await tx
       .insert(schema.dealAddresses)
       .values({

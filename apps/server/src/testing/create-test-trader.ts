@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { schema } from '@covenant/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { hashPassword } from '../auth/hash-password.js';
 import { issueAccessToken } from '../auth/issue-access-token.js';
 
 export interface TestTrader {
@@ -22,6 +23,8 @@ export interface TestTraderOverrides {
   /** Staff roles to grant; staff get an aal2 session (as after a TOTP code) unless `aal` says otherwise. */
   roles?: schema.UserRole[];
   aal?: 'aal1' | 'aal2';
+  /** A password to sign in or reauthenticate with; without one the account has none. */
+  password?: string;
 }
 
 /**
@@ -36,7 +39,11 @@ export async function createTestTrader(
   const username = overrides.username ?? `trader_${randomUUID().slice(0, 8)}`;
   const email = `${username}@example.com`;
   const now = app.clock();
-  const [user] = await db.insert(schema.users).values({ email, emailConfirmedAt: now }).returning();
+  const passwordHash = overrides.password ? await hashPassword(overrides.password) : undefined;
+  const [user] = await db
+    .insert(schema.users)
+    .values({ email, emailConfirmedAt: now, ...(passwordHash ? { passwordHash } : {}) })
+    .returning();
   await db.insert(schema.profiles).values({
     id: user!.id,
     username,

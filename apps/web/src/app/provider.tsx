@@ -2,6 +2,7 @@ import type { GoTrueClient } from '@supabase/auth-js';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { AuthProvider } from '@/lib/auth.js';
+import { ReauthenticationProvider } from '@/lib/reauthentication.js';
 import { DeferredToaster } from './deferred-toaster.js';
 
 export function AppProvider({ authClient, children }: { authClient: GoTrueClient; children: ReactNode }) {
@@ -11,7 +12,7 @@ export function AppProvider({ authClient, children }: { authClient: GoTrueClient
   return (
     <QueryClientProvider client={queryClient}>
       <AuthProvider client={authClient}>
-        {children}
+        <ReauthenticationProvider>{children}</ReauthenticationProvider>
         {/* Offset below the sticky header (4rem) so toasts never cover its buttons. */}
         <DeferredToaster
           theme="dark"

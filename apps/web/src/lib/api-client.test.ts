@@ -77,4 +77,42 @@ describe('createApiClient', () => {
       details: null,
     });
   });
+
+  it('retries an action refused as REAUTHENTICATION_NEEDED once the user confirmed it, with the renewed token', async () => {
+    const seen: Request[] = [];
+    const answers = [
+      Response.json(
+        { error: { code: 'REAUTHENTICATION_NEEDED', message: 'Confirm', details: null, timestamp: 't' } },
+        { status: 403 },
+      ),
+      Response.json({ ok: true }),
+    ];
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      seen.push(new Request(input, init));
+      return answers.shift()!;
+    });
+    const requestReauthentication = vi.fn(async () => 'renewed-token');
+    const api = createApiClient('stale-token', requestReauthentication);
+
+    await expect(api.put('/wallets/escrow-key', { body: { a: 1 } })).resolves.toEqual({ ok: true });
+    expect(requestReauthentication).toHaveBeenCalledOnce();
+    expect(seen.map((request) => request.headers.get('Authorization'))).toEqual([
+      'Bearer stale-token',
+      'Bearer renewed-token',
+    ]);
+    expect(await seen[1]?.json()).toEqual({ a: 1 });
+  });
+
+  it('keeps the refusal when the user cancels the reauthentication', async () => {
+    answering(
+      Response.json(
+        { error: { code: 'REAUTHENTICATION_NEEDED', message: 'Confirm', details: null, timestamp: 't' } },
+        { status: 403 },
+      ),
+    );
+    const api = createApiClient('stale-token', async () => null);
+    await expect(api.post('/api-keys', { body: {} })).rejects.toMatchObject({
+      code: 'REAUTHENTICATION_NEEDED',
+    });
+  });
 });

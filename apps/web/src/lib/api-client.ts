@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useAuth } from '@/lib/auth.js';
+import { type RequestReauthentication, useRequestReauthentication } from '@/lib/reauthentication.js';
 
 // An error answered by /api/v1, in the API's own shape: {"error": {code, message, details, timestamp}}.
 export class ApiError extends Error {
@@ -32,33 +33,28 @@ export type ApiClient = {
   delete(path: string): Promise<void>;
 };
 
-// A client for the public API on the same origin, with the caller's access token as the Bearer.
-export function createApiClient(accessToken: string | undefined): ApiClient {
+// A client for the public API on the same origin, with the caller's access token as the Bearer. With
+// `requestReauthentication`, an action the server refuses as REAUTHENTICATION_NEEDED (a sensitive one
+// from a session signed in too long ago) is retried once the user has confirmed their password.
+export function createApiClient(
+  accessToken: string | undefined,
+  requestReauthentication?: RequestReauthentication | null,
+): ApiClient {
   const request = async <T>(method: string, path: string, options: RequestOptions = {}): Promise<T> => {
-    const url = new URL(`/api/v1${path}`, window.location.origin);
-    for (const [name, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
+    try {
+      return await send<T>(accessToken, method, path, options);
+    } catch (error) {
+      if (
+        !(error instanceof ApiError) ||
+        error.code !== 'REAUTHENTICATION_NEEDED' ||
+        !requestReauthentication
+      ) {
+        throw error;
+      }
+      const renewed = await requestReauthentication();
+      if (!renewed) throw error;
+      return send<T>(renewed, method, path, options);
     }
-    const headers = new Headers({ Accept: 'application/json' });
-    if (accessToken) headers.set('Authorization', `Bearer ${accessToken}`);
-    if (options.idempotencyKey) headers.set('Idempotency-Key', options.idempotencyKey);
-    // A FormData body (file uploads) is sent as multipart/form-data with the boundary fetch chooses.
-    const isForm = options.body instanceof FormData;
-    if (options.body !== undefined && !isForm) headers.set('Content-Type', 'application/json');
-    const response = await fetch(url, {
-      method,
-      headers,
-      body:
-        options.body === undefined
-          ? undefined
-          : isForm
-            ? (options.body as FormData)
-            : JSON.stringify(options.body),
-    });
-    if (!response.ok) throw await readApiError(response);
-    if (response.status === 204) return undefined as T;
-    if (options.as === 'blob') return (await response.blob()) as T;
-    return (await response.json()) as T;
   };
   return {
     get: (path, options) => request('GET', path, options),
@@ -68,11 +64,47 @@ export function createApiClient(accessToken: string | undefined): ApiClient {
   };
 }
 
+async function send<T>(
+  accessToken: string | undefined,
+  method: string,
+  path: string,
+  options: RequestOptions,
+): Promise<T> {
+  const url = new URL(`/api/v1${path}`, window.location.origin);
+  for (const [name, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
+  }
+  const headers = new Headers({ Accept: 'application/json' });
+  if (accessToken) headers.set('Authorization', `Bearer ${accessToken}`);
+  if (options.idempotencyKey) headers.set('Idempotency-Key', options.idempotencyKey);
+  // A FormData body (file uploads) is sent as multipart/form-data with the boundary fetch chooses.
+  const isForm = options.body instanceof FormData;
+  if (options.body !== undefined && !isForm) headers.set('Content-Type', 'application/json');
+  const response = await fetch(url, {
+    method,
+    headers,
+    body:
+      options.body === undefined
+        ? undefined
+        : isForm
+          ? (options.body as FormData)
+          : JSON.stringify(options.body),
+  });
+  if (!response.ok) throw await readApiError(response);
+  if (response.status === 204) return undefined as T;
+  if (options.as === 'blob') return (await response.blob()) as T;
+  return (await response.json()) as T;
+}
+
 // The client for the signed-in user; it follows the session as the auth client refreshes it.
 export function useApiClient(): ApiClient {
   const { session } = useAuth();
+  const requestReauthentication = useRequestReauthentication();
   const accessToken = session?.access_token;
-  return useMemo(() => createApiClient(accessToken), [accessToken]);
+  return useMemo(
+    () => createApiClient(accessToken, requestReauthentication),
+    [accessToken, requestReauthentication],
+  );
 }
 
 async function readApiError(response: Response): Promise<ApiError> {

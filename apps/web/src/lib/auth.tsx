@@ -36,6 +36,12 @@ type AuthContextValue = {
   signInWithGoogle: () => Promise<AuthResult>;
   // Second factors (TOTP): enrol, challenge and verify (which raises the session to aal2), list, remove.
   mfa: GoTrueClient['mfa'];
+  // Proves the user again (password, and a TOTP code when enrolled) for sensitive actions; the session
+  // is renewed and its new access token answered.
+  reauthenticate: (
+    password: string,
+    code?: string,
+  ) => Promise<{ error: string | null; accessToken?: string }>;
 };
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -137,6 +143,21 @@ export function AuthProvider({ client, children }: { client: GoTrueClient; child
         return { error };
       },
       mfa: client.mfa,
+      reauthenticate: async (password, code) => {
+        const response = await fetch(`${window.location.origin}/auth/v1/reauthenticate`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            Authorization: `Bearer ${state.session?.access_token ?? ''}`,
+          },
+          body: JSON.stringify(code ? { password, code } : { password }),
+        });
+        const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+        if (!response.ok) return { error: reauthenticationErrorOf(response.status, body) };
+        const renewed = body as { access_token: string; refresh_token: string };
+        const { error } = await client.setSession(renewed);
+        return error ? { error: error.message } : { error: null, accessToken: renewed.access_token };
+      },
     }),
     [client, state, linkError],
   );
@@ -148,6 +169,15 @@ export function useAuth(): AuthContextValue {
   const context = useContext(AuthContext);
   if (!context) throw new Error('useAuth must be used within an AuthProvider');
   return context;
+}
+
+// What the reauthentication dialog shows for a refused attempt, from GoTrue's error body.
+function reauthenticationErrorOf(status: number, body: Record<string, unknown> | null): string {
+  const code = body?.error_code;
+  if (code === 'invalid_credentials') return 'That password is not correct.';
+  if (code === 'mfa_verification_failed') return 'That code is not correct or was already used.';
+  if (status === 429) return 'Too many attempts. Wait a moment and try again.';
+  return typeof body?.msg === 'string' ? body.msg : 'Your password could not be confirmed.';
 }
 
 // Optional profile fields left empty are not sent, so the server never stores "" as a username.

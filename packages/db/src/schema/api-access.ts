@@ -4,6 +4,12 @@ import { createdAt, updatedAt } from './timestamps.js';
 
 export type ApiAccessTier = 'standard' | 'premium';
 
+/**
+ * What an API key may do (ADR 013): `read` calls the read operations, `trade` adds deal actions.
+ * A key never reaches sensitive or staff operations, whatever its scopes.
+ */
+export type ApiKeyScope = 'read' | 'trade';
+
 /** A user's API access tier (spec §6: Standard or Premium, told apart by rate limit); no row = standard. */
 export const apiAccessTiers = pgTable('api_access_tiers', {
   userId: uuid('user_id')
@@ -26,6 +32,8 @@ export const apiKeys = pgTable(
     keyHash: text('key_hash').notNull().unique(),
     createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** Keys made before scopes existed keep both, which is what they could do then. */
+    scopes: text('scopes').array().$type<ApiKeyScope[]>().notNull().default(['read', 'trade']),
   },
   (table) => [index('api_keys_user_id_idx').on(table.userId, table.createdAt)],
 );

@@ -53,6 +53,7 @@ describe('API keys', () => {
         prefix: key.prefix,
         created_at: key.created_at,
         last_used_at: expect.any(String),
+        scopes: ['read'],
       },
     ]);
     expect(JSON.stringify(listed.json())).not.toContain(key.key);

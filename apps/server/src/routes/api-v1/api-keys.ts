@@ -1,5 +1,5 @@
-import { AppError, singleLineText } from '@covenant/domain';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { singleLineText } from '@covenant/domain';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createApiKey } from '../../api-keys/create-api-key.js';
@@ -7,22 +7,18 @@ import { listApiKeys } from '../../api-keys/list-api-keys.js';
 import { revokeApiKey } from '../../api-keys/revoke-api-key.js';
 import { principalOf } from './principal-of.js';
 
+const apiKeyScopeSchema = z.enum(['read', 'trade']);
+
 const apiKeySchema = z.object({
   id: z.uuid(),
   name: z.string(),
   prefix: z.string().describe('The first characters of the key, to recognise it'),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
+  scopes: z
+    .array(apiKeyScopeSchema)
+    .describe('read: the read operations; trade: deal actions too. Never sensitive or staff operations'),
 });
-
-/** Keys are managed from a signed-in session only, so a leaked key cannot mint or revoke keys. */
-function sessionUserOf(request: FastifyRequest): string {
-  const principal = principalOf(request);
-  if (principal.kind !== 'session') {
-    throw new AppError('FORBIDDEN', 'API keys are managed from a signed-in session, not with an API key');
-  }
-  return principal.userId;
-}
 
 /** `/api-keys`: create (the key is shown once), list and revoke the caller's API keys. */
 export const apiKeyRoutes: FastifyPluginAsync = async (app) => {
@@ -32,16 +28,25 @@ export const apiKeyRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/api-keys',
     {
+      config: { access: 'sensitive' },
       schema: {
         tags: ['API keys'],
         summary: 'Create an API key (the key is in this answer only)',
         security: [{ bearerAuth: [] }],
-        body: z.object({ name: singleLineText().min(1).max(100) }),
+        body: z.object({
+          name: singleLineText().min(1).max(100),
+          scopes: z
+            .array(apiKeyScopeSchema)
+            .min(1)
+            .max(2)
+            .default(['read'])
+            .describe('What the key may do (ADR 013); trade brings read. Without it: read only'),
+        }),
         response: { 201: apiKeySchema.extend({ key: z.string().describe('cov_live_…, shown once') }) },
       },
     },
     async (request, reply) => {
-      const key = await createApiKey({ db, now: app.clock }, sessionUserOf(request), request.body.name);
+      const key = await createApiKey({ db, now: app.clock }, principalOf(request).userId, request.body);
       return reply.code(201).send(key);
     },
   );
@@ -49,6 +54,7 @@ export const apiKeyRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/api-keys',
     {
+      config: { access: 'session' },
       schema: {
         tags: ['API keys'],
         summary: 'List your API keys',
@@ -56,12 +62,13 @@ export const apiKeyRoutes: FastifyPluginAsync = async (app) => {
         response: { 200: z.object({ data: z.array(apiKeySchema) }) },
       },
     },
-    async (request) => ({ data: await listApiKeys(db, sessionUserOf(request)) }),
+    async (request) => ({ data: await listApiKeys(db, principalOf(request).userId) }),
   );
 
   routes.delete(
     '/api-keys/:id',
     {
+      config: { access: 'sensitive' },
       schema: {
         tags: ['API keys'],
         summary: 'Revoke an API key',
@@ -71,7 +78,7 @@ export const apiKeyRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) => {
-      await revokeApiKey(db, sessionUserOf(request), request.params.id);
+      await revokeApiKey(db, principalOf(request).userId, request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -42,6 +42,7 @@ export const apiV1AuthRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/login',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['Authentication'],
         summary: 'Exchange e-mail and password for an access token and a refresh token',
@@ -70,6 +71,7 @@ export const apiV1AuthRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/refresh',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['Authentication'],
         summary: 'Exchange a refresh token for new tokens (each refresh token works once)',

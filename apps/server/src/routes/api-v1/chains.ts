@@ -46,6 +46,7 @@ export const chainRoutes: FastifyPluginAsync = async (app) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/chains',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['Escrow'],
         summary:

@@ -32,6 +32,7 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/cis',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['CIS'],
         summary: 'Store a Customer Information Sheet (encrypted), with an optional signed PDF',
@@ -66,6 +67,7 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/cis',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['CIS'],
         summary: "The caller's Customer Information Sheets, newest first",
@@ -78,6 +80,7 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/cis/:id/pdf',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['CIS'],
         summary: 'The signed PDF of one of your sheets',
@@ -91,6 +94,7 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id/cis',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['CIS'],
         summary:
@@ -105,6 +109,7 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id/cis/:party/pdf',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['CIS'],
         summary: 'The signed PDF of the sheet a party attached to the deal',
@@ -121,6 +126,7 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/deals/:id/cis',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['CIS'],
         summary:
@@ -137,6 +143,7 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/deals/:id/cis/approve',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['CIS'],
         summary: "Approve the counterparty's CIS; when both are approved the deal becomes cis_submitted",
@@ -152,6 +159,7 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/deals/:id/cis/reject',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['CIS'],
         summary: "Reject the counterparty's CIS with a comment; it may attach another",

@@ -14,6 +14,7 @@ export const dealAuditExportRoutes: FastifyPluginAsync = async (app) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/deals/:id/audit/export',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Trading'],
         summary: 'Download a deal’s audit trail as a JSON file to verify offline (either party)',

@@ -41,6 +41,7 @@ export const dealRoomRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id/events',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Trading'],
         summary: 'Follow a deal live (server-sent events)',
@@ -60,6 +61,7 @@ export const dealRoomRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id/messages',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Trading'],
         summary: 'Read a deal room’s messages, oldest first, 50 a page',
@@ -77,6 +79,7 @@ export const dealRoomRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/deals/:id/messages',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['Trading'],
         summary: 'Write to a deal room (refused once the deal is cancelled or completed)',
@@ -95,6 +98,7 @@ export const dealRoomRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/notifications',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['User'],
         summary: 'Your notifications, newest first, with the number unread',
@@ -108,6 +112,7 @@ export const dealRoomRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/notifications/:id/read',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['User'],
         summary: 'Mark one of your notifications read',
@@ -121,6 +126,7 @@ export const dealRoomRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/notifications/read-all',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['User'],
         summary: 'Mark all your notifications read',

@@ -8,6 +8,7 @@ import fastJson, { type Schema } from 'fast-json-stringify';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { requireRecentAuthentication } from '../../api/enforce-api-access.js';
 import { acceptDealTerms } from '../../deals/accept-deal-terms.js';
 import { cancelDeal } from '../../deals/cancel-deal.js';
 import { createDeal } from '../../deals/create-deal.js';
@@ -62,6 +63,7 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/deals',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['Trading'],
         summary: 'Create a deal as buyer with a verified counterparty (status draft)',
@@ -83,6 +85,7 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Trading'],
         summary: 'List your deals as buyer or seller, newest first',
@@ -101,6 +104,7 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Trading'],
         summary: 'Read one of your deals with its history',
@@ -115,6 +119,7 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id/terms',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Trading'],
         summary: 'Read every version of a deal’s terms and the accepted one with its terms hash',
@@ -129,6 +134,7 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
   routes.put(
     '/deals/:id/terms',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['Trading'],
         summary: 'Propose a new version of a deal’s terms (only before escrow funding)',
@@ -157,6 +163,7 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/deals/:id/terms/accept',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['Trading'],
         summary: 'Accept the exact latest version of the terms proposed by the other party',
@@ -180,6 +187,7 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
   routes.put(
     '/deals/:id/addresses',
     {
+      config: { access: 'trade', sensitiveWhen: 'replacing addresses already set once the terms are agreed' },
       schema: {
         tags: ['Trading'],
         summary: 'Set your own payout and refund addresses on a deal',
@@ -194,12 +202,18 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
         response: { 200: dealSchema },
       },
     },
-    async (request) => setDealAddresses(terms, principalOf(request).userId, request.params.id, request.body),
+    async (request) => {
+      const principal = principalOf(request);
+      return setDealAddresses(terms, principal.userId, request.params.id, request.body, () =>
+        requireRecentAuthentication(app, principal),
+      );
+    },
   );
 
   routes.post(
     '/deals/:id/cancel',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['Trading'],
         summary: 'Cancel a deal before any funding (either party); the reason goes into the audit trail',
@@ -216,6 +230,7 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id/audit',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Trading'],
         summary: 'Read a deal’s hash-chained audit trail, verified afresh',

@@ -59,8 +59,10 @@ interface Operation {
 
 /** `GET /openapi.json` and `GET /docs`, a plain page listing every operation by tag. */
 export const apiDescriptionRoutes: FastifyPluginAsync<{ document: () => unknown }> = async (app, options) => {
-  app.get('/openapi.json', { schema: { hide: true } }, async () => options.document());
-  app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
+    options.document(),
+  );
+  app.get('/docs', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
     const document = options.document() as OpenApiDocument;
     return reply.type('text/html; charset=utf-8').send(renderDocs(document));
   });

@@ -30,6 +30,7 @@ export const disputeRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/deals/:id/disputes',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['Disputes'],
         summary: 'Dispute a deal once terms are agreed or the escrow is funded (status disputed)',
@@ -64,6 +65,7 @@ export const disputeRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id/disputes',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Disputes'],
         summary: "A deal's disputes, oldest first, with evidence metadata and any decision",
@@ -79,6 +81,7 @@ export const disputeRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/deals/:id/disputes/:dispute_id/evidence',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['Disputes'],
         summary: 'Add 1–5 evidence files to an open dispute',
@@ -108,6 +111,7 @@ export const disputeRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id/disputes/:dispute_id/evidence/:evidence_id',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Disputes'],
         summary: 'An evidence file of a dispute, decrypted, with its content type',

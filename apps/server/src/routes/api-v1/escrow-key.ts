@@ -16,6 +16,7 @@ export const escrowKeyRoutes: FastifyPluginAsync = async (app) => {
   routes.put(
     '/wallets/escrow-key',
     {
+      config: { access: 'sensitive' },
       schema: {
         tags: ['Wallets'],
         summary:
@@ -38,6 +39,7 @@ export const escrowKeyRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/wallets/escrow-key',
     {
+      config: { access: 'session' },
       schema: {
         tags: ['Wallets'],
         summary: 'Your encrypted escrow seed, to unlock in your browser with your escrow password',

@@ -28,6 +28,7 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/escrow/create',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['Escrow'],
         summary: 'Open the escrow of a deal whose terms are agreed (idempotent)',
@@ -59,6 +60,7 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/escrow/:id/status',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Escrow'],
         summary: 'Read an escrow’s funding and settlement',
@@ -73,6 +75,7 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id/escrow',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Escrow'],
         summary: 'Read the escrow of a deal (404 until it is opened)',
@@ -87,6 +90,7 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/escrow/fund',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['Escrow'],
         summary: 'Point at your deposit so it is picked up at once',
@@ -113,6 +117,7 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/escrow/release',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['Escrow'],
         summary: 'Approve a leg’s payout with your escrow key’s signature',
@@ -141,7 +146,7 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
     routes.post(
       '/dev/fund',
       {
-        config: { devOnly: true },
+        config: { access: 'trade', devOnly: true },
         schema: {
           tags: ['Escrow'],
           summary: 'Devnet only: fund a leg from the devnet wallet',

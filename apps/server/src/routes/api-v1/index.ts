@@ -6,8 +6,10 @@ import {
   enforceRateLimit,
   rateLimitWindowSeconds,
 } from '../../api/apply-rate-limit.js';
+import { enforceApiAccess } from '../../api/enforce-api-access.js';
 import { honourIdempotencyKeys } from '../../api/honour-idempotency-keys.js';
 import { type IdentifiedCaller, identifyCaller } from '../../api/identify-caller.js';
+import { restrictDeclaredAccess } from '../../api/require-access-declarations.js';
 import { restrictDevRoutes } from '../../api/restrict-dev-routes.js';
 import { createVerifiedTokenCache } from '../../api/verified-token-cache.js';
 import { createAuthDeps } from '../../auth/create-auth-deps.js';
@@ -55,6 +57,7 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', restrictDevRoutes(app));
 
   await app.register(async (publicRoutes) => {
+    restrictDeclaredAccess(publicRoutes, ['public'], 'unauthenticated');
     publicRoutes.addHook('onRequest', async (request, reply) => {
       await applyRateLimit(app.rateLimiter, reply, `api:ip:${request.ip}`, app.config.apiRateLimits.standard);
     });
@@ -69,7 +72,14 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     authenticated.addHook('onRoute', (route) => {
       route.schema = { security: [{ bearerAuth: [] }], ...route.schema };
     });
+    restrictDeclaredAccess(
+      authenticated,
+      ['read', 'trade', 'session', 'sensitive', 'staff'],
+      'authenticated',
+    );
     authenticateEveryRequest(authenticated);
+    // Each route's declared access (ADR 013), once the caller is known.
+    enforceApiAccess(authenticated);
     honourIdempotencyKeys(authenticated, app.database.db, principalOf, app.fileMasterKey);
     // Each area registers its routes here.
     await authenticated.register(dealRoutes);

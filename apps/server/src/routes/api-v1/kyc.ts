@@ -20,6 +20,7 @@ export const apiV1KycRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/',
     {
+      config: { access: 'session' },
       schema: {
         tags: ['KYC'],
         summary: 'Ask to be verified: identity or company details and 1–5 documents',
@@ -50,6 +51,7 @@ export const apiV1KycRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['KYC'],
         summary: "The caller's verification requests, newest first",

@@ -18,6 +18,7 @@ export const apiV1PartnerRoutes: FastifyPluginAsync = async (app) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Profiles'],
         summary: 'Traders the caller can choose as counterparty',

@@ -26,6 +26,7 @@ export const apiV1ProfileRoutes: FastifyPluginAsync = async (app) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/profile',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Profiles'],
         summary: "The caller's profile: verification, trading tier and its limit",

@@ -45,6 +45,7 @@ export const staffAlertRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/alerts',
     {
+      config: { access: 'staff' },
       onRequest: async (request) => {
         requireStaff(request.principal, ['mediator', 'compliance', 'admin'], 'The escrow engine’s alerts');
       },
@@ -61,6 +62,7 @@ export const staffAlertRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/alerts/:id/resolve',
     {
+      config: { access: 'staff' },
       onRequest: async (request) => {
         requireStaff(request.principal, ['compliance', 'admin'], 'Resolving an alert');
       },

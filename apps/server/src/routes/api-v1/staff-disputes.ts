@@ -36,6 +36,7 @@ export const staffDisputeRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['Dispute resolution'],
         summary: 'The dispute queue: open disputes first, oldest first, with their deals and parties',
@@ -53,6 +54,7 @@ export const staffDisputeRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/:id',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['Dispute resolution'],
         summary:
@@ -67,6 +69,7 @@ export const staffDisputeRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/:id/evidence/:evidence_id',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['Dispute resolution'],
         summary: 'An evidence file of the dispute, decrypted, with its content type',
@@ -86,6 +89,7 @@ export const staffDisputeRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/:id/assign',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['Dispute resolution'],
         summary: 'Take the case (or take it over); recorded in the deal’s audit trail',
@@ -99,6 +103,7 @@ export const staffDisputeRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/:id/decision',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['Dispute resolution'],
         summary: 'Decide: release per terms, refund both, or split each leg; queued for on-chain execution',

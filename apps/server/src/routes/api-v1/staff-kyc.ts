@@ -30,6 +30,7 @@ export const apiV1StaffKycRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['KYC review'],
         summary: 'KYC submissions with their traders; pending ones oldest first',
@@ -48,6 +49,7 @@ export const apiV1StaffKycRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/:id',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['KYC review'],
         summary: 'One submission with its trader',
@@ -61,6 +63,7 @@ export const apiV1StaffKycRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/:id/documents/:document_id',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['KYC review'],
         summary: 'A document of the submission, decrypted, with its content type',
@@ -80,6 +83,7 @@ export const apiV1StaffKycRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/:id/approve',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['KYC review'],
         summary: "Approve: the trader's profile becomes verified and KYC-complete at the tier",
@@ -107,6 +111,7 @@ export const apiV1StaffKycRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/:id/reject',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['KYC review'],
         summary: 'Reject with a reason the trader reads in the e-mail',

@@ -31,6 +31,7 @@ export const staffUserRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/users',
     {
+      config: { access: 'staff' },
       onRequest: adminsOnly,
       schema: {
         tags: ['Staff'],
@@ -45,6 +46,7 @@ export const staffUserRoutes: FastifyPluginAsync = async (app) => {
   routes.put(
     '/users/:id/roles',
     {
+      config: { access: 'staff' },
       onRequest: adminsOnly,
       schema: {
         tags: ['Staff'],
@@ -76,6 +78,7 @@ export const staffUserRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id/audit',
     {
+      config: { access: 'staff' },
       onRequest: async (request) => {
         requireStaff(
           request.principal,

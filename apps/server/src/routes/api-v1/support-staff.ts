@@ -33,6 +33,7 @@ export const apiV1SupportStaffRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/messages',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['Support'],
         summary: 'List contact messages and tickets, newest first',
@@ -57,6 +58,7 @@ export const apiV1SupportStaffRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/messages/:id',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['Support'],
         summary: 'Read a message and its replies',
@@ -70,6 +72,7 @@ export const apiV1SupportStaffRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/messages/:id/status',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['Support'],
         summary: 'Set the status of a message',
@@ -84,6 +87,7 @@ export const apiV1SupportStaffRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/messages/:id/replies',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['Support'],
         summary: 'E-mail a reply to the sender and add it to the thread',

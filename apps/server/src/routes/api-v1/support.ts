@@ -31,6 +31,7 @@ export const apiV1SupportRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/contact',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['Support'],
         summary: 'Send a message through the contact form; answers with its reference',
@@ -50,6 +51,7 @@ export const apiV1SupportRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/tickets',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['Support'],
         summary: 'Open a support ticket; answers with its reference',

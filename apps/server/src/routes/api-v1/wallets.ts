@@ -38,6 +38,7 @@ export const walletRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/wallets/connect',
     {
+      config: { access: 'sensitive' },
       schema: {
         tags: ['Wallets'],
         summary:
@@ -70,6 +71,7 @@ export const walletRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/wallets/balance',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Wallets'],
         summary: 'Your registered addresses with their balances per token and the amounts you hold in escrow',

@@ -48,6 +48,7 @@ export const webhookRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/webhooks',
     {
+      config: { access: 'sensitive' },
       schema: {
         tags: ['Webhooks'],
         summary: 'Register an endpoint for events (the signing secret is in this answer only)',
@@ -69,6 +70,7 @@ export const webhookRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/webhooks',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Webhooks'],
         summary: 'List your webhook endpoints',
@@ -82,6 +84,7 @@ export const webhookRoutes: FastifyPluginAsync = async (app) => {
   routes.delete(
     '/webhooks/:id',
     {
+      config: { access: 'sensitive' },
       schema: {
         tags: ['Webhooks'],
         summary: 'Delete a webhook endpoint and its delivery log',
@@ -99,6 +102,7 @@ export const webhookRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/webhooks/:id/deliveries',
     {
+      config: { access: 'read' },
       schema: {
         tags: ['Webhooks'],
         summary: 'The delivery log of an endpoint, newest first, with every attempt',
@@ -121,6 +125,7 @@ export const webhookRoutes: FastifyPluginAsync = async (app) => {
   routes.post(
     '/webhooks/:id/deliveries/:delivery_id/replay',
     {
+      config: { access: 'trade' },
       schema: {
         tags: ['Webhooks'],
         summary: 'Send a delivery again (same body, fresh signature)',

@@ -19,6 +19,7 @@ export function emailRoutes(app: FastifyInstance, deps: AuthDeps): void {
   routes.post(
     '/recover',
     {
+      config: { access: 'public' },
       schema: {
         querystring: redirectQuerySchema,
         body: z.object({ email: z.string().max(254), code_challenge: z.string().nullish() }),
@@ -39,6 +40,7 @@ export function emailRoutes(app: FastifyInstance, deps: AuthDeps): void {
   routes.post(
     '/otp',
     {
+      config: { access: 'public' },
       schema: {
         querystring: redirectQuerySchema,
         body: z.object({
@@ -72,6 +74,7 @@ export function emailRoutes(app: FastifyInstance, deps: AuthDeps): void {
   routes.post(
     '/resend',
     {
+      config: { access: 'public' },
       schema: {
         querystring: redirectQuerySchema,
         body: z.object({

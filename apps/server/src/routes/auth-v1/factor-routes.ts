@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuthDeps } from '../../auth/auth-deps.js';
-import { authenticateRequest } from '../../auth/authenticate-request.js';
 import { challengeFactor } from '../../auth/challenge-factor.js';
 import { enrollTotpFactor } from '../../auth/enroll-totp-factor.js';
 import { unenrollFactor } from '../../auth/unenroll-factor.js';
 import { verifyFactor } from '../../auth/verify-factor.js';
+import { authCallerOf } from './enforce-auth-access.js';
 import { sessionSchema } from './schemas.js';
 
 const factorParamsSchema = z.object({ id: z.uuid() });
@@ -19,6 +19,7 @@ export function factorRoutes(app: FastifyInstance, deps: AuthDeps): void {
   routes.post(
     '/factors',
     {
+      config: { access: 'sensitive' },
       schema: {
         body: z.object({
           factor_type: z.enum(['totp', 'phone', 'webauthn']),
@@ -36,7 +37,7 @@ export function factorRoutes(app: FastifyInstance, deps: AuthDeps): void {
       },
     },
     async (request) => {
-      const caller = await authenticateRequest(deps, request.headers.authorization);
+      const caller = authCallerOf(request);
       const { factor_type: factorType, friendly_name: friendlyName, issuer } = request.body;
       return enrollTotpFactor(deps, caller, { factorType, friendlyName, issuer });
     },
@@ -45,6 +46,7 @@ export function factorRoutes(app: FastifyInstance, deps: AuthDeps): void {
   routes.post(
     '/factors/:id/challenge',
     {
+      config: { access: 'session' },
       schema: {
         params: factorParamsSchema,
         // auth-js sends its own call parameters along (factorId, channel); none matter for TOTP.
@@ -53,7 +55,7 @@ export function factorRoutes(app: FastifyInstance, deps: AuthDeps): void {
       },
     },
     async (request) => {
-      const caller = await authenticateRequest(deps, request.headers.authorization);
+      const caller = authCallerOf(request);
       return challengeFactor(deps, caller, request.params.id, request.ip);
     },
   );
@@ -61,6 +63,7 @@ export function factorRoutes(app: FastifyInstance, deps: AuthDeps): void {
   routes.post(
     '/factors/:id/verify',
     {
+      config: { access: 'session' },
       schema: {
         params: factorParamsSchema,
         body: z.object({ challenge_id: z.uuid(), code: z.string().max(64) }),
@@ -68,7 +71,7 @@ export function factorRoutes(app: FastifyInstance, deps: AuthDeps): void {
       },
     },
     async (request) => {
-      const caller = await authenticateRequest(deps, request.headers.authorization);
+      const caller = authCallerOf(request);
       const { challenge_id: challengeId, code } = request.body;
       return verifyFactor(deps, caller, request.params.id, { challengeId, code });
     },
@@ -76,9 +79,12 @@ export function factorRoutes(app: FastifyInstance, deps: AuthDeps): void {
 
   routes.delete(
     '/factors/:id',
-    { schema: { params: factorParamsSchema, response: { 200: z.object({ id: z.string() }) } } },
+    {
+      config: { access: 'sensitive' },
+      schema: { params: factorParamsSchema, response: { 200: z.object({ id: z.string() }) } },
+    },
     async (request) => {
-      const caller = await authenticateRequest(deps, request.headers.authorization);
+      const caller = authCallerOf(request);
       return unenrollFactor(deps, caller, request.params.id);
     },
   );

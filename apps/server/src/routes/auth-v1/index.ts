@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { createAuthDeps } from '../../auth/create-auth-deps.js';
 import { emailRoutes } from './email-routes.js';
+import { enforceAuthAccess } from './enforce-auth-access.js';
 import { factorRoutes } from './factor-routes.js';
 import { apiVersionHeader, handleGoTrueErrors } from './handle-gotrue-errors.js';
 import { serviceRoutes } from './service-routes.js';
@@ -20,6 +21,7 @@ export const authV1Routes: FastifyPluginAsync = async (app) => {
     return payload;
   });
   handleGoTrueErrors(app);
+  enforceAuthAccess(app, deps);
   for (const routes of [
     serviceRoutes,
     signupRoutes,

@@ -9,7 +9,10 @@ export function serviceRoutes(app: FastifyInstance, deps: AuthDeps): void {
 
   routes.get(
     '/.well-known/jwks.json',
-    { schema: { response: { 200: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }) } } },
+    {
+      config: { access: 'public' },
+      schema: { response: { 200: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }) } },
+    },
     async (_request, reply) => {
       // auth-js keeps keys for 10 minutes too; a rotated key is published before it signs.
       reply.header('Cache-Control', 'public, max-age=600');
@@ -20,6 +23,7 @@ export function serviceRoutes(app: FastifyInstance, deps: AuthDeps): void {
   routes.get(
     '/settings',
     {
+      config: { access: 'public' },
       schema: {
         response: {
           200: z.object({
@@ -46,7 +50,10 @@ export function serviceRoutes(app: FastifyInstance, deps: AuthDeps): void {
 
   routes.get(
     '/health',
-    { schema: { response: { 200: z.object({ name: z.string(), description: z.string() }) } } },
+    {
+      config: { access: 'public' },
+      schema: { response: { 200: z.object({ name: z.string(), description: z.string() }) } },
+    },
     async () => ({ name: 'Covenant Auth', description: 'GoTrue-compatible authentication for Covenant' }),
   );
 }

@@ -22,6 +22,7 @@ export function signupRoutes(app: FastifyInstance, deps: AuthDeps): void {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/signup',
     {
+      config: { access: 'public' },
       schema: {
         querystring: redirectQuerySchema,
         body: signupBodySchema,

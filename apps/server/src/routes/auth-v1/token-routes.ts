@@ -23,6 +23,7 @@ export function tokenRoutes(app: FastifyInstance, deps: AuthDeps): void {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/token',
     {
+      config: { access: 'public' },
       schema: {
         querystring: z.object({ grant_type: z.enum(['password', 'refresh_token']) }),
         body: tokenBodySchema,

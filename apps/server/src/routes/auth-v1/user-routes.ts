@@ -3,17 +3,18 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuthDeps } from '../../auth/auth-deps.js';
 import { AuthError, sessionNotFound } from '../../auth/auth-error.js';
-import { authenticateRequest } from '../../auth/authenticate-request.js';
 import { parseEmailAddress } from '../../auth/email-address.js';
 import { loadUserAccountById } from '../../auth/load-user-account.js';
 import { maximumPasswordLength } from '../../auth/password-policy.js';
 import { presentUser } from '../../auth/present-user.js';
+import { reauthenticateSession } from '../../auth/reauthenticate-session.js';
 import { sendReauthenticationCode } from '../../auth/send-reauthentication-code.js';
 import { signOut } from '../../auth/sign-out.js';
 import { updateUser } from '../../auth/update-user.js';
 import { userMetadataSchema } from '../../auth/user-metadata.js';
+import { authCallerOf } from './enforce-auth-access.js';
 import { refusePkce } from './refuse-pkce.js';
-import { emptySchema, redirectQuerySchema, userSchema } from './schemas.js';
+import { emptySchema, redirectQuerySchema, sessionSchema, userSchema } from './schemas.js';
 
 const updateUserBodySchema = z.object({
   email: z.string().max(254).optional(),
@@ -29,20 +30,25 @@ const updateUserBodySchema = z.object({
 export function userRoutes(app: FastifyInstance, deps: AuthDeps): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  routes.get('/user', { schema: { response: { 200: userSchema } } }, async (request) => {
-    const caller = await authenticateRequest(deps, request.headers.authorization);
-    const account = await loadUserAccountById(deps.db, caller.userId);
-    if (!account) throw sessionNotFound();
-    return presentUser(account);
-  });
+  routes.get(
+    '/user',
+    { config: { access: 'session' }, schema: { response: { 200: userSchema } } },
+    async (request) => {
+      const caller = authCallerOf(request);
+      const account = await loadUserAccountById(deps.db, caller.userId);
+      if (!account) throw sessionNotFound();
+      return presentUser(account);
+    },
+  );
 
   routes.put(
     '/user',
     {
+      config: { access: 'session', sensitiveWhen: 'changing the e-mail address or the password' },
       schema: { querystring: redirectQuerySchema, body: updateUserBodySchema, response: { 200: userSchema } },
     },
     async (request) => {
-      const caller = await authenticateRequest(deps, request.headers.authorization);
+      const caller = authCallerOf(request);
       const { body } = request;
       if (body.phone) throw new AuthError(422, 'phone_provider_disabled', 'Phone sign-in is not enabled');
       refusePkce(body);
@@ -63,17 +69,46 @@ export function userRoutes(app: FastifyInstance, deps: AuthDeps): void {
 
   routes.post(
     '/logout',
-    { schema: { querystring: z.object({ scope: z.enum(['global', 'local', 'others']).default('global') }) } },
+    {
+      config: { access: 'session' },
+      schema: { querystring: z.object({ scope: z.enum(['global', 'local', 'others']).default('global') }) },
+    },
     async (request, reply) => {
-      const caller = await authenticateRequest(deps, request.headers.authorization);
+      const caller = authCallerOf(request);
       await signOut(deps, caller, request.query.scope);
       return reply.status(204).send();
     },
   );
 
-  routes.get('/reauthenticate', { schema: { response: { 200: emptySchema } } }, async (request) => {
-    const caller = await authenticateRequest(deps, request.headers.authorization);
-    await sendReauthenticationCode(deps, caller);
-    return {};
-  });
+  routes.get(
+    '/reauthenticate',
+    { config: { access: 'session' }, schema: { response: { 200: emptySchema } } },
+    async (request) => {
+      await sendReauthenticationCode(deps, authCallerOf(request));
+      return {};
+    },
+  );
+
+  // Not in GoTrue, whose GET above e-mails a nonce for a password change only: the password (and a
+  // TOTP code when the account has a factor) again, for every sensitive action (ADR 013).
+  routes.post(
+    '/reauthenticate',
+    {
+      config: { access: 'session' },
+      schema: {
+        body: z.object({
+          password: z.string().min(1).max(maximumPasswordLength),
+          code: z.string().max(64).optional(),
+        }),
+        response: { 200: sessionSchema },
+      },
+    },
+    async (request) =>
+      reauthenticateSession(
+        deps,
+        authCallerOf(request),
+        { password: request.body.password, code: request.body.code },
+        { ip: request.ip },
+      ),
+  );
 }

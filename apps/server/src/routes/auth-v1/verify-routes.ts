@@ -20,6 +20,7 @@ export function verifyRoutes(app: FastifyInstance, deps: AuthDeps): void {
   routes.get(
     '/verify',
     {
+      config: { access: 'public' },
       schema: {
         querystring: z.object({
           token: z.string().min(1).max(512),
@@ -65,6 +66,7 @@ export function verifyRoutes(app: FastifyInstance, deps: AuthDeps): void {
   routes.post(
     '/verify',
     {
+      config: { access: 'public' },
       schema: {
         body: z.object({
           type: z.enum([...verificationTypes, 'sms', 'phone_change']),

@@ -2,6 +2,9 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { type ApiClient, useApiClient } from '@/lib/api-client.js';
 import { useAuth } from '@/lib/auth.js';
 
+// What a key may do (ADR 013): read the API, or read and act on deals. Never the sensitive actions.
+export type ApiKeyScope = 'read' | 'trade';
+
 // A key as listed: the secret itself is never returned again after creation, only its prefix.
 export type ApiKey = {
   id: string;
@@ -9,6 +12,7 @@ export type ApiKey = {
   prefix: string;
   created_at: string;
   last_used_at: string | null;
+  scopes: ApiKeyScope[];
 };
 
 export async function getApiKeys(api: ApiClient): Promise<ApiKey[]> {

@@ -16,6 +16,7 @@ const existingKey = {
   prefix: 'cov_live_ab12',
   created_at: '2026-03-01T09:00:00.000Z',
   last_used_at: null,
+  scopes: ['read'],
 };
 
 // A signed-in trader on the settings page; the API starts with one key and no webhooks.
@@ -45,6 +46,7 @@ describe('/settings/api-keys', () => {
         ...existingKey,
         id: 'key-2',
         name: (request.body as { name: string }).name,
+        scopes: (request.body as { scopes: string[] }).scopes,
         prefix: 'cov_live_cd34',
       };
       keys.push(created);
@@ -54,6 +56,7 @@ describe('/settings/api-keys', () => {
     expect(await screen.findByText('Treasury bot')).toBeInTheDocument();
 
     await user.type(screen.getByLabelText('Key Name'), '  Desk integration ');
+    await user.selectOptions(screen.getByLabelText('Access'), 'Read and trade');
     await user.click(screen.getByRole('button', { name: 'Create Key' }));
 
     const shown = await screen.findByRole('region', { name: 'Your new API key "Desk integration"' });
@@ -61,10 +64,15 @@ describe('/settings/api-keys', () => {
     await user.click(within(shown).getByRole('button', { name: 'Copy' }));
     expect(await navigator.clipboard.readText()).toBe('cov_live_cd34secret');
     expect(within(shown).getByRole('button', { name: 'Copied' })).toBeInTheDocument();
-    expect(api.requestsTo('POST /api-keys')[0]?.body).toEqual({ name: 'Desk integration' });
+    expect(api.requestsTo('POST /api-keys')[0]?.body).toEqual({
+      name: 'Desk integration',
+      scopes: ['read', 'trade'],
+    });
 
     const list = within(screen.getByRole('list', { name: 'API keys' }));
     expect(await list.findByText('Desk integration')).toBeInTheDocument();
+    expect(list.getByText(/read and trade/)).toBeInTheDocument();
+    expect(list.getByText(/read only/)).toBeInTheDocument();
     expect(list.queryByText('cov_live_cd34secret')).not.toBeInTheDocument();
 
     await user.click(within(shown).getByRole('button', { name: 'I have saved it' }));

@@ -1,0 +1,47 @@
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
+import { ReauthenticationDialog } from '@/features/auth/components/reauthentication-dialog.js';
+
+// Asks the user to prove who they are again; the renewed access token, or null if they cancel.
+export type RequestReauthentication = () => Promise<string | null>;
+
+const ReauthenticationContext = createContext<RequestReauthentication | null>(null);
+
+// Shows the reauthentication dialog when an API call asks for it; calls waiting at the same time
+// share one dialog and all get its answer.
+export function ReauthenticationProvider({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const waiting = useRef<{ promise: Promise<string | null>; resolve: (token: string | null) => void } | null>(
+    null,
+  );
+
+  const request = useCallback<RequestReauthentication>(() => {
+    if (!waiting.current) {
+      let resolve: (token: string | null) => void = () => undefined;
+      const promise = new Promise<string | null>((settle) => {
+        resolve = settle;
+      });
+      waiting.current = { promise, resolve };
+      setOpen(true);
+    }
+    return waiting.current.promise;
+  }, []);
+
+  const done = useCallback((token: string | null) => {
+    waiting.current?.resolve(token);
+    waiting.current = null;
+    setOpen(false);
+  }, []);
+
+  const value = useMemo(() => request, [request]);
+  return (
+    <ReauthenticationContext.Provider value={value}>
+      {children}
+      {open && <ReauthenticationDialog onDone={done} />}
+    </ReauthenticationContext.Provider>
+  );
+}
+
+// The provider's request, or null outside it (then a REAUTHENTICATION_NEEDED answer is an error like any other).
+export function useRequestReauthentication(): RequestReauthentication | null {
+  return useContext(ReauthenticationContext);
+}
