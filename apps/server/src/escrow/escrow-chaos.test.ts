@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Database } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
 import { type Anvil, type Devnet, deployDevnet, startAnvil } from '@covenant/devnets';
-import { type Address, createTestClient, http } from 'viem';
+import type { EscrowStatusView } from '@covenant/domain';
+import { type Address, createTestClient, getAddress, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,6 +149,19 @@ async function expectClosedOnce(dealId: string, action: 'escrow_settled' | 'escr
 
 const fee = (amount: bigint) => amount / 10_000n;
 
+/** Each leg's books as the server shows them: what it received and where its payout sent it. */
+function booksOf(view: EscrowStatusView) {
+  return view.legs.map((leg) => ({
+    leg: leg.leg,
+    received: BigInt(leg.received),
+    transfers: (leg.payout?.transfers ?? []).map((transfer) => [
+      transfer.kind,
+      getAddress(transfer.to),
+      BigInt(transfer.amount),
+    ]),
+  }));
+}
+
 interface SettlementCase {
   point: Extract<EscrowCrashPoint, 'after-cosign' | 'after-submit' | 'before-confirmation'>;
   assetSymbol: string;
@@ -251,6 +265,26 @@ describe('kill -9 at each settlement step, then a restart on the same data', { t
         ['asset', 'released', 'confirmed'],
         ['stable', 'released', 'confirmed'],
       ]);
+      // The server's books say what the chain says: each leg received its amount and paid it out,
+      // to the payout address and the fee address, to the base unit.
+      expect(booksOf(view)).toEqual([
+        {
+          leg: 'asset',
+          received: assetAmount,
+          transfers: [
+            ['payout', deal.buyerPayout, assetAmount - fee(assetAmount)],
+            ['fee', feeAddress, fee(assetAmount)],
+          ],
+        },
+        {
+          leg: 'stable',
+          received: stableAmount,
+          transfers: [
+            ['payout', deal.sellerPayout, stableAmount - fee(stableAmount)],
+            ['fee', feeAddress, fee(stableAmount)],
+          ],
+        },
+      ]);
       await expectClosedOnce(deal.dealId, 'escrow_settled');
 
       // More passes change nothing: no payout is sent twice.
@@ -334,6 +368,10 @@ describe('kill -9 at each settlement step, then a restart on the same data', { t
     expect(view.legs.map((leg) => [leg.leg, leg.state, leg.payout?.kind, leg.payout?.status])).toEqual([
       ['asset', 'refunded', 'refund', 'confirmed'],
       ['stable', 'refunded', 'refund', 'confirmed'],
+    ]);
+    expect(booksOf(view)).toEqual([
+      { leg: 'asset', received: assetAmount, transfers: [['refund', seller.wallet, assetAmount]] },
+      { leg: 'stable', received: stablePaid, transfers: [['refund', buyer.wallet, stablePaid]] },
     ]);
     expect(await driver.dealStatus(buyer, deal.dealId)).toBe('cancelled');
     await expectClosedOnce(deal.dealId, 'escrow_refunded');
