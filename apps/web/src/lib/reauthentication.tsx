@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
-import { ReauthenticationDialog } from '@/features/auth/components/reauthentication-dialog.js';
+import { ReauthenticationDialog } from '@/components/reauthentication-dialog.js';
 
 // Asks the user to prove who they are again; the renewed access token, or null if they cancel.
 export type RequestReauthentication = () => Promise<string | null>;
