@@ -45,3 +45,17 @@ export function ReauthenticationProvider({ children }: { children: ReactNode }) 
 export function useRequestReauthentication(): RequestReauthentication | null {
   return useContext(ReauthenticationContext);
 }
+
+// For calls of the auth client (second factors): when the server answers `reauthentication_needed`,
+// the dialog asks for the password and the call is made once more with the renewed session.
+export function useRetryAfterReauthentication() {
+  const request = useRequestReauthentication();
+  return useCallback(
+    async <T extends { error: { code?: string } | null }>(action: () => Promise<T>): Promise<T> => {
+      const first = await action();
+      if (first.error?.code !== 'reauthentication_needed' || !request) return first;
+      return (await request()) ? action() : first;
+    },
+    [request],
+  );
+}
