@@ -13,6 +13,8 @@ export function apiAccessError(refusal: AccessRefusal): AppError {
       reauthenticate: reauthenticatePath,
     });
   }
+  // A trader on a staff route gets the plain refusal it always got; the others say why.
+  if (refusal === 'staff_only') return new AppError('FORBIDDEN', accessRefusalMessages[refusal]);
   return new AppError('FORBIDDEN', accessRefusalMessages[refusal], { reason: refusal });
 }
 

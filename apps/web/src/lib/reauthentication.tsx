@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
-import { ReauthenticationDialog } from '@/features/auth/components/reauthentication-dialog.js';
+import { ReauthenticationDialog } from '@/components/reauthentication-dialog.js';
 
 // Asks the user to prove who they are again; the renewed access token, or null if they cancel.
 export type RequestReauthentication = () => Promise<string | null>;
@@ -44,4 +44,18 @@ export function ReauthenticationProvider({ children }: { children: ReactNode }) 
 // The provider's request, or null outside it (then a REAUTHENTICATION_NEEDED answer is an error like any other).
 export function useRequestReauthentication(): RequestReauthentication | null {
   return useContext(ReauthenticationContext);
+}
+
+// For calls of the auth client (second factors): when the server answers `reauthentication_needed`,
+// the dialog asks for the password and the call is made once more with the renewed session.
+export function useRetryAfterReauthentication() {
+  const request = useRequestReauthentication();
+  return useCallback(
+    async <T extends { error: { code?: string } | null }>(action: () => Promise<T>): Promise<T> => {
+      const first = await action();
+      if (first.error?.code !== 'reauthentication_needed' || !request) return first;
+      return (await request()) ? action() : first;
+    },
+    [request],
+  );
 }

@@ -210,6 +210,14 @@ export function createFakeAuthServer({ google = false }: { google?: boolean } = 
         if (typeof body.password === 'string') user.password = body.password;
         return { status: 200, body: userJson(user) };
       }
+      case 'POST /reauthenticate': {
+        // The password again (ADR 013); a renewed session.
+        const user = bearerUser(request);
+        if (!user) return failure(401, 'bad_jwt', 'invalid JWT');
+        if (body.password !== user.password)
+          return failure(400, 'invalid_credentials', 'Invalid login credentials');
+        return { status: 200, body: sessionJson(user) };
+      }
       case 'POST /logout':
         return { status: 204 };
       case 'POST /recover':

@@ -213,7 +213,7 @@ describe('who may not see or resolve alerts', () => {
     });
     expect(key.statusCode, key.body).toBe(201);
     const callers = [
-      { token: trader.token, details: { reason: 'staff_only' } },
+      { token: trader.token, details: null },
       { token: key.json().key as string, details: { reason: 'api_key_not_allowed' } },
       { token: aal1Admin.token, details: { required_aal: 'aal2' } },
     ];

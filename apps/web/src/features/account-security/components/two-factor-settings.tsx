@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button.js';
 import { Card } from '@/components/ui/card.js';
 import { Spinner } from '@/components/ui/spinner.js';
 import { useAuth } from '@/lib/auth.js';
+import { useRetryAfterReauthentication } from '@/lib/reauthentication.js';
 import { useAssuranceLevel } from '../api/assurance-level.js';
 import { useMfaFactors } from '../api/mfa-factors.js';
 import { verifyTotpCode } from '../api/verify-totp-code.js';
@@ -17,6 +18,7 @@ type Enrolment = { id: string; qrCode: string; secret: string };
 /** "Two-factor authentication": set up a TOTP authenticator app, see it, remove it. */
 export function TwoFactorSettings() {
   const { mfa, user } = useAuth();
+  const retryAfterReauthentication = useRetryAfterReauthentication();
   const queryClient = useQueryClient();
   const factors = useMfaFactors();
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
@@ -30,9 +32,14 @@ export function TwoFactorSettings() {
     setEnrolError(null);
     // An enrolment left unfinished earlier is dropped first: it was never usable.
     for (const factor of factors.data ?? []) {
-      if (factor.status !== 'verified') await mfa.unenroll({ factorId: factor.id });
+      if (factor.status !== 'verified') {
+        await retryAfterReauthentication(() => mfa.unenroll({ factorId: factor.id }));
+      }
     }
-    const { data, error } = await mfa.enroll({ factorType: 'totp', friendlyName: 'Authenticator app' });
+    // A second factor is a sensitive change: a sign-in older than the window asks for the password.
+    const { data, error } = await retryAfterReauthentication(() =>
+      mfa.enroll({ factorType: 'totp', friendlyName: 'Authenticator app' }),
+    );
     if (error) {
       setEnrolError(error.message);
       return;
@@ -123,12 +130,13 @@ export function TwoFactorSettings() {
 /** A verified authenticator; removing it takes a current code unless this session already passed one. */
 function VerifiedFactor({ factor, onRemoved }: { factor: Factor; onRemoved: () => Promise<void> }) {
   const { mfa } = useAuth();
+  const retryAfterReauthentication = useRetryAfterReauthentication();
   const level = useAssuranceLevel();
   const [removing, setRemoving] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   const remove = async () => {
-    const { error: refused } = await mfa.unenroll({ factorId: factor.id });
+    const { error: refused } = await retryAfterReauthentication(() => mfa.unenroll({ factorId: factor.id }));
     if (refused) throw refused;
     await onRemoved();
   };

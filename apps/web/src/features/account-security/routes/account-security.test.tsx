@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { authStorageKey } from '@/lib/auth-client.js';
@@ -46,5 +46,29 @@ describe('/settings/security', () => {
     expect(await screen.findByRole('button', { name: 'Set up an authenticator app' })).toBeInTheDocument();
     const removals = auth.requests.filter((request) => request.method === 'DELETE');
     expect(removals).toHaveLength(1);
+  });
+
+  it('asks for the password when the sign-in is too old to add a factor, then sets it up', async () => {
+    const auth = openSecurity();
+    auth.replyOnce('POST /factors', 401, {
+      code: 'reauthentication_needed',
+      error_code: 'reauthentication_needed',
+      msg: 'Confirm your password to continue: this action needs a recent sign-in',
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Set up an authenticator app' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm It’s You' });
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'wrong horse');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('That password is not correct.');
+    await userEvent.clear(within(dialog).getByLabelText('Password'));
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'correct horse');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('FAKESECRETBASE32')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(auth.requestsTo('POST /reauthenticate').map((request) => request.body)).toEqual([
+      { password: 'wrong horse' },
+      { password: 'correct horse' },
+    ]);
+    expect(auth.requestsTo('POST /factors')).toHaveLength(2);
   });
 });
