@@ -66,6 +66,7 @@ function validArbitrary(schema: JsonSchema, context: SchemaContext, depth: numbe
   const next = (child: JsonSchema) => arbitraryFromJsonSchema(child, context, depth + 1);
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
+
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives && alternatives.length > 0) return fc.oneof(...alternatives.map(next));
   if (schema.allOf && schema.allOf.length > 0) return next(Object.assign({}, ...schema.allOf));
@@ -98,7 +99,23 @@ function validArbitrary(schema: JsonSchema, context: SchemaContext, depth: numbe
   }
 }
 
+/** Characters a text may not hold (ADR 015), slipped into otherwise valid strings. */
+const poisons = ['\u0000', '\u0000', '\u0000', '\ud800', '\udfff', '\u202e', '\u0007', '\u0085'] as const;
+
+/**
+ * A string the schema allows, sometimes with a poison slipped in at some position: it still has the
+ * length and shape the schema checks, so it travels furthest before anything may notice it.
+ */
 function stringArbitrary(schema: JsonSchema, context: SchemaContext): fc.Arbitrary<string> {
+  const valid = validStringArbitrary(schema, context);
+  const poisoned = fc.tuple(valid, fc.constantFrom(...poisons), fc.nat()).map(([text, poison, at]) => {
+    const position = text.length === 0 ? 0 : at % (text.length + 1);
+    return `${text.slice(0, position)}${poison}${text.slice(position)}`;
+  });
+  return fc.oneof({ weight: 2, arbitrary: valid }, { weight: 1, arbitrary: poisoned });
+}
+
+function validStringArbitrary(schema: JsonSchema, context: SchemaContext): fc.Arbitrary<string> {
   if (schema.format === 'uuid') return fc.oneof(fc.constantFrom(...context.knownIds), fc.uuid());
   if (schema.format === 'email') return fc.emailAddress();
   if (schema.format === 'date-time')

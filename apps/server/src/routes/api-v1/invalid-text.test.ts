@@ -111,6 +111,29 @@ describe('text refused at the schema edge (F1, F2)', () => {
     });
   });
 
+  it('answers a path segment that is not percent-encoded UTF-8 with 400 in the error shape of its API (fuzzing)', async () => {
+    const api = await app.inject({
+      method: 'GET',
+      url: '/api/v1/deals/00000000-0000-0000-0000-000000000000/cis/%ED%A0%80/pdf',
+      headers: { authorization: `Bearer ${buyer.token}` },
+    });
+    expect(api.statusCode).toBe(400);
+    expect(api.json()).toEqual({
+      error: {
+        code: 'BAD_REQUEST',
+        message: 'The URL is not valid: a path segment is not percent-encoded UTF-8',
+        details: null,
+        timestamp: expect.any(String),
+      },
+    });
+    const auth = await app.inject({ method: 'DELETE', url: '/auth/v1/factors/%ED%A0%80' });
+    expect(auth.statusCode).toBe(400);
+    expect(auth.json()).toMatchObject({
+      code: 'validation_failed',
+      msg: expect.stringMatching(/not percent-encoded/),
+    });
+  });
+
   it('answers /auth/v1 in GoTrue’s shape: 422 validation_failed naming the field', async () => {
     const signUp = await app.inject({
       method: 'POST',
