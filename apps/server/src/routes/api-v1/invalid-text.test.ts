@@ -2,7 +2,7 @@ import { schema } from '@covenant/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestTrader } from '../../testing/create-test-trader.js';
+import { createTestTrader, type TestTrader } from '../../testing/create-test-trader.js';
 import { type DealParties, startDealParties } from '../../testing/start-deal-parties.js';
 
 let parties: DealParties;
@@ -99,6 +99,22 @@ describe('text refused at the schema edge (F1, F2)', () => {
     expectInvalidText(path, 'params');
     const message = await send('POST', `/api/v1/deals/${dealId}/messages`, '{"body":"Two\\nlines are fine"}');
     expect(message.statusCode).toBe(201);
+  });
+
+  it('answers 422, not 500, to a NUL in a search the database would run (found by fuzzing)', async () => {
+    const staff = await createTestTrader(app, { roles: ['admin'] });
+    const searches = [
+      ['/api/v1/partners?search=%00ada', buyer.token],
+      ['/api/v1/staff/users?query=%00ada', staff.token],
+    ] as const;
+    for (const [url, token] of searches) {
+      const response = await app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expectInvalidText(response, 'querystring');
+    }
   });
 
   it('refuses input nested deeper than any route takes with 400, without running out of stack', async () => {
