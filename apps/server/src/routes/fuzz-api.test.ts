@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../build-test-app.js';
 import {
   arbitraryFromJsonSchema,
+  arbitraryWithOneHostileField,
   type JsonSchema,
   type SchemaContext,
 } from '../testing/arbitrary-from-json-schema.js';
@@ -21,10 +22,11 @@ import { hostilePathSegments, hostileStrings, hostileValue } from '../testing/ho
  * 5xx; every refusal in the documented error shape; no prototype polluted afterwards.
  *
  * Runs are bounded and reproducible: FUZZ_SEED picks the seed (printed), FUZZ_RUNS the runs per
- * operation, FUZZ_ONLY narrows the run to the operations whose name contains it.
+ * operation, FUZZ_ONLY narrows the run to the operations whose name contains it, FUZZ_VERBOSE
+ * prints every request and its answer.
  */
 const seed = Number(process.env.FUZZ_SEED ?? 20261126);
-const runsPerOperation = Number(process.env.FUZZ_RUNS ?? 12);
+const runsPerOperation = Number(process.env.FUZZ_RUNS ?? 20);
 /** Only the operations whose `METHOD /path` contains this text (to replay one finding). */
 const only = process.env.FUZZ_ONLY;
 console.info(
@@ -148,8 +150,37 @@ beforeAll(async () => {
   ).json() as OpenApiDocument;
   context = {
     components: document.components?.schemas ?? {},
-    knownIds: [deal.json().id, trader.id, counterparty.id, staff.id, key.json().id],
-    hostility: 0.3,
+    // The deal first and thrice: most paths take a deal id.
+    knownIds: [
+      deal.json().id,
+      deal.json().id,
+      deal.json().id,
+      trader.id,
+      counterparty.id,
+      staff.id,
+      key.json().id,
+    ],
+    hostility: 0.12,
+    hints: {
+      asset_amount: fc.constantFrom('50000000', '1', '100000000000000'),
+      stable_amount: fc.constantFrom('30000000000', '1000000', '1'),
+      asset_chain: fc.constant('ETH'),
+      stable_chain: fc.constant('ETH'),
+      asset_symbol: fc.constantFrom('ETH', 'WBTC', 'USDC'),
+      stable_symbol: fc.constantFrom('USDC', 'USDT'),
+      counterparty_id: fc.constant(counterparty.id),
+      payout_address: fc.constant('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'),
+      refund_address: fc.constant('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359'),
+      address: fc.constant('0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB'),
+      chain: fc.constant('ETH'),
+      url: fc.constantFrom('https://example.com/hook', 'http://127.0.0.1/hook'),
+      email: fc.constantFrom(trader.email, 'fuzz@example.com'),
+      password: fc.constant('correct horse battery staple'),
+      reason: fc.constant('The counterparty stopped answering for a week, so we stop here.'),
+      rationale: fc.constant('Both parties agreed in the deal room to unwind the trade in full.'),
+      body: fc.constant('A message long enough to pass every minimum length check.'),
+      version: fc.constant(1),
+    },
   };
   operations.push(...documentedOperations(document), ...authOperations(app));
 });
@@ -248,7 +279,7 @@ interface FuzzRequest {
 
 function requestArbitrary(operation: Operation): fc.Arbitrary<FuzzRequest> {
   const segment = fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(...context.knownIds) },
+    { weight: 8, arbitrary: fc.constantFrom(...context.knownIds) },
     { weight: 2, arbitrary: fc.uuid() },
     { weight: 3, arbitrary: fc.constantFrom(...hostilePathSegments) },
     { weight: 1, arbitrary: fc.constantFrom(...hostileStrings.slice(0, 20)).map(encodeText) },
@@ -256,6 +287,10 @@ function requestArbitrary(operation: Operation): fc.Arbitrary<FuzzRequest> {
   );
   const query = operation.query
     ? fc.oneof(
+        {
+          weight: 2,
+          arbitrary: arbitraryFromJsonSchema(operation.query, { ...context, valid: true }).map(toQueryString),
+        },
         { weight: 3, arbitrary: arbitraryFromJsonSchema(operation.query, context).map(toQueryString) },
         {
           weight: 1,
@@ -270,7 +305,19 @@ function requestArbitrary(operation: Operation): fc.Arbitrary<FuzzRequest> {
       )
     : fc.constantFrom('', '', '?unexpected=%00', '?__proto__=x');
   return fc.record({
-    caller: fc.constantFrom<Caller>('trader', 'trader', 'api key', 'staff', 'anonymous'),
+    // Mostly callers the operation serves, so requests get past authorization to validation and the handler.
+    caller: operation.path.includes('/staff/')
+      ? fc.constantFrom<Caller>('staff', 'staff', 'staff', 'staff', 'trader', 'api key', 'anonymous')
+      : fc.constantFrom<Caller>(
+          'trader',
+          'trader',
+          'trader',
+          'trader',
+          'api key',
+          'api key',
+          'staff',
+          'anonymous',
+        ),
     pathValues: fc.array(segment, {
       minLength: operation.pathParams.length,
       maxLength: operation.pathParams.length,
@@ -311,7 +358,13 @@ function bodyArbitrary(operation: Operation): fc.Arbitrary<FuzzRequest['body']> 
   );
   if (!operation.body)
     return fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: raw });
-  const schemaValue = arbitraryFromJsonSchema(operation.body.schema, context);
+  // Three kinds of body: valid throughout (reaches the handler), valid but for one hostile field,
+  // and hostile at any level.
+  const schemaValue = fc.oneof(
+    arbitraryFromJsonSchema(operation.body.schema, { ...context, valid: true }),
+    arbitraryWithOneHostileField(operation.body.schema, context),
+    arbitraryFromJsonSchema(operation.body.schema, context),
+  );
   const shaped = operation.body.multipart
     ? schemaValue.map((value): FuzzRequest['body'] => ({
         kind: 'raw',
@@ -437,6 +490,7 @@ describe('fuzzing every operation from its schemas', () => {
           const response = await app.inject(options);
           answered.set(name, (answered.get(name) ?? new Set()).add(Math.floor(response.statusCode / 100)));
           const summary = `${request.caller}: ${options.method} ${String(options.url).slice(0, 200)} ${String(options.payload ?? '').slice(0, 300)} → ${response.statusCode} ${response.body.slice(0, 300)}`;
+          if (process.env.FUZZ_VERBOSE) console.info(summary.slice(0, 400));
           expect(response.statusCode, summary).toBeLessThan(500);
           if (response.statusCode >= 400) expectDocumentedError(operation, response, summary);
           expect(({} as Record<string, unknown>).polluted, summary).toBeUndefined();
@@ -455,6 +509,12 @@ describe('fuzzing every operation from its schemas', () => {
     console.info(
       `fuzz-api: ${answered.size} operations fuzzed, ${succeeded.length} of them also answered 2xx`,
     );
+    if (process.env.FUZZ_VERBOSE) {
+      const refusedOnly = [...answered].filter(([, classes]) => !classes.has(2));
+      console.info(
+        `fuzz-api: never 2xx: ${refusedOnly.map(([name, classes]) => `${name} [${[...classes]}xx]`).join(', ')}`,
+      );
+    }
     expect(failures, failures.join('\n\n')).toEqual([]);
     // The generated requests reach the handlers behind validation, not only the refusals before them.
     expect(succeeded.length).toBeGreaterThan(answered.size / 3);

@@ -34,6 +34,13 @@ export interface SchemaContext {
   knownIds: readonly string[];
   /** How often (0–1) a value is replaced by a hostile one instead of one the schema allows. */
   hostility: number;
+  /**
+   * Values the domain accepts for fields of these names (an amount in base units, a checksummed
+   * address), drawn half of the time: a schema's `string` says too little to get past the use case.
+   */
+  hints?: Record<string, fc.Arbitrary<unknown>>;
+  /** Only values the schema (and the hints) allow: no hostile values, poisons or extra fields. */
+  valid?: boolean;
 }
 
 /**
@@ -47,7 +54,7 @@ export function arbitraryFromJsonSchema(
   depth = 0,
 ): fc.Arbitrary<unknown> {
   const valid = validArbitrary(resolve(schema, context), context, depth);
-  if (context.hostility <= 0) return valid;
+  if (context.valid || context.hostility <= 0) return valid;
   const hostileWeight = Math.max(1, Math.round(context.hostility * 10));
   return fc.oneof(
     { weight: 10 - Math.min(9, hostileWeight), arbitrary: valid },
@@ -66,6 +73,7 @@ function validArbitrary(schema: JsonSchema, context: SchemaContext, depth: numbe
   const next = (child: JsonSchema) => arbitraryFromJsonSchema(child, context, depth + 1);
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
+
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives && alternatives.length > 0) return fc.oneof(...alternatives.map(next));
   if (schema.allOf && schema.allOf.length > 0) return next(Object.assign({}, ...schema.allOf));
@@ -92,13 +100,30 @@ function validArbitrary(schema: JsonSchema, context: SchemaContext, depth: numbe
         maxLength: Math.min(schema.maxItems ?? 3, Math.max(schema.minItems ?? 0, 3)),
       });
     case 'object':
-      return objectArbitrary(schema, next);
+      return objectArbitrary(schema, next, context);
     default:
       return fc.jsonValue({ maxDepth: 2 });
   }
 }
 
+/** Characters a text may not hold (ADR 015), slipped into otherwise valid strings. */
+const poisons = ['\u0000', '\u0000', '\u0000', '\ud800', '\udfff', '\u202e', '\u0007', '\u0085'] as const;
+
+/**
+ * A string the schema allows, sometimes with a poison slipped in at some position: it still has the
+ * length and shape the schema checks, so it travels furthest before anything may notice it.
+ */
 function stringArbitrary(schema: JsonSchema, context: SchemaContext): fc.Arbitrary<string> {
+  const valid = validStringArbitrary(schema, context);
+  if (context.valid) return valid;
+  const poisoned = fc.tuple(valid, fc.constantFrom(...poisons), fc.nat()).map(([text, poison, at]) => {
+    const position = text.length === 0 ? 0 : at % (text.length + 1);
+    return `${text.slice(0, position)}${poison}${text.slice(position)}`;
+  });
+  return fc.oneof({ weight: 2, arbitrary: valid }, { weight: 1, arbitrary: poisoned });
+}
+
+function validStringArbitrary(schema: JsonSchema, context: SchemaContext): fc.Arbitrary<string> {
   if (schema.format === 'uuid') return fc.oneof(fc.constantFrom(...context.knownIds), fc.uuid());
   if (schema.format === 'email') return fc.emailAddress();
   if (schema.format === 'date-time')
@@ -118,14 +143,20 @@ function stringArbitrary(schema: JsonSchema, context: SchemaContext): fc.Arbitra
 function objectArbitrary(
   schema: JsonSchema,
   next: (child: JsonSchema) => fc.Arbitrary<unknown>,
+  context: SchemaContext,
 ): fc.Arbitrary<unknown> {
+  const hints = context.hints ?? {};
   const properties = schema.properties ?? {};
   const required = new Set(schema.required ?? []);
   const shape: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const [name, property] of Object.entries(properties)) shape[name] = next(property);
+  for (const [name, property] of Object.entries(properties)) {
+    const hint = Object.hasOwn(hints, name) ? hints[name] : undefined;
+    shape[name] = hint ? (context.valid ? hint : fc.oneof(hint, next(property))) : next(property);
+  }
   const declared = fc.record(shape, {
     requiredKeys: Object.keys(properties).filter((name) => required.has(name)),
   });
+  if (context.valid) return declared;
   // Fields no schema declares, prototype keys among them.
   const extra = fc.dictionary(
     fc.oneof(
@@ -138,4 +169,22 @@ function objectArbitrary(
   return fc
     .tuple(declared, fc.option(extra, { freq: 4 }))
     .map(([value, more]) => (more ? Object.assign(JSON.parse(JSON.stringify(more)), value) : value));
+}
+
+/**
+ * A value the schema allows with exactly one field (of an object) replaced by a hostile value: the
+ * rest passes validation, so the hostile field is judged on its own.
+ */
+export function arbitraryWithOneHostileField(
+  schema: JsonSchema,
+  context: SchemaContext,
+): fc.Arbitrary<unknown> {
+  return fc
+    .tuple(arbitraryFromJsonSchema(schema, { ...context, valid: true }), fc.nat(), hostileValue())
+    .map(([value, pick, hostile]) => {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return hostile;
+      const names = Object.keys(schema.properties ?? value);
+      if (names.length === 0) return value;
+      return { ...value, [names[pick % names.length]!]: hostile };
+    });
 }

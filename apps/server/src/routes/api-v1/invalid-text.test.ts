@@ -2,7 +2,7 @@ import { schema } from '@covenant/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestTrader } from '../../testing/create-test-trader.js';
+import { createTestTrader, type TestTrader } from '../../testing/create-test-trader.js';
 import { type DealParties, startDealParties } from '../../testing/start-deal-parties.js';
 
 let parties: DealParties;
@@ -101,6 +101,22 @@ describe('text refused at the schema edge (F1, F2)', () => {
     expect(message.statusCode).toBe(201);
   });
 
+  it('answers 422, not 500, to a NUL in a search the database would run (found by fuzzing)', async () => {
+    const staff = await createTestTrader(app, { roles: ['admin'] });
+    const searches = [
+      ['/api/v1/partners?search=%00ada', buyer.token],
+      ['/api/v1/staff/users?query=%00ada', staff.token],
+    ] as const;
+    for (const [url, token] of searches) {
+      const response = await app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expectInvalidText(response, 'querystring');
+    }
+  });
+
   it('refuses input nested deeper than any route takes with 400, without running out of stack', async () => {
     const deep = `{"name":"ok","extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     const response = await send('POST', '/api/v1/api-keys', deep);
@@ -108,6 +124,29 @@ describe('text refused at the schema edge (F1, F2)', () => {
     expect(response.json().error).toMatchObject({
       code: 'VALIDATION_FAILED',
       message: expect.stringMatching(/nested deeper/),
+    });
+  });
+
+  it('answers a path segment that is not percent-encoded UTF-8 with 400 in the error shape of its API (fuzzing)', async () => {
+    const api = await app.inject({
+      method: 'GET',
+      url: '/api/v1/deals/00000000-0000-0000-0000-000000000000/cis/%ED%A0%80/pdf',
+      headers: { authorization: `Bearer ${buyer.token}` },
+    });
+    expect(api.statusCode).toBe(400);
+    expect(api.json()).toEqual({
+      error: {
+        code: 'BAD_REQUEST',
+        message: 'The URL is not valid: a path segment is not percent-encoded UTF-8',
+        details: null,
+        timestamp: expect.any(String),
+      },
+    });
+    const auth = await app.inject({ method: 'DELETE', url: '/auth/v1/factors/%ED%A0%80' });
+    expect(auth.statusCode).toBe(400);
+    expect(auth.json()).toMatchObject({
+      code: 'validation_failed',
+      msg: expect.stringMatching(/not percent-encoded/),
     });
   });
 
