@@ -1,5 +1,5 @@
 import { type Database, schema } from '@covenant/db';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTrader, type TestTrader } from '../../testing/create-test-trader.js';
@@ -239,6 +239,41 @@ describe('GET /api/v1/deals', () => {
     await database.db.update(schema.deals).set({ status: 'cancelled' }).where(eq(schema.deals.id, ids[2]!));
     const cancelled = (await call('GET', '/api/v1/deals?status=cancelled', trader.token)).json();
     expect(cancelled.data.map((d: { id: string }) => d.id)).toEqual([ids[2]]);
+  });
+
+  it('merges the deals a trader buys and sells into one newest-first order, page after page', async () => {
+    const trader = await createTestTrader(app);
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      // Even: the trader proposes and buys; odd: the seller proposes to the trader, who sells.
+      const response =
+        i % 2 === 0
+          ? await call('POST', '/api/v1/deals', trader.token, newDeal(seller.id))
+          : await call('POST', '/api/v1/deals', seller.token, newDeal(trader.id));
+      expect(response.statusCode).toBe(201);
+      ids.unshift(response.json().id);
+    }
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < 4; page++) {
+      const query = after ? `limit=2&starting_after=${after}` : 'limit=2';
+      const body = (await call('GET', `/api/v1/deals?${query}`, trader.token)).json();
+      seen.push(...body.data.map((d: { id: string }) => d.id));
+      expect(body.has_more).toBe(page < 3);
+      after = seen.at(-1);
+    }
+    expect(seen).toEqual(ids);
+    await database.db
+      .update(schema.deals)
+      .set({ status: 'cancelled' })
+      .where(inArray(schema.deals.id, [ids[1]!, ids[4]!]));
+    const cancelled = (await call('GET', '/api/v1/deals?status=cancelled&limit=1', trader.token)).json();
+    expect(cancelled.data.map((d: { id: string }) => d.id)).toEqual([ids[1]]);
+    const next = (
+      await call('GET', `/api/v1/deals?status=cancelled&limit=1&starting_after=${ids[1]}`, trader.token)
+    ).json();
+    expect(next).toMatchObject({ has_more: false });
+    expect(next.data.map((d: { id: string }) => d.id)).toEqual([ids[4]]);
   });
 
   it('refuses a cursor that is not one of the caller’s deals', async () => {
