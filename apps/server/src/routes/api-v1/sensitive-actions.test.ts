@@ -23,7 +23,7 @@ const escrowKey = {
   },
   ethereum_address: escrowAddress,
 };
-const regtestSegwit = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
+const payoutEth = '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB';
 const checksummedEth = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const otherEth = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 
@@ -244,8 +244,8 @@ describe('recent authentication (ASVS 3.7.1)', () => {
     const buyer = await createTestTrader(app, { password });
     const seller = await createTestTrader(app);
     const created = await call('POST', '/api/v1/deals', buyer.token, {
-      asset_chain: 'BTC',
-      asset_symbol: 'BTC',
+      asset_chain: 'ETH',
+      asset_symbol: 'WBTC',
       asset_amount: '50000000',
       stable_chain: 'ETH',
       stable_symbol: 'USDC',
@@ -263,7 +263,7 @@ describe('recent authentication (ASVS 3.7.1)', () => {
       'PUT',
       `/api/v1/deals/${dealId}/addresses`,
       buyer.token,
-      addresses(regtestSegwit, checksummedEth),
+      addresses(payoutEth, checksummedEth),
     );
     expect(first.statusCode, first.body).toBe(200);
     await database.db
@@ -274,7 +274,7 @@ describe('recent authentication (ASVS 3.7.1)', () => {
       'PUT',
       `/api/v1/deals/${dealId}/addresses`,
       buyer.token,
-      addresses(regtestSegwit, otherEth),
+      addresses(payoutEth, otherEth),
     );
     expect(replaced.statusCode, replaced.body).toBe(403);
     expect(replaced.json().error.code).toBe('REAUTHENTICATION_NEEDED');
@@ -289,7 +289,7 @@ describe('recent authentication (ASVS 3.7.1)', () => {
       'PUT',
       `/api/v1/deals/${dealId}/addresses`,
       buyer.token,
-      addresses(regtestSegwit, otherEth),
+      addresses(payoutEth, otherEth),
     );
     expect(allowed.statusCode, allowed.body).toBe(200);
   });
