@@ -1,14 +1,18 @@
 // `npm run bench [name…]`: runs every bench/*.bench.ts (or those whose names contain a given word),
-// one after another in its own process, and fails if any of them fails.
+// one after another in its own process, and fails if any of them fails. Slow benches (the 10-minute
+// soak) run only when named: `npm run bench -- soak`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const directory = import.meta.dirname;
 const filters = process.argv.slice(2);
+const slowBenches = new Set(['soak.bench.ts']);
 const files = readdirSync(directory)
   .filter((file) => file.endsWith('.bench.ts'))
-  .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
+  .filter((file) =>
+    filters.length === 0 ? !slowBenches.has(file) : filters.some((filter) => file.includes(filter)),
+  )
   .sort();
 
 if (files.length === 0) {
