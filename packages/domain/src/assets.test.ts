@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { assetSymbolsFor, stableSymbolsFor, symbolFitsChain, tokenDecimals } from './assets.js';
+import {
+  assetSymbolsFor,
+  chainNotAvailableMessage,
+  escrowChains,
+  isEscrowChain,
+  stableSymbolsFor,
+  symbolFitsChain,
+  tokenDecimals,
+} from './assets.js';
 
 describe('chains and symbols', () => {
   it('offers only the tokens that live on a chain', () => {
@@ -25,5 +33,16 @@ describe('chains and symbols', () => {
 
   it('knows each token’s decimals', () => {
     expect(tokenDecimals).toEqual({ BTC: 8, ETH: 18, WETH: 18, WBTC: 8, SOL: 9, USDC: 6, USDT: 6 });
+  });
+});
+
+describe('escrowChains', () => {
+  it('lists Ethereum only until Bitcoin and Solana escrow are built, and names the refusal', () => {
+    expect(escrowChains).toEqual(['ETH']);
+    expect(isEscrowChain('ETH')).toBe(true);
+    for (const chain of ['BTC', 'SOL', 'eth', '']) expect(isEscrowChain(chain)).toBe(false);
+    expect(chainNotAvailableMessage('BTC')).toBe(
+      'Escrow does not run on BTC yet: deals can use ETH only (see GET /api/v1/chains)',
+    );
   });
 });
