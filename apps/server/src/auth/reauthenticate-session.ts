@@ -1,13 +1,14 @@
 import { schema } from '@covenant/db';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, invalidCredentials, sessionNotFound, validationFailed } from './auth-error.js';
 import type { AuthenticatedRequest } from './authenticate-request.js';
 import { verifyPassword } from './hash-password.js';
 import { issueSessionResponse, type SessionResponse } from './issue-session-response.js';
 import { loadUserAccountById } from './load-user-account.js';
-import { generateOpaqueToken, hashOpaqueToken } from './opaque-tokens.js';
+import { generateOpaqueToken } from './opaque-tokens.js';
 import { enforceRateLimit } from './rate-limits.js';
+import { replaceRefreshTokens } from './replace-refresh-tokens.js';
 import { throttleSignIn } from './throttle-sign-in.js';
 import { checkTotpCode } from './verify-factor.js';
 
@@ -85,13 +86,7 @@ export async function reauthenticateSession(
       })
       .where(eq(schema.sessions.id, current.id))
       .returning();
-    await tx
-      .update(schema.refreshTokens)
-      .set({ revokedAt: now })
-      .where(and(eq(schema.refreshTokens.sessionId, current.id), isNull(schema.refreshTokens.revokedAt)));
-    await tx
-      .insert(schema.refreshTokens)
-      .values({ sessionId: current.id, tokenHash: hashOpaqueToken(refreshToken), createdAt: now });
+    await replaceRefreshTokens(tx, current.id, refreshToken, now);
     return renewed;
   });
   const account = session && (await loadUserAccountById(deps.db, user.id));

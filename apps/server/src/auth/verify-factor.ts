@@ -1,5 +1,5 @@
 import { schema } from '@covenant/db';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { verify } from 'otplib';
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, sessionNotFound } from './auth-error.js';
@@ -7,8 +7,9 @@ import type { AuthenticatedRequest } from './authenticate-request.js';
 import { findOwnFactor } from './find-own-factor.js';
 import { issueSessionResponse, type SessionResponse } from './issue-session-response.js';
 import { loadUserAccountById } from './load-user-account.js';
-import { generateOpaqueToken, hashOpaqueToken } from './opaque-tokens.js';
+import { generateOpaqueToken } from './opaque-tokens.js';
 import { enforceRateLimit } from './rate-limits.js';
+import { replaceRefreshTokens } from './replace-refresh-tokens.js';
 import { openTotpSecret } from './totp-secrets.js';
 
 /** Codes of the neighbouring 30-second steps are accepted too: phone clocks drift. */
@@ -69,13 +70,7 @@ export async function verifyFactor(
       .set({ aal: 'aal2', amr, factorId: factor.id, refreshedAt: now })
       .where(eq(schema.sessions.id, current.id))
       .returning();
-    await tx
-      .update(schema.refreshTokens)
-      .set({ revokedAt: now })
-      .where(and(eq(schema.refreshTokens.sessionId, current.id), isNull(schema.refreshTokens.revokedAt)));
-    await tx
-      .insert(schema.refreshTokens)
-      .values({ sessionId: current.id, tokenHash: hashOpaqueToken(refreshToken), createdAt: now });
+    await replaceRefreshTokens(tx, current.id, refreshToken, now);
     return raised;
   });
   const account = session && (await loadUserAccountById(deps.db, caller.userId));
