@@ -1,4 +1,5 @@
 export * from './chain-adapter.js';
+export * from './escrow-chain-adapter.js';
 export * from './leg-state.js';
 export * from './reconcile.js';
 export * from './settlement-plan.js';

@@ -1,0 +1,162 @@
+import type {
+  ChainAdapter,
+  DepositAddressIndex,
+  DepositMovement,
+  LegTerms,
+  UnsignedPayout,
+} from './chain-adapter.js';
+import type { SettlementPlan } from './settlement-plan.js';
+import type { EscrowLeg } from './types.js';
+
+/** A confirmed deposit of a leg, as its ledger holds it: what a UTXO chain's payout spends. */
+export interface DepositOutput {
+  txRef: string;
+  /** The output index (vout). */
+  position: number;
+  amount: bigint;
+}
+
+/** A transaction signed ahead of broadcast: stored before it is sent, re-sent as is after a crash. */
+export interface SignedTransaction {
+  /** The serialized transaction (hex on Ethereum and Bitcoin). */
+  rawTransaction: string;
+  /** Its hash or id, known before broadcast. */
+  txRef: string;
+}
+
+/**
+ * A movement out of a leg, read from a mined transaction. `network_fee` is what a UTXO chain's
+ * transaction leaves to the miner (inputs − outputs, dust folded in included): it leaves the escrow
+ * like any other movement, so the leg's books balance to the base unit.
+ */
+export interface OutgoingMovement {
+  kind: 'payout' | 'fee' | 'refund' | 'sweep' | 'network_fee';
+  /** The recipient; empty for the network fee. */
+  to: string;
+  amount: bigint;
+  /** The log index (Ethereum), the output index (Bitcoin; the network fee takes the output count). */
+  position: number;
+  blockRef: string;
+  height: bigint;
+}
+
+/** What opening a leg produced: its deposit address, ready to receive, and what proves its custody. */
+export interface OpenedLeg {
+  depositAddress: string;
+  /** The transaction that made the address ready (the Ethereum escrow's deployment); null when none was needed or sent. */
+  txRef: string | null;
+  /**
+   * What lets anyone check the custody from public data, returned with the leg by the API:
+   * Bitcoin's `{ witness_script, public_keys: { buyer, seller, platform } }`; null on Ethereum (the
+   * escrow contract is public).
+   */
+  custody: Record<string, unknown> | null;
+}
+
+/** The outcome of checking a party's approval of a payout. */
+export type ApprovalCheck =
+  /** `signature` is what is stored and later combined with the platform's (normalized form). */
+  | { valid: true; signature: string }
+  /** `signer` is who did sign, when that can be told (an EIP-712 signature recovers to an address). */
+  | { valid: false; signer: string | null; reason: string };
+
+/** What raising the fee of a sent payout produced. */
+export interface FeeBump {
+  /**
+   * True: `transaction` replaces the payout's transaction (Ethereum: same nonce, higher fee); the
+   * chain mines one of the two. False: `transaction` is a child that pays for the payout's
+   * transaction (Bitcoin CPFP); the payout's transaction stays what it was.
+   */
+  replaces: boolean;
+  transaction: SignedTransaction;
+}
+
+/** The leg facts an adapter needs to read what left it. */
+export type LegOutflowContext = Pick<
+  EscrowLeg,
+  'depositAddress' | 'depositorRefundAddress' | 'receiverPayoutAddress'
+>;
+
+/**
+ * Everything the escrow engine asks of a chain, beyond the `ChainAdapter` basics: opening a leg,
+ * checking approvals, co-signing with the platform's key (which the adapter is built with), signing
+ * and sending transactions, reading what left a leg, and keeping a stuck payout moving. Optional
+ * members are capabilities only some chains have; the engine checks for them.
+ */
+export interface EscrowChainAdapter extends ChainAdapter {
+  /**
+   * The platform's signer in a new leg's custody. Bitcoin derives a BIP 32 child per leg
+   * (`keyIndex`, allocated by the engine and stored with the leg) so no two legs share an address;
+   * Ethereum uses one address for every leg and ignores the index.
+   */
+  platformSigner(keyIndex: number): Promise<string>;
+
+  /**
+   * The unsigned payout carrying out `plan`, deterministic for the same inputs. A UTXO chain spends
+   * exactly `deposits` (every confirmed deposit output of the leg) and takes the network fee from
+   * the recipient's output, folding an output below the dust limit into it; the payload then says
+   * so (`signingPayload.summary`). Account chains ignore `deposits`.
+   */
+  buildPayout(
+    leg: EscrowLeg & { platformKeyIndex: number },
+    plan: SettlementPlan,
+    deposits?: readonly DepositOutput[],
+  ): Promise<UnsignedPayout>;
+
+  /**
+   * Makes the leg's deposit address ready to receive (deploys the Ethereum escrow; nothing to send
+   * on Bitcoin). Idempotent: the same terms give the same address.
+   */
+  openLeg(terms: LegTerms): Promise<OpenedLeg>;
+
+  /**
+   * Checks that `approval` (an EIP-712 signature on Ethereum, a signed PSBT in base64 on Bitcoin) is
+   * `expectedSigner`'s valid signature over exactly this payout, as the engine built it.
+   */
+  verifyApproval(payout: UnsignedPayout, approval: string, expectedSigner: string): Promise<ApprovalCheck>;
+
+  /** The platform's signature over the payout, with its key for the leg (`keyIndex` as in `platformSigner`). */
+  cosign(payout: UnsignedPayout, keyIndex: number): Promise<string>;
+
+  /**
+   * The complete transaction carrying out the payout with a party's and the platform's signatures,
+   * not yet sent. Throws when the chain would refuse it (with the reason in the message).
+   */
+  signPayoutTransaction(
+    payout: UnsignedPayout,
+    signatures: readonly { signer: 'buyer' | 'seller' | 'platform'; signature: string }[],
+  ): Promise<SignedTransaction>;
+
+  /** Sends a signed transaction; sending one the node already knows or has mined is not an error. */
+  broadcast(transaction: SignedTransaction): Promise<void>;
+
+  /** What a mined transaction moved out of the leg; `reverted` when it failed on-chain (Ethereum). */
+  outgoingMovements(
+    txRef: string,
+    leg: LegOutflowContext,
+  ): Promise<{ reverted: boolean; movements: OutgoingMovement[] }>;
+
+  /** Whether nothing can be paid out of the leg any more (the escrow settled; every deposit output spent). */
+  isSettled(leg: LegOutflowContext): Promise<boolean>;
+
+  /** The block hash at a height, null above the tip: the watcher checks its cursor with it to notice reorgs. */
+  blockRefAt(height: bigint): Promise<string | null>;
+
+  /**
+   * Raises the fee of a sent payout still not mined: a replacement (Ethereum) or a child paying
+   * for it (Bitcoin). `attempt` counts from 1. Throws when it cannot (the reason in the message).
+   */
+  bumpFee(payout: UnsignedPayout, sent: SignedTransaction, attempt: number): Promise<FeeBump>;
+
+  /** Deposits seen in the mempool, not yet in a block (blockRef and height empty): shown as pending at once. */
+  scanMempool?(index: DepositAddressIndex): Promise<Omit<DepositMovement, 'blockRef' | 'height'>[]>;
+
+  /** Ethereum: anyone's refund after the escrow's on-chain deadline, no signatures needed. */
+  signRefundAfterDeadline?(depositAddress: string): Promise<SignedTransaction>;
+
+  /** Ethereum: returns a token other than the leg's to the depositor. */
+  signReturnForeignAsset?(depositAddress: string, tokenAddress: string | null): Promise<SignedTransaction>;
+
+  /** Ethereum: pays whatever reached a settled escrow back to the depositor, no signatures needed. */
+  signSweep?(depositAddress: string): Promise<SignedTransaction>;
+}
