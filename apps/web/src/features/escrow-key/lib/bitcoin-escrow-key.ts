@@ -1,0 +1,31 @@
+import { hex } from '@scure/base';
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { normalizeEscrowSeed } from './escrow-seed.js';
+
+/** The Bitcoin networks a server runs escrows on: mainnet, or one of the test chains that share coin type 1. */
+export type BitcoinKeyNetwork = 'mainnet' | 'testnet' | 'signet' | 'regtest';
+
+/**
+ * The BIP-84 path of the seed's Bitcoin escrow key (docs/escrow.md): the first receiving key of the
+ * first account, coin type 0 on mainnet and 1 on every test network (BIP-44), as common wallets
+ * derive it, so the key can be found again from the backup phrase alone.
+ */
+export function bitcoinEscrowKeyPath(network: BitcoinKeyNetwork): string {
+  return network === 'mainnet' ? "m/84'/0'/0'/0/0" : "m/84'/1'/0'/0/0";
+}
+
+export interface BitcoinEscrowKey {
+  /** The 33-byte compressed public key as 66 lower-case hex digits: what `wallets/connect` registers. */
+  publicKey: string;
+  /** Only for signing in this page; never sent anywhere. */
+  privateKey: Uint8Array;
+}
+
+/** The seed's Bitcoin escrow key on `network` (BIP-39 seed without passphrase, then BIP-32). */
+export function bitcoinEscrowKeyFromSeed(mnemonic: string, network: BitcoinKeyNetwork): BitcoinEscrowKey {
+  const root = HDKey.fromMasterSeed(mnemonicToSeedSync(normalizeEscrowSeed(mnemonic)));
+  const key = root.derive(bitcoinEscrowKeyPath(network));
+  if (!key.publicKey || !key.privateKey) throw new Error('The Bitcoin escrow key could not be derived.');
+  return { publicKey: hex.encode(key.publicKey), privateKey: key.privateKey };
+}
