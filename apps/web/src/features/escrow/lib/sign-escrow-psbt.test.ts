@@ -1,6 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { base64, hex } from '@scure/base';
-import { OutScript, p2ms, p2wpkh, p2wsh, SigHash, Transaction } from '@scure/btc-signer';
+import { p2ms, p2wpkh, p2wsh, SigHash, Transaction } from '@scure/btc-signer';
 import { describe, expect, it } from 'vitest';
 import { signEscrowPsbt } from './sign-escrow-psbt.js';
 
