@@ -1,7 +1,11 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
 import { describe, expect, it } from 'vitest';
-import { bitcoinEscrowKeyFromSeed, bitcoinEscrowKeyPath } from './bitcoin-escrow-key.js';
+import {
+  bitcoinEscrowKeyFromSeed,
+  bitcoinEscrowKeyPath,
+  bitcoinKeyNetworkOfAddress,
+} from './bitcoin-escrow-key.js';
 
 // The BIP-39 test phrase of 128 zero bits. Its key at m/84'/0'/0'/0/0 is BIP-84's own test vector
 // (address bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu); the testnet key at m/84'/1'/0'/0/0 was
@@ -29,5 +33,19 @@ describe('the Bitcoin escrow key', () => {
   it('holds the private key of that public key', () => {
     const key = bitcoinEscrowKeyFromSeed(testPhrase, 'regtest');
     expect(hex.encode(secp256k1.getPublicKey(key.privateKey, true))).toBe(testnetKey);
+  });
+});
+
+describe('bitcoinKeyNetworkOfAddress', () => {
+  it.each([
+    ['bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu', 'mainnet'],
+    ['1JaUQDVNRdhfNsVncGkXedaPSM5Gc54Hso', 'mainnet'],
+    ['3GtVZYzsKF6Feikdjd4bDyPdAiyeHANY9b', 'mainnet'],
+    ['tb1qcr8te4kr609gcawutmrza0j4xv80jy8zmfp6l0', 'testnet'],
+    ['bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx', 'testnet'],
+    ['rb1qqv9pzxqlyckngw6zf9g9whn9d3eh4qvg6d89ve', 'testnet'],
+    ['my6RhGaMEf8v9yyQKqiuUYniJLfyU4gzqe', 'testnet'],
+  ])('reads %s as %s', (address, network) => {
+    expect(bitcoinKeyNetworkOfAddress(address)).toBe(network);
   });
 });

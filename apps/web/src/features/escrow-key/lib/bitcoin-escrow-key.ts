@@ -29,3 +29,11 @@ export function bitcoinEscrowKeyFromSeed(mnemonic: string, network: BitcoinKeyNe
   if (!key.publicKey || !key.privateKey) throw new Error('The Bitcoin escrow key could not be derived.');
   return { publicKey: hex.encode(key.publicKey), privateKey: key.privateKey };
 }
+
+/**
+ * The key network of a Bitcoin address the server handed out (a deposit or fee address): mainnet
+ * for `bc1…`, `1…` and `3…`, a test network otherwise. Only the coin type of the path depends on it.
+ */
+export function bitcoinKeyNetworkOfAddress(address: string): BitcoinKeyNetwork {
+  return /^(bc1|[13])/i.test(address) ? 'mainnet' : 'testnet';
+}
