@@ -5,6 +5,7 @@ import {
   bitcoinEscrowKeyFromSeed,
   bitcoinEscrowKeyPath,
   bitcoinKeyNetworkOfAddress,
+  bitcoinKeyNetworkOfChains,
 } from './bitcoin-escrow-key.js';
 
 // The BIP-39 test phrase of 128 zero bits. Its key at m/84'/0'/0'/0/0 is BIP-84's own test vector
@@ -47,5 +48,23 @@ describe('bitcoinKeyNetworkOfAddress', () => {
     ['my6RhGaMEf8v9yyQKqiuUYniJLfyU4gzqe', 'testnet'],
   ])('reads %s as %s', (address, network) => {
     expect(bitcoinKeyNetworkOfAddress(address)).toBe(network);
+  });
+});
+
+describe('bitcoinKeyNetworkOfChains', () => {
+  const eth = { chain: 'ETH', fee_address: '0xFee0000000000000000000000000000000000000' };
+  it('is null when the server lists no Bitcoin', () => {
+    expect(bitcoinKeyNetworkOfChains([eth])).toBeNull();
+  });
+
+  it("takes the BTC entry's network, or else its fee address's", () => {
+    const btc = { chain: 'BTC', fee_address: 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx' };
+    expect(bitcoinKeyNetworkOfChains([eth, { ...btc, network: 'signet' }])).toBe('signet');
+    expect(bitcoinKeyNetworkOfChains([eth, btc])).toBe('testnet');
+    expect(
+      bitcoinKeyNetworkOfChains([
+        { chain: 'BTC', fee_address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+      ]),
+    ).toBe('mainnet');
   });
 });

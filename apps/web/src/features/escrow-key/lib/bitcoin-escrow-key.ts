@@ -4,7 +4,8 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { normalizeEscrowSeed } from './escrow-seed.js';
 
 /** The Bitcoin networks a server runs escrows on: mainnet, or one of the test chains that share coin type 1. */
-export type BitcoinKeyNetwork = 'mainnet' | 'testnet' | 'signet' | 'regtest';
+export const bitcoinKeyNetworks = ['mainnet', 'testnet', 'signet', 'regtest'] as const;
+export type BitcoinKeyNetwork = (typeof bitcoinKeyNetworks)[number];
 
 /**
  * The BIP-84 path of the seed's Bitcoin escrow key (docs/escrow.md): the first receiving key of the
@@ -36,4 +37,18 @@ export function bitcoinEscrowKeyFromSeed(mnemonic: string, network: BitcoinKeyNe
  */
 export function bitcoinKeyNetworkOfAddress(address: string): BitcoinKeyNetwork {
   return /^(bc1|[13])/i.test(address) ? 'mainnet' : 'testnet';
+}
+
+/**
+ * The key network of the server's Bitcoin escrows, from `GET /chains`: null when it lists no BTC
+ * (no Bitcoin key to register), else the entry's `network`, or when it names none, the network of
+ * its fee address.
+ */
+export function bitcoinKeyNetworkOfChains(
+  chains: readonly { chain: string; fee_address: string; network?: string }[],
+): BitcoinKeyNetwork | null {
+  const bitcoin = chains.find((chain) => chain.chain === 'BTC');
+  if (!bitcoin) return null;
+  const named = bitcoinKeyNetworks.find((network) => network === bitcoin.network);
+  return named ?? bitcoinKeyNetworkOfAddress(bitcoin.fee_address);
 }
