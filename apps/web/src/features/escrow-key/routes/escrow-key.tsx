@@ -114,7 +114,7 @@ function ChooseHow({
       </h2>
       <p className="text-muted text-sm">
         {replacing
-          ? 'The new key becomes your Ethereum signing address. While an escrow you sign for is funded, the old key stays.'
+          ? 'The new key becomes your Ethereum signing address (and your Bitcoin key where Bitcoin is offered). While an escrow you sign for is funded, the old key stays.'
           : 'You need an escrow key before you can fund or settle an escrow.'}
       </p>
       <div className="flex flex-wrap gap-2">
