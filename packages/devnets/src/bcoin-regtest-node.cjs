@@ -28,6 +28,7 @@ async function main() {
   });
   await node.ensure();
   await node.open();
+  keepTransactionsOfInvalidatedBlocks(node);
   let closing = false;
   const close = async () => {
     if (closing) return;
@@ -41,6 +42,33 @@ async function main() {
   process.on('disconnect', close);
   process.on('SIGTERM', close);
   process.send({ ready: true });
+}
+
+/**
+ * bcoin's invalidateblock rewinds the chain to the block's parent but leaves its mempool on the old
+ * tip (the miner then refuses every block: "Mempool/chain tip mismatch") and drops the transactions
+ * of the blocks it removed. Here the mempool follows the new tip and takes those transactions back,
+ * as Bitcoin Core's does, so a test can reorganize the chain as it would on Core.
+ */
+function keepTransactionsOfInvalidatedBlocks(node) {
+  const { chain, mempool } = node;
+  const invalidate = chain.invalidate.bind(chain);
+  chain.invalidate = async (hash) => {
+    const blocks = [];
+    const entry = await chain.getEntry(hash);
+    if (entry && (await chain.isMainChain(entry))) {
+      for (let height = entry.height; height <= chain.height; height++) {
+        blocks.push(await chain.getBlock(await chain.getHash(height)));
+      }
+    }
+    await invalidate(hash);
+    await mempool._reset();
+    for (const block of blocks) {
+      for (const tx of block.txs.slice(1)) {
+        await mempool.addTX(tx).catch(() => {});
+      }
+    }
+  };
 }
 
 main().catch((error) => {

@@ -93,7 +93,8 @@ export async function startBitcoinRegtest(options: BitcoinRegtestOptions = {}): 
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => {
-    stderr += chunk;
+    // bcoin logs refused transactions here; only the latest lines are kept for error messages.
+    stderr = (stderr + chunk).slice(-4000);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let miner: NodeJS.Timeout | undefined;
@@ -124,8 +125,18 @@ export async function startBitcoinRegtest(options: BitcoinRegtestOptions = {}): 
     throw error;
   }
 
-  const mine = (blocks: number, toAddress = BITCOIN_DEV_WALLET_ADDRESS) =>
-    call<string[]>('generatetoaddress', [blocks, toAddress]);
+  const mine = async (blocks: number, toAddress = BITCOIN_DEV_WALLET_ADDRESS): Promise<string[]> => {
+    // After invalidateblock, bcoin resets its mempool asynchronously and refuses to mine until it
+    // has caught up with the tip ("Mempool/chain tip mismatch"): wait a moment and retry.
+    for (let tries = 0; ; tries++) {
+      try {
+        return await call<string[]>('generatetoaddress', [blocks, toAddress]);
+      } catch (error) {
+        if (tries >= 100 || !/tip mismatch/.test((error as Error).message)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  };
 
   // Serialized so two funds at once never pick the same coin.
   let fundTurn: Promise<unknown> = Promise.resolve();
@@ -164,11 +175,15 @@ export async function startBitcoinRegtest(options: BitcoinRegtestOptions = {}): 
       tx.finalize();
       const txid = tx.id;
       await call('sendrawtransaction', [tx.hex]);
-      // bcoin answers sendrawtransaction with the txid even when its mempool refused the transaction.
-      const mempool = await call<string[]>('getrawmempool');
-      if (!mempool.includes(txid))
-        throw new Error(`the regtest node did not accept funding transaction ${txid}`);
-      return txid;
+      // bcoin answers sendrawtransaction with the txid before its mempool has checked the
+      // transaction, and also when the mempool refused it: wait until the mempool shows it.
+      for (let tries = 0; tries < 100; tries++) {
+        if ((await call<string[]>('getrawmempool')).includes(txid)) return txid;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(
+        `the regtest node did not accept funding transaction ${txid}: ${stderr.slice(-500).trim()}`,
+      );
     };
     const turn = fundTurn.then(work, work);
     fundTurn = turn.catch(() => {});
