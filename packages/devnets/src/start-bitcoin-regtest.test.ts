@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as btc from '@scure/btc-signer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,12 +14,12 @@ import {
 
 let node: BitcoinRegtest;
 
-async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(node.rpcUrl, {
+async function rpc<T>(method: string, params: unknown[] = [], on: BitcoinRegtest = node): Promise<T> {
+  const response = await fetch(on.rpcUrl, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      authorization: `Basic ${Buffer.from(`${node.rpcUser}:${node.rpcPassword}`).toString('base64')}`,
+      authorization: `Basic ${Buffer.from(`${on.rpcUser}:${on.rpcPassword}`).toString('base64')}`,
     },
     body: JSON.stringify({ id: 1, method, params }),
   });
@@ -77,5 +80,30 @@ describe('startBitcoinRegtest', () => {
     // A second fund spends other coins (or the first one's change) without conflict.
     const again = await node.fund(to, 1_000n);
     expect(again).not.toBe(txid);
+  });
+
+  it('mines on its own every blockIntervalMs, and keeps its chain in dataDir across a restart', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'covenant-bcoin-'));
+    try {
+      const first = await startBitcoinRegtest({ dataDir, blockIntervalMs: 100 });
+      const started = await rpc<number>('getblockcount', [], first);
+      let height = started;
+      for (let tries = 0; tries < 100 && height < started + 3; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        height = await rpc<number>('getblockcount', [], first);
+      }
+      expect(height).toBeGreaterThanOrEqual(started + 3);
+      // The block at that height, read before stopping (the miner may add more meanwhile).
+      const block = await rpc<string>('getblockhash', [height], first);
+      await first.stop();
+      const second = await startBitcoinRegtest({ dataDir });
+      try {
+        expect(await rpc<string>('getblockhash', [height], second)).toBe(block);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

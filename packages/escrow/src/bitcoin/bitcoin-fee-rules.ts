@@ -1,4 +1,4 @@
-import type { BitcoinRpc } from './bitcoin-rpc.js';
+import { type BitcoinRpc, BitcoinRpcError } from './bitcoin-rpc.js';
 
 /** Bitcoin Core's default dust relay fee rate, in sat/vB. */
 export const DUST_RELAY_FEE_RATE = 3n;
@@ -44,7 +44,9 @@ export async function estimateFeeRate(rpc: BitcoinRpc, bounds: FeeRateBounds): P
   try {
     const estimate = await rpc<{ feerate?: number; fee?: number }>('estimatesmartfee', [2]);
     btcPerKvB = estimate.feerate ?? estimate.fee;
-  } catch {
+  } catch (error) {
+    // A node without fee estimation refuses the call; an unreachable node is an error.
+    if (!(error instanceof BitcoinRpcError)) throw error;
     btcPerKvB = undefined;
   }
   if (btcPerKvB === undefined || !Number.isFinite(btcPerKvB) || btcPerKvB <= 0) return bounds.floor;

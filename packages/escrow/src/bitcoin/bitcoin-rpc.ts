@@ -83,3 +83,12 @@ export function createBitcoinRpc(options: BitcoinRpcOptions): BitcoinRpc {
     return reply.result as T;
   };
 }
+
+/**
+ * Null for the node's "no such transaction" (Bitcoin Core -5, bcoin -1 "Transaction not found");
+ * any other failure (the node unreachable, refusing the credentials) is thrown.
+ */
+export function unknownToNull(error: unknown): null {
+  if (error instanceof BitcoinRpcError) return null;
+  throw error;
+}

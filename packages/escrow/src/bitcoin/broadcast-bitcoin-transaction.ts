@@ -1,5 +1,10 @@
 import type { SignedTransaction } from '../escrow-chain-adapter.js';
-import { type BitcoinRpc, BitcoinRpcError, RPC_VERIFY_ALREADY_IN_CHAIN } from './bitcoin-rpc.js';
+import {
+  type BitcoinRpc,
+  BitcoinRpcError,
+  RPC_VERIFY_ALREADY_IN_CHAIN,
+  unknownToNull,
+} from './bitcoin-rpc.js';
 
 const ACCEPT_POLLS = 50;
 const ACCEPT_POLL_MS = 40;
@@ -29,7 +34,7 @@ export async function broadcastBitcoinTransaction(
   for (let poll = 0; poll < ACCEPT_POLLS; poll++) {
     const held = await rpc<string>('getrawtransaction', [transaction.txRef]).then(
       () => true,
-      () => false,
+      (error: unknown) => unknownToNull(error) ?? false,
     );
     if (held) return;
     await new Promise((resolve) => setTimeout(resolve, ACCEPT_POLL_MS));

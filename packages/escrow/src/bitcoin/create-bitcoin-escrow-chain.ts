@@ -6,7 +6,7 @@ import type { BitcoinEscrowChain, BitcoinEscrowChainOptions } from './bitcoin-es
 import { coreDustLimit, estimateFeeRate } from './bitcoin-fee-rules.js';
 import { BITCOIN_ADDRESS_FORMATS } from './bitcoin-network.js';
 import { bitcoinSigningPayload } from './bitcoin-payout.js';
-import { createBitcoinRpc } from './bitcoin-rpc.js';
+import { BitcoinRpcError, createBitcoinRpc, RPC_INVALID_PARAMETER } from './bitcoin-rpc.js';
 import { broadcastBitcoinTransaction } from './broadcast-bitcoin-transaction.js';
 import { buildBitcoinPayout } from './build-bitcoin-payout.js';
 import { bumpBitcoinPayoutFee } from './bump-bitcoin-payout-fee.js';
@@ -121,8 +121,9 @@ export function createBitcoinEscrowChain(options: BitcoinEscrowChainOptions): Bi
       if (!deposits)
         throw new Error('whether a Bitcoin leg is settled depends on its deposit outputs: pass them');
       for (const deposit of deposits) {
-        // gettxout answers null for a spent output, a spend in the mempool included.
-        if ((await rpc('gettxout', [deposit.txRef, deposit.position, true])) !== null) return false;
+        // gettxout without the mempool: null once a mined transaction spent the output (bcoin
+        // ignores mempool spends even when asked to include the mempool, so neither node counts them).
+        if ((await rpc('gettxout', [deposit.txRef, deposit.position, false])) !== null) return false;
       }
       return true;
     },
@@ -151,9 +152,14 @@ export function createBitcoinEscrowChain(options: BitcoinEscrowChainOptions): Bi
     },
 
     async blockRefAt(height) {
-      const tip = await rpc<number>('getblockcount');
-      if (height < 0n || height > BigInt(tip)) return null;
-      return rpc<string>('getblockhash', [Number(height)]);
+      if (height < 0n) return null;
+      try {
+        return await rpc<string>('getblockhash', [Number(height)]);
+      } catch (error) {
+        // "Block height out of range" on Bitcoin Core and bcoin alike.
+        if (error instanceof BitcoinRpcError && error.code === RPC_INVALID_PARAMETER) return null;
+        throw error;
+      }
     },
 
     currentHeight: async () => BigInt(await rpc<number>('getblockcount')),

@@ -17,16 +17,18 @@ export function finalizeBitcoinPayout(
   signatures: readonly { signer: 'buyer' | 'seller' | 'platform'; signature: string }[],
 ): SignedTransaction {
   const tx = payoutTransaction(payout);
+  const approvals = signatures.map(({ signer, signature }) => {
+    const posted = postedTransaction(tx, signature);
+    if (typeof posted === 'string')
+      throw new AppError('INVALID_SIGNATURE', `The ${signer}'s approval is ${posted}`);
+    return posted;
+  });
   for (let index = 0; index < tx.inputsLength; index++) {
     const input = tx.getInput(index);
     const keys = input.witnessScript ? multisigScriptKeys(input.witnessScript) : null;
     if (!keys) throw new Error(`input ${index} of payout ${payout.payoutRef} is not a 2-of-3 multisig`);
     const found = new Map<string, [Uint8Array, Uint8Array]>();
-    for (const { signer, signature } of signatures) {
-      const posted = postedTransaction(tx, signature);
-      if (typeof posted === 'string') {
-        throw new AppError('INVALID_SIGNATURE', `The ${signer}'s approval is ${posted}`);
-      }
+    for (const posted of approvals) {
       for (const partial of posted.getInput(index).partialSig ?? []) {
         const key = hex.encode(partial[0]);
         if (keys.includes(key) && !found.has(key) && verifiesInput(tx, index, partial))

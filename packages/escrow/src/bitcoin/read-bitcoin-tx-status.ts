@@ -1,5 +1,5 @@
 import type { ConfirmationPolicy, TxStatus } from '../chain-adapter.js';
-import type { BitcoinRpc } from './bitcoin-rpc.js';
+import { type BitcoinRpc, unknownToNull } from './bitcoin-rpc.js';
 
 interface VerboseTransaction {
   hex: string;
@@ -16,7 +16,7 @@ export async function readVerboseTransaction(
   rpc: BitcoinRpc,
   txid: string,
 ): Promise<VerboseTransaction | null> {
-  return rpc<VerboseTransaction | null>('getrawtransaction', [txid, true]).catch(() => null);
+  return rpc<VerboseTransaction | null>('getrawtransaction', [txid, true]).catch(unknownToNull);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { DepositAddressIndex, DepositMovement, ScanRange, ScanResult } from '../chain-adapter.js';
 import type { BitcoinAddressFormat } from './bitcoin-network.js';
-import type { BitcoinRpc } from './bitcoin-rpc.js';
+import { type BitcoinRpc, unknownToNull } from './bitcoin-rpc.js';
 import {
   outputAddress,
   type ParsedBitcoinTransaction,
@@ -78,7 +78,7 @@ export function createBitcoinMempoolScanner(rpc: BitcoinRpc, addressFormat: Bitc
     for (const txid of txids) {
       if (seen.has(txid)) continue;
       // Mined or evicted since getrawmempool answered: the block scan will see it if it was mined.
-      const raw = await rpc<string>('getrawtransaction', [txid]).catch(() => null);
+      const raw = await rpc<string>('getrawtransaction', [txid]).catch(unknownToNull);
       seen.set(txid, raw ? parseRawTransaction(raw) : null);
     }
     const transactions = [...seen.values()].filter((tx): tx is ParsedBitcoinTransaction => tx !== null);
