@@ -2,6 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bech32, hex } from '@scure/base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BITCOIN_ADDRESS_FORMATS } from './bitcoin-network.js';
+import { BitcoinRpcError, createBitcoinRpc } from './bitcoin-rpc.js';
 import { type BitcoinFixture, startBitcoinFixture } from './bitcoin-test-fixture.js';
 import { multisigCustody } from './multisig-custody.js';
 
@@ -167,5 +168,28 @@ describe('Bitcoin deposits: scanning blocks and the mempool', () => {
     expect(rescan.movements.map((movement) => [movement.txRef, movement.blockRef])).toEqual([
       [deposit.txRef, blockHash],
     ]);
+  });
+});
+
+describe('Bitcoin JSON-RPC client', () => {
+  it("carries the node's error code and message, and never the credentials", async () => {
+    const rpc = createBitcoinRpc(fx.node);
+    const error = await rpc('getblockhash', [99_999_999]).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BitcoinRpcError);
+    expect(error).toMatchObject({ method: 'getblockhash', code: -8 });
+    const url = new URL(fx.node.rpcUrl);
+    url.username = 'covenant';
+    url.password = 'not-the-key';
+    const refused = await createBitcoinRpc({ rpcUrl: url.toString() })<number>('getblockcount').then(
+      () => new Error('answered'),
+      (caught: unknown) => caught as Error,
+    );
+    expect(refused.message).toMatch(/refused the credentials \(HTTP 401\)/);
+    expect(refused.message).not.toContain('not-the-key');
+    expect(
+      await createBitcoinRpc({
+        rpcUrl: fx.node.rpcUrl.replace('http://', `http://u:${fx.node.rpcPassword}@`),
+      })('getblockcount'),
+    ).toBeGreaterThan(400);
   });
 });

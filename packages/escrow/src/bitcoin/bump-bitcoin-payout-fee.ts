@@ -5,7 +5,7 @@ import type { FeeBump, SignedTransaction } from '../escrow-chain-adapter.js';
 import { estimateVsize, type FeeRateBounds, P2WPKH_INPUT_WITNESS_WEIGHT } from './bitcoin-fee-rules.js';
 import type { BitcoinAddressFormat } from './bitcoin-network.js';
 import { payoutTransaction } from './bitcoin-payout.js';
-import type { BitcoinRpc } from './bitcoin-rpc.js';
+import { type BitcoinRpc, unknownToNull } from './bitcoin-rpc.js';
 import { parseRawTransaction } from './parse-raw-bitcoin.js';
 import type { BitcoinFeeWalletKey } from './platform-bitcoin-key.js';
 
@@ -63,6 +63,16 @@ export async function bumpBitcoinPayoutFee(
   if (parent.txid !== sent.txRef || parent.txid !== built.id) {
     throw new Error(`transaction ${sent.txRef} is not payout ${payout.payoutRef}`);
   }
+  const parentTx = await rpc<{ blockhash?: string | null } | null>('getrawtransaction', [
+    parent.txid,
+    true,
+  ]).catch(unknownToNull);
+  if (!parentTx)
+    throw new Error(
+      `payout ${payout.payoutRef} is in neither the node's mempool nor its chain: send it again first`,
+    );
+  if (parentTx.blockhash)
+    throw new Error(`payout ${payout.payoutRef} is already mined: there is nothing to bump`);
   const feeVout = parent.outputs.findIndex((output) => sameBytes(output.script, feeScript));
   if (feeVout < 0) {
     throw new Error(
