@@ -133,6 +133,43 @@ describe('Bitcoin payouts: PSBT, approval, co-signature, broadcast', () => {
     ]);
   });
 
+  it("pays a mediator's split in one transaction: payout, fee and refund, the network fee from the payout", async () => {
+    const { leg, keys, deposits } = await fundedLeg(8_000_000n, [8_500_000n]);
+    // To the receiver 6,000,000 (fee 600), to the depositor 2,000,000 plus the 500,000 excess.
+    const plan = planSettlement(
+      leg,
+      8_500_000n,
+      { kind: 'split', toReceiver: 6_000_000n, toDepositor: 2_000_000n },
+      fx.bitcoin.feeAddress,
+    );
+    const payout = await fx.bitcoin.buildPayout(leg, plan, deposits);
+    // One input, three P2WPKH outputs: weight (4 + 1 + 41 + 1 + 3 × 31 + 4) × 4 + 2 + 256 = 834,
+    // vsize 209 (208.5), network fee 418. Payout 6,000,000 − 600 − 418 = 5,998,982.
+    expect(payloadOf(payout).summary.outputs).toEqual([
+      { kind: 'payout', to: leg.receiverPayoutAddress, amount: '5998982' },
+      { kind: 'fee', to: fx.bitcoin.feeAddress, amount: '600' },
+      { kind: 'refund', to: leg.depositorRefundAddress, amount: '2500000' },
+    ]);
+    // The buyer (the receiver) approves a split here, with the platform.
+    const approval = signPsbt(payloadOf(payout).data, keys.buyer.privateKey);
+    const check = await fx.bitcoin.verifyApproval(payout, approval, leg.signers.buyer);
+    if (!check.valid) throw new Error(check.reason);
+    const signed = await fx.bitcoin.signPayoutTransaction(payout, [
+      { signer: 'platform', signature: await fx.bitcoin.cosign(payout, leg.platformKeyIndex) },
+      { signer: 'buyer', signature: check.signature },
+    ]);
+    await fx.bitcoin.broadcast(signed);
+    await fx.node.mine(1);
+    const { movements } = await fx.bitcoin.outgoingMovements(signed.txRef, leg);
+    expect(movements.map(({ kind, amount }) => [kind, amount])).toEqual([
+      ['payout', 5_998_982n],
+      ['fee', 600n],
+      ['refund', 2_500_000n],
+      ['network_fee', 418n],
+    ]);
+    expect(movements.reduce((sum, movement) => sum + movement.amount, 0n)).toBe(8_500_000n);
+  });
+
   it('folds a fee output below the dust limit into the network fee and says so', async () => {
     const { leg, keys, deposits } = await fundedLeg(1_000_000n);
     const plan = planSettlement(leg, 1_000_000n, { kind: 'release' }, fx.bitcoin.feeAddress);
