@@ -1,10 +1,5 @@
 import type { ConfirmationPolicy } from '../chain-adapter.js';
-import type {
-  DepositOutput,
-  EscrowChainAdapter,
-  LegOutflowContext,
-  OpenedLeg,
-} from '../escrow-chain-adapter.js';
+import type { EscrowChainAdapter, OpenedLeg } from '../escrow-chain-adapter.js';
 import type { BitcoinAddressFormat, BitcoinNetworkName } from './bitcoin-network.js';
 import type { FeeWalletOutpoint } from './bump-bitcoin-payout-fee.js';
 import type { BitcoinFeeWalletKey, BitcoinPlatformKey } from './platform-bitcoin-key.js';
@@ -35,7 +30,7 @@ export interface BitcoinEscrowChainOptions {
 
 /**
  * The Bitcoin adapter. `isSettled` needs the leg's deposit outputs (the chain has no account to
- * ask): it is settled when every one of them is spent.
+ * ask) and throws without them: the leg is settled when a mined transaction spent every one.
  */
 export interface BitcoinEscrowChain extends EscrowChainAdapter {
   readonly chain: 'BTC';
@@ -44,7 +39,6 @@ export interface BitcoinEscrowChain extends EscrowChainAdapter {
   openLeg(
     terms: Parameters<EscrowChainAdapter['openLeg']>[0],
   ): Promise<OpenedLeg & { custody: BitcoinCustody }>;
-  isSettled(leg: LegOutflowContext, deposits?: readonly DepositOutput[]): Promise<boolean>;
 }
 
 /** What the API returns with a Bitcoin leg so anyone can recompute its address. */
