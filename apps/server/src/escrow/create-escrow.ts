@@ -15,6 +15,8 @@ export interface CreatedEscrow {
     amount: string;
     depositAddress: string;
     deadline: Date;
+    /** What proves the leg's custody from public data (Bitcoin); null on Ethereum. */
+    custody: Record<string, unknown> | null;
   }[];
 }
 
@@ -248,6 +250,7 @@ async function findEscrow(deps: EscrowEngineDeps, dealId: string): Promise<Creat
         amount: row.requiredAmount,
         depositAddress: row.depositAddress,
         deadline: row.deadline,
+        custody: row.custody,
       })),
   };
 }

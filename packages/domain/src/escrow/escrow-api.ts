@@ -45,6 +45,10 @@ const createdLegSchema = z.object({
   amount: baseUnits,
   deposit_address: z.string(),
   deadline: z.string().describe('The funding deadline: unfunded by then, the deal is cancelled and refunded'),
+  custody: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Bitcoin: the witness script and the three public keys the deposit address is derived from'),
 });
 
 export const escrowCreateResponseSchema = z.object({

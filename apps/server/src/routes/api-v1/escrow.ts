@@ -52,6 +52,7 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
           amount: leg.amount,
           deposit_address: leg.depositAddress,
           deadline: leg.deadline.toISOString(),
+          ...(leg.custody ? { custody: leg.custody } : {}),
         })),
       });
     },
