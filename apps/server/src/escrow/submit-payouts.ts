@@ -129,13 +129,16 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
     .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'ready')))
     .returning();
   if (marked.length === 0) return false;
-  await setLegState(
-    deps.db,
-    payout.escrowId,
-    payout.leg,
-    payout.kind === 'refund' ? 'refunding' : 'releasing',
-    deps.now(),
-  );
+  // A late deposit's return leaves the settled leg's state as it is.
+  if (payout.source !== 'late_deposit') {
+    await setLegState(
+      deps.db,
+      payout.escrowId,
+      payout.leg,
+      payout.kind === 'refund' ? 'refunding' : 'releasing',
+      deps.now(),
+    );
+  }
   await crashIfAt(deps.crashAt, 'after-cosign', `payout ${payout.id} stored, not broadcast`);
   await broadcastStored(deps, marked[0]!);
   return true;
