@@ -167,7 +167,6 @@ async function startEscrowEngine(app: FastifyInstance, deps: AppDeps): Promise<v
     now: deps.clock,
     logger: deps.logger,
     chains: await createEscrowChains(deps.chains, config.dataDir, deps.logger, deps.database, signer),
-    signer,
     settlementWindowHours: config.escrow.settlementWindowHours,
     feeBumpAfterSeconds: config.escrow.feeBumpAfterSeconds,
     webhooks: { db: deps.database.db, now: deps.clock, jobs: deps.jobs, deliverJob: deps.deliverWebhookJob },

@@ -57,7 +57,8 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
     await refreshEscrows(deps, await enforceDeadlines(deps));
     await preparePayouts(deps);
     await submitPayouts(deps);
-    await confirmPayouts(deps);
+    // Money that reached a leg while its payout was on its way is returned once the leg is settled.
+    await sweepLateDeposits(deps, await confirmPayouts(deps));
   }
 
   /** Runs a pass, or, when one is running, one more right after it. Resolves when the pass that covers this call is done. */

@@ -40,7 +40,19 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
         returnInFlight,
       });
       if (action.kind === 'payout') {
-        await prepareLateDepositPayout(deps, chain, row, rows, action.amount);
+        await prepareLateDepositPayout(deps, chain, row, rows, action.amount).catch((error: unknown) =>
+          raiseStaffAlert(deps, {
+            kind: 'late_deposit_payout_refused',
+            subject: `${escrowId}:${row.leg}`,
+            message: 'The return of a late deposit to the depositor could not be prepared',
+            details: {
+              escrow_id: escrowId,
+              leg: row.leg,
+              held: action.amount.toString(),
+              error: String(error).slice(0, 500),
+            },
+          }),
+        );
         continue;
       }
       if (action.kind !== 'sweep') continue;
