@@ -160,13 +160,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 /** The escrow engine over the app's chains; its passes run from when the app is ready until it closes. */
 async function startEscrowEngine(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { config } = deps;
+  const signer = deps.platformSigner ?? (await createFilePlatformSigner(config.dataDir));
   const engine = createEscrowEngine({
     db: deps.database.db,
     locks: deps.database,
     now: deps.clock,
     logger: deps.logger,
-    chains: await createEscrowChains(deps.chains, config.dataDir, deps.logger, deps.database),
-    signer: deps.platformSigner ?? (await createFilePlatformSigner(config.dataDir)),
+    chains: await createEscrowChains(deps.chains, config.dataDir, deps.logger, deps.database, signer),
     settlementWindowHours: config.escrow.settlementWindowHours,
     feeBumpAfterSeconds: config.escrow.feeBumpAfterSeconds,
     webhooks: { db: deps.database.db, now: deps.clock, jobs: deps.jobs, deliverJob: deps.deliverWebhookJob },

@@ -83,7 +83,10 @@ try {
   await checkPlatformSigner(database.db, platformSigner.ethereumAddress);
   const chains = await startChainRegistry(config);
   for (const chain of chains.chains) {
-    logger.info({ chain: chain.chain, chainId: chain.chainId, devnet: chain.devnet }, 'chain ready');
+    logger.info(
+      { chain: chain.chain, ...(chain.chainId ? { chainId: chain.chainId } : {}), devnet: chain.devnet },
+      'chain ready',
+    );
   }
   const app = await buildApp({
     config,

@@ -55,6 +55,7 @@ describe('reconcileLeg', () => {
         fees: '0',
         refunds: '500',
         sweeps: '0',
+        network_fees: '0',
         expected_held: '6000000',
         held: null,
       },
@@ -133,5 +134,66 @@ describe('reconcileLegs', () => {
   it('returns only the legs that do not balance', () => {
     const broken = { ...released, escrowId: 'escrow-2', ledger: [entry('deposit', 5n)] };
     expect(reconcileLegs([released, broken]).map((mismatch) => mismatch.escrowId)).toEqual(['escrow-2']);
+  });
+});
+
+// A Bitcoin leg of 0.5 BTC (50 000 000 sat) deposited in two outputs, 30 000 000 + 20 000 000, and
+// released in one transaction: fee 50 000 000 / 10 000 = 5 000 sat; the network fee, 1 410 sat,
+// comes out of the recipient's output: 50 000 000 − 5 000 − 1 410 = 49 993 590 to the buyer.
+const bitcoinReleased: LegReconciliationInput = {
+  escrowId: 'escrow-btc',
+  leg: 'asset',
+  chain: 'BTC',
+  state: 'released',
+  requiredConfirmations: 2,
+  ledger: [
+    entry('deposit', 30_000_000n),
+    entry('deposit', 20_000_000n),
+    entry('payout', 49_993_590n),
+    entry('fee', 5_000n),
+    entry('network_fee', 1_410n),
+  ],
+};
+
+describe('reconcileLeg with network fees', () => {
+  it('balances a Bitcoin release: 30 000 000 + 20 000 000 in = 49 993 590 + 5 000 + 1 410 out', () => {
+    expect(reconcileLeg(bitcoinReleased)).toBeNull();
+    expect(reconcileLeg({ ...bitcoinReleased, heldBalance: 0n })).toBeNull();
+  });
+
+  it('flags a Bitcoin release whose network fee is missing: 50 000 000 − 49 993 590 − 5 000 = 1 410 left', () => {
+    const ledger = bitcoinReleased.ledger.filter((row) => row.kind !== 'network_fee');
+    expect(reconcileLeg({ ...bitcoinReleased, ledger })).toMatchObject({
+      problem: 'settled_with_balance_left',
+      details: {
+        deposits: '50000000',
+        payouts: '49993590',
+        fees: '5000',
+        network_fees: '0',
+        expected_held: '1410',
+      },
+    });
+  });
+
+  it('flags a network fee counted twice: 50 000 000 − 49 993 590 − 5 000 − 2 × 1 410 = −1 410', () => {
+    const ledger = [...bitcoinReleased.ledger, entry('network_fee', 1_410n)];
+    expect(reconcileLeg({ ...bitcoinReleased, ledger })).toMatchObject({
+      problem: 'paid_out_more_than_deposited',
+      details: { network_fees: '2820', expected_held: '-1410' },
+    });
+  });
+
+  it('does not count a pending network fee: a refund of 10 000 000 sat with 700 sat to the miner still in the mempool', () => {
+    // Confirmed: 10 000 000 in, 9 999 300 out; the pending 700 leaves 700 expected held.
+    const ledger = [
+      entry('deposit', 10_000_000n),
+      entry('refund', 9_999_300n),
+      entry('network_fee', 700n, 'pending'),
+    ];
+    expect(reconcileLeg({ ...bitcoinReleased, state: 'refunding', ledger })).toBeNull();
+    expect(reconcileLeg({ ...bitcoinReleased, state: 'refunded', ledger })).toMatchObject({
+      problem: 'settled_with_balance_left',
+      details: { refunds: '9999300', network_fees: '0', expected_held: '700' },
+    });
   });
 });

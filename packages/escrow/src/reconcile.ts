@@ -34,7 +34,9 @@ export interface ReconciliationMismatch {
     fees: string;
     refunds: string;
     sweeps: string;
-    /** What the ledger says should still be held: deposits − payouts − fees − refunds − sweeps. */
+    /** What UTXO-chain payouts left to miners. */
+    network_fees: string;
+    /** What the ledger says should still be held: deposits − payouts − fees − refunds − sweeps − network fees. */
     expected_held: string;
     /** The on-chain reading, null when none was taken. */
     held: string | null;
@@ -45,7 +47,7 @@ const settledStates: readonly LegState[] = ['released', 'refunded'];
 
 /**
  * Checks one leg's books from its confirmed ledger: confirmed deposits = payouts + fees + refunds
- * + sweeps + what the escrow still holds. What it holds must match the on-chain reading when there
+ * + sweeps + network fees + what the escrow still holds. What it holds must match the on-chain reading when there
  * is one, and be nothing once the leg is settled (released or refunded). Returns null when the books
  * balance.
  */
@@ -60,8 +62,10 @@ export function reconcileLeg(input: LegReconciliationInput): ReconciliationMisma
     fees: total('fee'),
     refunds: total('refund'),
     sweeps: total('sweep'),
+    networkFees: total('network_fee'),
   };
-  const expectedHeld = totals.deposits - totals.payouts - totals.fees - totals.refunds - totals.sweeps;
+  const expectedHeld =
+    totals.deposits - totals.payouts - totals.fees - totals.refunds - totals.sweeps - totals.networkFees;
   const problem = findProblem(expectedHeld, settledStates.includes(input.state), input.heldBalance);
   if (problem === null) {
     return null;
@@ -78,6 +82,7 @@ export function reconcileLeg(input: LegReconciliationInput): ReconciliationMisma
       fees: totals.fees.toString(),
       refunds: totals.refunds.toString(),
       sweeps: totals.sweeps.toString(),
+      network_fees: totals.networkFees.toString(),
       expected_held: expectedHeld.toString(),
       held: input.heldBalance === undefined ? null : input.heldBalance.toString(),
     },

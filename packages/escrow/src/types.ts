@@ -29,9 +29,10 @@ export type EscrowStatus = (typeof escrowStatuses)[number];
  * What moved on-chain for a leg. `deposit` comes in; everything else goes out: `payout` to the
  * receiver (or to either party under a mediator's split), `fee` to the chain's fee address,
  * `refund` back to the depositor (a refund, the excess at settlement, the depositor's share of a
- * split), `sweep` a deposit that arrived after settlement, sent back to the depositor.
+ * split), `sweep` a deposit that arrived after settlement, sent back to the depositor,
+ * `network_fee` what a UTXO chain's payout left to the miner (inputs − outputs).
  */
-export const ledgerEntryKinds = ['deposit', 'payout', 'fee', 'refund', 'sweep'] as const;
+export const ledgerEntryKinds = ['deposit', 'payout', 'fee', 'refund', 'sweep', 'network_fee'] as const;
 export type LedgerEntryKind = (typeof ledgerEntryKinds)[number];
 
 /**

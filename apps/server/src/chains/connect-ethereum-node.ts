@@ -1,6 +1,6 @@
 import { createPublicClient, http } from 'viem';
 import type { EthereumConfig } from '../config.js';
-import type { ChainInfo } from './chain-registry.js';
+import type { EthereumChainInfo } from './chain-registry.js';
 import { ethereumTokens } from './ethereum-tokens.js';
 
 /** Well-known explorers by chain id; other chains have none. */
@@ -16,7 +16,7 @@ const explorers: Record<number, string> = {
  */
 export async function connectEthereumNode(
   config: Extract<EthereumConfig, { mode: 'node' }>,
-): Promise<ChainInfo> {
+): Promise<EthereumChainInfo> {
   const client = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 2 }) });
   const [chainId, factoryCode] = await Promise.all([
     client.getChainId(),

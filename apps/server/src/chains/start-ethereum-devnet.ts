@@ -4,11 +4,11 @@ import { DEVNET_FEE_ADDRESS, deployDevnet, devnetPrivateKey, startAnvil } from '
 import { type Address, createPublicClient, getContractAddress, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Confirmations } from '../config.js';
-import type { ChainInfo } from './chain-registry.js';
+import type { EthereumChainInfo } from './chain-registry.js';
 import { ethereumTokens } from './ethereum-tokens.js';
 
 export interface EthereumDevnet {
-  info: ChainInfo;
+  info: EthereumChainInfo;
   stop(): Promise<void>;
 }
 

@@ -12,10 +12,21 @@ type Party = 'buyer' | 'seller';
 /**
  * Who may approve a payout besides the platform: the depositor for the deal's own release and for
  * a cancelled deal's refund (the party giving the money, or getting it back); either party for a
- * mediator's decision, so the decision is carried out whichever side cooperates.
+ * mediator's decision, so the decision is carried out whichever side cooperates, and for a late
+ * deposit's return, whose destination (the depositor's refund address) is fixed.
  */
 export function eligibleSigners(payout: Pick<PayoutRow, 'source'>, leg: Leg): Party[] {
-  return payout.source === 'mediator' ? ['buyer', 'seller'] : [legDepositor[leg]];
+  return payout.source === 'mediator' || payout.source === 'late_deposit'
+    ? ['buyer', 'seller']
+    : [legDepositor[leg]];
+}
+
+/** A party's approval as posted: an EIP-712 signature (Ethereum) or the signed PSBT in base64 (Bitcoin). */
+export type Approval = { signature: string } | { psbt: string };
+
+/** The approval form a payout's signing payload takes: a PSBT when the payload says so, else a signature. */
+export function approvalFormOf(payout: Pick<PayoutRow, 'signingPayload'>): 'psbt' | 'signature' {
+  return (payout.signingPayload as { format?: unknown }).format === 'psbt' ? 'psbt' : 'signature';
 }
 
 export function unsignedPayoutOf(payout: PayoutRow): UnsignedPayout {
@@ -36,12 +47,12 @@ export function unsignedPayoutOf(payout: PayoutRow): UnsignedPayout {
 export async function approvePayout(
   deps: EscrowEngineDeps,
   userId: string,
-  input: { dealId: string; leg: Leg; signature: string },
+  input: { dealId: string; leg: Leg; approval: Approval },
 ): Promise<{ escrowId: string }> {
   const found = await findPartyEscrow(deps.db, userId, { dealId: input.dealId });
   const { party } = found;
   const leg = await findLeg(deps.db, found.escrow.id, input.leg);
-  const [payout] = await deps.db
+  const live = await deps.db
     .select()
     .from(schema.escrowPayouts)
     .where(
@@ -51,6 +62,10 @@ export async function approvePayout(
         ne(schema.escrowPayouts.status, 'superseded'),
       ),
     );
+  // The one awaiting approval (a late deposit's return comes after the leg's own payout), else the leg's own.
+  const payout =
+    live.find((row) => row.status === 'collecting' || row.status === 'ready') ??
+    live.find((row) => row.source !== 'late_deposit');
   if (!payout) {
     const deposits = await deps.db
       .select()
@@ -87,15 +102,29 @@ export async function approvePayout(
   }
   const chain = deps.chains.get(payout.chain);
   if (!chain) throw new AppError('NOT_IMPLEMENTED', `Escrow on ${payout.chain} is not available`);
+  const form = approvalFormOf(payout);
+  const approval = 'psbt' in input.approval ? input.approval.psbt : input.approval.signature;
+  if (('psbt' in input.approval ? 'psbt' : 'signature') !== form) {
+    throw new AppError(
+      'APPROVAL_FORM_MISMATCH',
+      form === 'psbt'
+        ? `This leg is on ${leg.chain}: approve it with the signed PSBT (\`psbt\`), not a signature`
+        : `This leg is on ${leg.chain}: approve it with the EIP-712 \`signature\`, not a PSBT`,
+      { issues: [{ path: form === 'psbt' ? '/signature' : '/psbt', message: `expected \`${form}\`` }] },
+    );
+  }
   const expected = party === 'buyer' ? leg.buyerSigner : leg.sellerSigner;
-  const recovered = await chain.adapter.recoverSigner(unsignedPayoutOf(payout), input.signature);
-  if (!recovered || recovered.toLowerCase() !== expected.toLowerCase()) {
+  const check = await chain.adapter.verifyApproval(unsignedPayoutOf(payout), approval, expected);
+  if (!check.valid) {
     throw new AppError(
       'INVALID_SIGNATURE',
-      'The signature is not your escrow key’s approval of this payout',
+      form === 'psbt'
+        ? 'The PSBT is not this payout signed by your escrow key'
+        : 'The signature is not your escrow key’s approval of this payout',
       {
         expected_signer: expected,
-        recovered_signer: recovered,
+        recovered_signer: check.signer,
+        reason: check.reason,
       },
     );
   }
@@ -106,7 +135,7 @@ export async function approvePayout(
       payoutId: payout.id,
       signer: party,
       signerAddress: expected,
-      signature: input.signature,
+      signature: check.signature,
       createdAt: now,
     })
     .onConflictDoNothing();

@@ -1,5 +1,5 @@
 import { schema } from '@covenant/db';
-import { nextDealStatus } from '@covenant/domain';
+import { type Chain, nextDealStatus } from '@covenant/domain';
 import { meetsPolicy, reconcileLeg } from '@covenant/escrow';
 import { and, eq, inArray } from 'drizzle-orm';
 import { appendDealEvent } from '../deals/append-deal-event.js';
@@ -42,11 +42,7 @@ export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> 
       continue;
     }
     if (!meetsPolicy(chain.adapter.confirmationPolicy, status)) continue;
-    const { reverted, movements } = await chain.adapter.outgoingMovements(
-      txRef,
-      leg.depositAddress,
-      leg.depositorRefundAddress,
-    );
+    const { reverted, movements } = await chain.adapter.outgoingMovements(txRef, leg);
     const now = deps.now();
     if (reverted) {
       await deps.db
@@ -73,7 +69,7 @@ export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> 
             amount: movement.amount.toString(),
             txRef,
             position: movement.position,
-            counterpartyAddress: movement.to,
+            counterpartyAddress: movement.to === '' ? null : movement.to,
             blockRef: movement.blockRef,
             blockHeight: movement.height,
             confirmations: status.confirmations,
@@ -99,14 +95,14 @@ export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> 
   return [...touched];
 }
 
-/** Checks each settled leg's books (deposits = payouts + fees + refunds + sweeps); a mismatch alerts staff. */
+/** Checks each settled leg's books (deposits = payouts + fees + refunds + sweeps + network fees); a mismatch alerts staff. */
 export async function reconcileEscrow(deps: EscrowEngineDeps, escrowId: string): Promise<void> {
   const books = await loadEscrowBooks(deps.db, escrowId);
   for (const row of books.legs) {
     const mismatch = reconcileLeg({
       escrowId,
       leg: row.leg,
-      chain: row.chain as 'ETH',
+      chain: row.chain as Chain,
       state: row.state,
       requiredConfirmations: row.requiredConfirmations,
       ledger: books.ledger(row.leg).map(ledgerEntryOf),

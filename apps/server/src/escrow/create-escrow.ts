@@ -1,7 +1,7 @@
 import { schema } from '@covenant/db';
 import { AppError, type Chain, type TokenSymbol } from '@covenant/domain';
 import { type LegTerms, legDepositor, legReceiver, legs } from '@covenant/escrow';
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 
@@ -15,6 +15,8 @@ export interface CreatedEscrow {
     amount: string;
     depositAddress: string;
     deadline: Date;
+    /** What proves the leg's custody from public data (Bitcoin); null on Ethereum. */
+    custody: Record<string, unknown> | null;
   }[];
 }
 
@@ -94,7 +96,13 @@ export async function createEscrow(
   const deadline = new Date(deal.termsAgreedAt.getTime() + deal.fundingDeadlineHours * 3_600_000);
   const refundAfter = new Date(deadline.getTime() + deps.settlementWindowHours * 3_600_000);
 
-  const planned: { terms: LegTerms; depositAddress: string; confirmations: number }[] = [];
+  const planned: {
+    terms: LegTerms;
+    depositAddress: string;
+    confirmations: number;
+    platformKeyIndex: number;
+    custody: Record<string, unknown> | null;
+  }[] = [];
   for (const leg of legs) {
     const spec = legSpecs[leg];
     const chain = deps.chains.get(spec.chain)!;
@@ -102,10 +110,11 @@ export async function createEscrow(
     const receiver = addressOf(legReceiver[leg]);
     if (!depositor || !receiver)
       throw new AppError('ADDRESSES_REQUIRED', 'Both parties must set their addresses');
+    const platformKeyIndex = await allocatePlatformKeyIndex(deps);
     const signers = {
       buyer: signerOf('buyer', spec.chain)!,
       seller: signerOf('seller', spec.chain)!,
-      platform: deps.signer.ethereumAddress,
+      platform: await chain.adapter.platformSigner(platformKeyIndex),
     };
     const distinct = new Set(Object.values(signers).map((address) => address.toLowerCase()));
     if (distinct.size !== 3) {
@@ -137,8 +146,14 @@ export async function createEscrow(
         scannedBlockRef: await chain.adapter.blockRefAt(height),
       })
       .onConflictDoNothing();
-    const { depositAddress } = await chain.relayerTurn(() => chain.adapter.deployEscrow(terms));
-    planned.push({ terms, depositAddress, confirmations: chain.adapter.confirmationPolicy.confirmations });
+    const { depositAddress, custody } = await chain.relayerTurn(() => chain.adapter.openLeg(terms));
+    planned.push({
+      terms,
+      depositAddress,
+      confirmations: chain.adapter.confirmationPolicy.confirmations,
+      platformKeyIndex,
+      custody,
+    });
   }
 
   const now = deps.now();
@@ -156,7 +171,7 @@ export async function createEscrow(
       .returning({ id: schema.escrows.id });
     if (!escrow) return;
     await tx.insert(schema.escrowLegs).values(
-      planned.map(({ terms, depositAddress, confirmations }) => ({
+      planned.map(({ terms, depositAddress, confirmations, platformKeyIndex, custody }) => ({
         escrowId: escrow.id,
         leg: terms.leg,
         chain: terms.chain,
@@ -169,6 +184,8 @@ export async function createEscrow(
         buyerSigner: terms.signers.buyer,
         sellerSigner: terms.signers.seller,
         platformSigner: terms.signers.platform,
+        platformKeyIndex,
+        custody,
         requiredConfirmations: confirmations,
         deadline: terms.deadline,
         refundAfter: terms.refundAfter,
@@ -201,6 +218,19 @@ export async function createEscrow(
   return { ...created, created: true };
 }
 
+/**
+ * The platform's key index of a new leg, from a sequence: never the same for two legs, even when
+ * escrows open concurrently (an index taken by an attempt that did not finish is simply skipped).
+ */
+async function allocatePlatformKeyIndex(deps: EscrowEngineDeps): Promise<number> {
+  const result = await deps.db.execute<{ index: number }>(
+    sql`select nextval('escrow_platform_key_index_seq')::integer as index`,
+  );
+  const index = result.rows[0]?.index;
+  if (typeof index !== 'number') throw new Error('no platform key index allocated');
+  return index;
+}
+
 async function findEscrow(deps: EscrowEngineDeps, dealId: string): Promise<CreatedEscrow | null> {
   const [escrow] = await deps.db.select().from(schema.escrows).where(eq(schema.escrows.dealId, dealId));
   if (!escrow) return null;
@@ -220,6 +250,7 @@ async function findEscrow(deps: EscrowEngineDeps, dealId: string): Promise<Creat
         amount: row.requiredAmount,
         depositAddress: row.depositAddress,
         deadline: row.deadline,
+        custody: row.custody,
       })),
   };
 }

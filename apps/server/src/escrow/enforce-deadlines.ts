@@ -1,5 +1,6 @@
 import { schema } from '@covenant/db';
 import { nextDealStatus } from '@covenant/domain';
+import type { SignedTransaction } from '@covenant/escrow';
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import type { EscrowChain } from './escrow-chains.js';
@@ -10,9 +11,11 @@ import { raiseStaffAlert } from './staff-alerts.js';
 /**
  * The funding deadline: a deal whose escrow is not funded by then is cancelled by the system
  * (`expire_funding`), and its deposits are then refunded (preparePayouts writes the refunds; the
- * depositor may approve one at once). A refund nobody approved is sent without signatures once the
- * escrow's on-chain deadline (the funding deadline plus the settlement window) has passed — the
- * contract lets anyone trigger it then.
+ * depositor may approve one at once). On a chain with an on-chain deadline refund (Ethereum), a
+ * refund nobody approved is sent without signatures once the escrow's deadline (the funding
+ * deadline plus the settlement window) has passed — the contract lets anyone trigger it then. A leg
+ * without one (`refund_after` null, Bitcoin) has no such refund: its refund waits for the
+ * depositor's approval.
  */
 export async function enforceDeadlines(deps: EscrowEngineDeps): Promise<string[]> {
   const now = deps.now();
@@ -78,7 +81,9 @@ export async function enforceDeadlines(deps: EscrowEngineDeps): Promise<string[]
     );
   for (const { payout, leg } of unapprovedRefunds) {
     const chain = deps.chains.get(payout.chain);
-    if (chain && (await chain.relayerTurn(() => sendDeadlineRefund(deps, chain, payout, leg)))) {
+    // Only chains with an on-chain deadline refund (Ethereum) have one; elsewhere the refund waits for the depositor.
+    if (!chain?.adapter.signRefundAfterDeadline) continue;
+    if (await chain.relayerTurn(() => sendDeadlineRefund(deps, chain, payout, leg))) {
       touched.push(payout.escrowId);
     }
   }
@@ -93,9 +98,11 @@ async function sendDeadlineRefund(
   leg: typeof schema.escrowLegs.$inferSelect,
 ): Promise<boolean> {
   const now = deps.now();
-  let signed: Awaited<ReturnType<typeof chain.adapter.signRefundAfterDeadline>>;
+  const signRefund = chain.adapter.signRefundAfterDeadline;
+  if (!signRefund) return false;
+  let signed: SignedTransaction;
   try {
-    signed = await chain.adapter.signRefundAfterDeadline(leg.depositAddress);
+    signed = await signRefund.call(chain.adapter, leg.depositAddress);
   } catch (error) {
     // The chain's clock may trail ours by a block; a lasting refusal is for staff.
     const message = error instanceof Error ? error.message : String(error);

@@ -1,19 +1,29 @@
 import { join } from 'node:path';
 import type { Database } from '@covenant/db';
-import type { ConfirmationPolicy } from '@covenant/escrow';
-import { createEthereumEscrowChain, type EthereumEscrowChain } from '@covenant/escrow/ethereum';
+import { fundFromDevnetWallet } from '@covenant/devnets';
+import type { ConfirmationPolicy, EscrowChainAdapter } from '@covenant/escrow';
+import { createEthereumEscrowChain } from '@covenant/escrow/ethereum';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Address, createTestClient, http, parseEther } from 'viem';
+import { type Address, createTestClient, http, isAddress, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import type { ChainInfo, ChainRegistry } from '../chains/chain-registry.js';
+import type { ChainInfo, ChainRegistry, EthereumChainInfo } from '../chains/chain-registry.js';
 import type { Confirmations } from '../config.js';
 import { loadOrCreateKeyFile } from './key-file.js';
+import type { PlatformSigner } from './platform-signer.js';
 
-/** A chain the engine runs escrows on: what clients are told about it, and its adapter. */
+/**
+ * A chain the engine runs escrows on: what clients are told about it, and its adapter. The engine
+ * uses the chain-generic `EscrowChainAdapter` only, so a chain plugs in by providing one.
+ */
 export interface EscrowChain {
   info: ChainInfo;
-  adapter: EthereumEscrowChain;
+  adapter: EscrowChainAdapter;
+  /**
+   * Local devnets only: pays `amount` of the token (null = the chain's coin) to `to` from the
+   * devnet's wallet (`POST /api/v1/dev/fund`); the transaction's reference.
+   */
+  devFund?(to: string, tokenAddress: string | null, amount: bigint): Promise<string>;
   /**
    * Runs `work` alone among the relayer's transactions, in this process and in every other server
    * process on the database: each is signed with the relayer's next nonce, so two signed before
@@ -37,49 +47,98 @@ export function confirmationPolicyOf(confirmations: Confirmations): Confirmation
     : { finality: 'depth', confirmations };
 }
 
+/** Builds one chain's adapter (and devnet helpers) from its registry entry. */
+type EscrowChainFactory = (
+  info: ChainInfo,
+  context: { dataDir: string; logger: FastifyBaseLogger; signer: PlatformSigner },
+) => Promise<Omit<EscrowChain, 'relayerTurn'>>;
+
+/** The adapter of each chain the engine supports; a chain in the registry without one is skipped with a warning. */
+const escrowChainFactories: Partial<Record<ChainInfo['chain'], EscrowChainFactory>> = {
+  ETH: createEthereumChain,
+};
+
 /**
- * An adapter for every chain of the registry. The relayer, which pays gas for the platform's
- * transactions (deploying escrows, submitting approved payouts), has its key in
- * DATA_DIR/keys/ethereum-relayer.key; on the devnet it is given ETH at each start, on a real node
- * the operator funds the address logged at start.
+ * An adapter for every chain of the registry, each built with the platform's key, and the turns of
+ * its platform transactions across server processes.
  */
 export async function createEscrowChains(
   registry: ChainRegistry,
   dataDir: string,
   logger: FastifyBaseLogger,
   locks: DatabaseLocks,
+  signer: PlatformSigner,
 ): Promise<EscrowChains> {
   const chains = new Map<string, EscrowChain>();
   for (const info of registry.chains) {
-    const relayerKey = await loadOrCreateKeyFile(join(dataDir, 'keys', 'ethereum-relayer.key'));
-    const relayer = privateKeyToAccount(relayerKey).address;
-    if (info.devnet) {
-      // A devnet that does not answer only stops the escrow from working, not the server from starting.
-      await fundOnDevnet(info.rpcUrl, relayer).catch((error: unknown) =>
-        logger.warn({ err: error, chain: info.chain }, 'could not fund the relayer on the devnet'),
-      );
-    } else {
-      logger.info(
-        { chain: info.chain, relayer },
-        'the relayer pays gas for escrow transactions: keep it funded',
-      );
+    const factory = escrowChainFactories[info.chain];
+    if (!factory) {
+      logger.warn({ chain: info.chain }, 'no escrow adapter for this chain; its escrows are not available');
+      continue;
     }
-    const adapter = createEthereumEscrowChain({
-      rpcUrl: info.rpcUrl,
-      chainId: info.chainId,
-      escrowFactory: info.escrowFactory,
-      feeAddress: info.feeAddress,
-      tokens: info.tokens.map((token) => ({ symbol: token.symbol, address: token.address })),
-      confirmationPolicy: confirmationPolicyOf(info.confirmations),
-      relayerKey,
-    });
-    chains.set(info.chain, {
-      info,
-      adapter,
-      relayerTurn: createTurns(locks, `escrow-relayer:${info.chain}`),
-    });
+    const chain = await factory(info, { dataDir, logger, signer });
+    chains.set(info.chain, { ...chain, relayerTurn: createTurns(locks, `escrow-relayer:${info.chain}`) });
   }
   return chains;
+}
+
+/**
+ * Ethereum: the relayer, which pays gas for the platform's transactions (deploying escrows,
+ * submitting approved payouts), has its key in DATA_DIR/keys/ethereum-relayer.key; on the devnet it
+ * is given ETH at each start, on a real node the operator funds the address logged at start.
+ */
+async function createEthereumChain(
+  info: ChainInfo,
+  { dataDir, logger, signer }: Parameters<EscrowChainFactory>[1],
+): ReturnType<EscrowChainFactory> {
+  if (!isEthereumInfo(info)) throw new Error('the Ethereum chain needs its chain id and escrow factory');
+  const relayerKey = await loadOrCreateKeyFile(join(dataDir, 'keys', 'ethereum-relayer.key'));
+  const relayer = privateKeyToAccount(relayerKey).address;
+  if (info.devnet) {
+    // A devnet that does not answer only stops the escrow from working, not the server from starting.
+    await fundOnDevnet(info.rpcUrl, relayer).catch((error: unknown) =>
+      logger.warn({ err: error, chain: info.chain }, 'could not fund the relayer on the devnet'),
+    );
+  } else {
+    logger.info(
+      { chain: info.chain, relayer },
+      'the relayer pays gas for escrow transactions: keep it funded',
+    );
+  }
+  const adapter = createEthereumEscrowChain({
+    rpcUrl: info.rpcUrl,
+    chainId: info.chainId,
+    escrowFactory: info.escrowFactory,
+    feeAddress: info.feeAddress,
+    tokens: info.tokens.map((token) => ({ symbol: token.symbol, address: token.address })),
+    confirmationPolicy: confirmationPolicyOf(info.confirmations),
+    relayerKey,
+    platformSigner: signer,
+  });
+  return {
+    info,
+    adapter,
+    ...(info.devnet
+      ? {
+          devFund: (to: string, tokenAddress: string | null, amount: bigint) =>
+            fundFromDevnetWallet({
+              rpcUrl: info.rpcUrl,
+              token: (tokenAddress as Address | null) ?? null,
+              to: to as Address,
+              amount,
+            }),
+        }
+      : {}),
+  };
+}
+
+function isEthereumInfo(info: ChainInfo): info is EthereumChainInfo {
+  return (
+    info.chain === 'ETH' &&
+    info.chainId !== undefined &&
+    info.escrowFactory !== undefined &&
+    isAddress(info.feeAddress)
+  );
 }
 
 async function fundOnDevnet(rpcUrl: string, address: Address): Promise<void> {

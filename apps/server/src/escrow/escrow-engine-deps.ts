@@ -3,7 +3,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { EnqueueWebhookDeps } from '../webhooks/enqueue-webhook-event.js';
 import type { DatabaseLocks, EscrowChains } from './escrow-chains.js';
 import type { EscrowCrashPoint } from './escrow-crash-point.js';
-import type { PlatformSigner } from './platform-signer.js';
 
 /** What every part of the escrow engine works with. */
 export interface EscrowEngineDeps {
@@ -12,8 +11,8 @@ export interface EscrowEngineDeps {
   locks: DatabaseLocks;
   now: () => Date;
   logger: FastifyBaseLogger;
+  /** Each chain's adapter, built with the platform's signer: the engine signs nothing itself. */
   chains: EscrowChains;
-  signer: PlatformSigner;
   /** Hours after the funding deadline before anyone may refund an escrow on-chain: the time a funded deal has to settle. */
   settlementWindowHours: number;
   /** Seconds a sent payout may wait unmined before it is replaced by one paying a higher fee. */

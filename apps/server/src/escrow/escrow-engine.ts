@@ -1,11 +1,10 @@
 import { schema } from '@covenant/db';
-import { fundFromDevnetWallet } from '@covenant/devnets';
 import { AppError } from '@covenant/domain';
 import type { Leg } from '@covenant/escrow';
 import { desc, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { JobDefinition } from '../jobs/job-definition.js';
-import { approvePayout } from './approve-payout.js';
+import { type Approval, approvePayout } from './approve-payout.js';
 import { confirmPayouts, reconcileEscrow } from './confirm-payouts.js';
 import { createEscrow } from './create-escrow.js';
 import { enforceDeadlines } from './enforce-deadlines.js';
@@ -58,7 +57,8 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
     await refreshEscrows(deps, await enforceDeadlines(deps));
     await preparePayouts(deps);
     await submitPayouts(deps);
-    await confirmPayouts(deps);
+    // Money that reached a leg while its payout was on its way is returned once the leg is settled.
+    await sweepLateDeposits(deps, await confirmPayouts(deps));
   }
 
   /** Runs a pass, or, when one is running, one more right after it. Resolves when the pass that covers this call is done. */
@@ -108,7 +108,7 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
       tickInBackground();
       return result;
     },
-    async approve(userId: string, input: { dealId: string; leg: Leg; signature: string }) {
+    async approve(userId: string, input: { dealId: string; leg: Leg; approval: Approval }) {
       const result = await approvePayout(deps, userId, input);
       tickInBackground();
       return result;
@@ -118,15 +118,11 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
       const found = await findPartyEscrow(deps.db, userId, { dealId: input.dealId });
       const leg = await findLeg(deps.db, found.escrow.id, input.leg);
       const chain = deps.chains.get(leg.chain);
-      if (!chain?.info.devnet) throw new AppError('NOT_FOUND', 'No devnet wallet for this leg');
+      if (!chain?.info.devnet || !chain.devFund)
+        throw new AppError('NOT_FOUND', 'No devnet wallet for this leg');
       const amount = input.amount ?? BigInt(leg.requiredAmount);
       if (amount <= 0n) throw new AppError('VALIDATION_FAILED', 'The amount must be positive');
-      const transactionHash = await fundFromDevnetWallet({
-        rpcUrl: chain.info.rpcUrl,
-        token: (leg.tokenAddress as `0x${string}` | null) ?? null,
-        to: leg.depositAddress as `0x${string}`,
-        amount,
-      });
+      const transactionHash = await chain.devFund(leg.depositAddress, leg.tokenAddress, amount);
       tickInBackground();
       return { leg: leg.leg, depositAddress: leg.depositAddress, amount, transactionHash };
     },

@@ -2,12 +2,14 @@ import { type Db, schema } from '@covenant/db';
 import type { Chain, TokenSymbol } from '@covenant/domain';
 import {
   confirmedDeposits,
+  type DepositOutput,
   type EscrowLeg,
+  isConfirmed,
   type LedgerEntry,
   type Leg,
   type LegState,
+  type SignedTransaction,
 } from '@covenant/escrow';
-import type { SignedTransaction } from '@covenant/escrow/ethereum';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 
 export type LegRow = typeof schema.escrowLegs.$inferSelect;
@@ -32,6 +34,21 @@ export function legOf(row: LegRow): EscrowLeg {
     refundAfter: row.refundAfter,
     signers: { buyer: row.buyerSigner, seller: row.sellerSigner, platform: row.platformSigner },
   };
+}
+
+/** A leg row as the adapters take it to build a payout: with the platform's key index of the leg. */
+export function payableLegOf(row: LegRow): EscrowLeg & { platformKeyIndex: number } {
+  return { ...legOf(row), platformKeyIndex: row.platformKeyIndex };
+}
+
+/** The leg's confirmed deposit outputs from its ledger: what a UTXO chain's payout spends. */
+export function depositOutputsOf(row: LegRow, ledger: readonly LedgerRow[]): DepositOutput[] {
+  return ledger
+    .filter(
+      (entry) => entry.kind === 'deposit' && isConfirmed(ledgerEntryOf(entry), row.requiredConfirmations),
+    )
+    .map((entry) => ({ txRef: entry.txRef, position: entry.position, amount: BigInt(entry.amount) }))
+    .sort((a, b) => a.txRef.localeCompare(b.txRef) || a.position - b.position);
 }
 
 export function ledgerEntryOf(row: LedgerRow): LedgerEntry {
@@ -73,7 +90,13 @@ export async function loadEscrowBooks(db: Db, escrowId: string) {
   return {
     legs: legRows.sort((a, b) => a.leg.localeCompare(b.leg)),
     ledger: (leg: Leg) => byLeg(ledgerRows, leg),
-    payout: (leg: Leg) => byLeg(payoutRows, leg)[0] ?? null,
+    /** The leg's own payout (settlement, refund or mediator decision). */
+    payout: (leg: Leg) => byLeg(payoutRows, leg).find((row) => row.source !== 'late_deposit') ?? null,
+    /** The leg's late-deposit returns, oldest first (chains without a sweep). */
+    lateDepositPayouts: (leg: Leg) =>
+      byLeg(payoutRows, leg)
+        .filter((row) => row.source === 'late_deposit')
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()),
     signatures: (payoutId: string) => signatureRows.filter((row) => row.payoutId === payoutId),
   };
 }
@@ -119,5 +142,5 @@ export function settlementTransactionsOf(books: EscrowBooks): {
 /** The payout's stored signed transaction, null before one is stored. */
 export function storedTransactionOf(payout: PayoutRow): SignedTransaction | null {
   if (!payout.rawTransaction || !payout.txRef) return null;
-  return { rawTransaction: payout.rawTransaction as `0x${string}`, txRef: payout.txRef as `0x${string}` };
+  return { rawTransaction: payout.rawTransaction, txRef: payout.txRef };
 }

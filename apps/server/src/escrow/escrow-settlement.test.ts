@@ -160,6 +160,37 @@ describe('a WETH-against-USDT deal settled through the API', () => {
     expect(notYours.statusCode).toBe(403);
   });
 
+  it('shows the signing payload in its chain format with the key to sign it, and takes only the leg chain’s approval form', async () => {
+    const asset = legOf(await status(net.seller), 'asset');
+    expect(asset.signing_payload).toEqual({ format: 'eip712', data: asset.release_typed_data });
+    expect(asset.signer).toBe(net.seller.escrowKey.address);
+    expect(asset.custody).toBeNull();
+    expect(asset).not.toHaveProperty('platform_key_index');
+    expect(legOf(await status(net.buyer), 'asset')).toMatchObject({ signing_payload: null, signer: null });
+
+    const psbt = await net.call('POST', '/api/v1/escrow/release', net.seller.token, {
+      deal_id: dealId,
+      leg: 'asset',
+      psbt: 'cHNidP8BAAoCAAAAAAAAAAAAAA==',
+    });
+    expect(psbt.statusCode, psbt.body).toBe(422);
+    expect(psbt.json().error.code).toBe('APPROVAL_FORM_MISMATCH');
+    const signature = await signedBy(net.seller, asset.release_typed_data);
+    const both = await net.call('POST', '/api/v1/escrow/release', net.seller.token, {
+      deal_id: dealId,
+      leg: 'asset',
+      signature,
+      psbt: 'cHNidP8BAAoCAAAAAAAAAAAAAA==',
+    });
+    expect(both.statusCode).toBe(400);
+    const neither = await net.call('POST', '/api/v1/escrow/release', net.seller.token, {
+      deal_id: dealId,
+      leg: 'asset',
+    });
+    expect(neither.statusCode).toBe(400);
+    expect(legOf(await status(net.seller), 'asset').payout).toMatchObject({ status: 'collecting' });
+  });
+
   it('holds one approval until both legs are approved, then settles both exactly once', async () => {
     const sellerView = await status(net.seller);
     const sellerSignature = await signedBy(net.seller, legOf(sellerView, 'asset').release_typed_data);

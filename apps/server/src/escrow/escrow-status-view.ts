@@ -1,6 +1,6 @@
 import type { EscrowStatusView, TypedDataJson } from '@covenant/domain';
 import { legDepositor, viewLeg } from '@covenant/escrow';
-import { eligibleSigners } from './approve-payout.js';
+import { approvalFormOf, eligibleSigners } from './approve-payout.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { ledgerEntryOf, legOf, loadEscrowBooks, settlementTransactionsOf } from './escrow-rows.js';
 import { findPartyEscrow } from './find-party-escrow.js';
@@ -8,8 +8,9 @@ import { findPartyEscrow } from './find-party-escrow.js';
 /**
  * An escrow as one of its deal's parties sees it (`GET /escrow/{id}/status`, `GET /deals/{id}/escrow`):
  * per leg what arrived and how deep, its state and payout, and — when the caller's approval is
- * what the payout waits for — the typed data to sign and the address to sign it with. Anybody
- * else's escrow is NOT_FOUND.
+ * what a payout waits for — the payload to sign in its chain's format and the key to sign it with,
+ * and the leg's custody (Bitcoin's witness script and public keys). The platform's key index is
+ * never shown. Anybody else's escrow is NOT_FOUND.
  */
 export async function escrowStatusView(
   deps: Pick<EscrowEngineDeps, 'db'>,
@@ -25,11 +26,16 @@ export async function escrowStatusView(
     const payout = books.payout(row.leg);
     const signatures = payout ? books.signatures(payout.id) : [];
     const approvedBy = signatures.map((signature) => signature.signer);
-    const awaitsCaller =
-      payout !== null &&
-      payout.status === 'collecting' &&
-      eligibleSigners(payout, row.leg).includes(party) &&
-      !approvedBy.includes(party);
+    // What the caller is asked to sign: the leg's payout, or after it a late deposit's return.
+    const candidates = [...(payout ? [payout] : []), ...books.lateDepositPayouts(row.leg)];
+    const awaiting = candidates.find(
+      (candidate) =>
+        candidate.status === 'collecting' &&
+        eligibleSigners(candidate, row.leg).includes(party) &&
+        !books.signatures(candidate.id).some((signature) => signature.signer === party),
+    );
+    const ethereum = awaiting !== undefined && approvalFormOf(awaiting) === 'signature';
+    const signer = awaiting ? (party === 'buyer' ? row.buyerSigner : row.sellerSigner) : null;
     const transfers =
       (payout?.plan as { transfers?: { kind: 'payout' | 'fee' | 'refund'; to: string; amount: string }[] })
         ?.transfers ?? [];
@@ -55,8 +61,15 @@ export async function escrowStatusView(
         approved_by: approvedBy,
         transaction_hash: payout.txRef,
       },
-      release_typed_data: awaitsCaller ? (payout.signingPayload as unknown as TypedDataJson) : null,
-      signer_address: awaitsCaller ? (party === 'buyer' ? row.buyerSigner : row.sellerSigner) : null,
+      release_typed_data: ethereum ? (awaiting.signingPayload as unknown as TypedDataJson) : null,
+      signer_address: ethereum ? signer : null,
+      signing_payload: awaiting
+        ? ethereum
+          ? { format: 'eip712', data: awaiting.signingPayload }
+          : awaiting.signingPayload
+        : null,
+      signer,
+      custody: row.custody ?? null,
     };
   });
   const done = found.escrow.status === 'settled' || found.escrow.status === 'refunded';

@@ -1,6 +1,7 @@
 import { schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
 import {
+  type DepositOutput,
   type Leg,
   type MediatorInstruction,
   mediatorOutcome,
@@ -10,10 +11,18 @@ import {
 } from '@covenant/escrow';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { type LegRow, legOf, loadEscrowBooks, receivedOf } from './escrow-rows.js';
+import {
+  depositOutputsOf,
+  type LedgerRow,
+  type LegRow,
+  legOf,
+  loadEscrowBooks,
+  payableLegOf,
+  receivedOf,
+} from './escrow-rows.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
-type Source = 'settlement' | 'cancellation' | 'mediator';
+type Source = 'settlement' | 'cancellation' | 'mediator' | 'late_deposit';
 
 /**
  * Decides what each escrow must pay out now, and writes it down as a payout awaiting approval:
@@ -57,17 +66,18 @@ export async function preparePayouts(deps: EscrowEngineDeps): Promise<string[]> 
 async function preparePayoutsFor(
   deps: EscrowEngineDeps,
   escrowId: string,
-  source: Exclude<Source, 'mediator'>,
+  source: 'settlement' | 'cancellation',
   instructionId: string | null = null,
 ): Promise<boolean> {
   const books = await loadEscrowBooks(deps.db, escrowId);
   let created = false;
   for (const row of books.legs) {
     if (books.payout(row.leg)) continue;
-    const received = receivedOf(row, books.ledger(row.leg));
+    const ledger = books.ledger(row.leg);
+    const received = receivedOf(row, ledger);
     if (received === 0n) continue;
     const outcome: SettlementOutcome = source === 'settlement' ? { kind: 'release' } : { kind: 'refund' };
-    created = (await writePayout(deps, row, received, outcome, source, instructionId)) || created;
+    created = (await writePayout(deps, row, ledger, received, outcome, source, instructionId)) || created;
   }
   if (created && source === 'cancellation') {
     await deps.db
@@ -78,9 +88,15 @@ async function preparePayoutsFor(
   return created;
 }
 
-async function writePayout(
+/**
+ * Writes the payout of `outcome` for a leg: the adapter builds it from the plan and, on a UTXO
+ * chain, the leg's confirmed deposit outputs (which it spends, all of them). False when the leg
+ * already has such a payout (the unique indexes of live payouts).
+ */
+export async function writePayout(
   deps: EscrowEngineDeps,
   row: LegRow,
+  ledger: readonly LedgerRow[],
   received: bigint,
   outcome: SettlementOutcome,
   source: Source,
@@ -88,9 +104,9 @@ async function writePayout(
 ): Promise<boolean> {
   const chain = deps.chains.get(row.chain);
   if (!chain) return false;
-  const leg = legOf(row);
-  const plan = planSettlement(leg, received, outcome, chain.info.feeAddress);
-  const unsigned = await chain.adapter.buildPayout(leg, plan);
+  const plan = planSettlement(legOf(row), received, outcome, chain.info.feeAddress);
+  const deposits = depositOutputsOf(row, ledger);
+  const unsigned = await chain.adapter.buildPayout(payableLegOf(row), plan, deposits);
   const now = deps.now();
   const inserted = await deps.db
     .insert(schema.escrowPayouts)
@@ -103,7 +119,7 @@ async function writePayout(
       instructionId,
       payoutRef: unsigned.payoutRef,
       signingPayload: unsigned.signingPayload as Record<string, unknown>,
-      plan: planJson(plan),
+      plan: planJson(plan, deposits),
       createdAt: now,
       updatedAt: now,
     })
@@ -112,10 +128,15 @@ async function writePayout(
   return inserted.length > 0;
 }
 
-export function planJson(plan: SettlementPlan): Record<string, unknown> {
+/** The plan as stored with the payout, with the deposit outputs it spends (what a later payout of the leg must not). */
+export function planJson(
+  plan: SettlementPlan,
+  deposits: readonly DepositOutput[] = [],
+): Record<string, unknown> {
   return {
     outcome: plan.outcome,
     transfers: plan.transfers.map((transfer) => ({ ...transfer, amount: transfer.amount.toString() })),
+    deposits: deposits.map((deposit) => ({ ...deposit, amount: deposit.amount.toString() })),
   };
 }
 
@@ -168,11 +189,13 @@ async function executeInstruction(
     .where(and(eq(schema.escrowPayouts.escrowId, escrow.id), ne(schema.escrowPayouts.status, 'superseded')));
   try {
     for (const row of books.legs) {
-      const received = receivedOf(row, books.ledger(row.leg));
+      const ledger = books.ledger(row.leg);
+      const received = receivedOf(row, ledger);
       if (received === 0n) continue;
       await writePayout(
         deps,
         row,
+        ledger,
         received,
         mediatorOutcome(payload, row.leg as Leg),
         'mediator',

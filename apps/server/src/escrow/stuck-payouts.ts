@@ -1,7 +1,7 @@
 import { schema } from '@covenant/db';
-import type { TxStatus } from '@covenant/escrow';
-import type { SignedTransaction } from '@covenant/escrow/ethereum';
+import type { FeeBump, SignedTransaction, TxStatus } from '@covenant/escrow';
 import { and, eq } from 'drizzle-orm';
+import { unsignedPayoutOf } from './approve-payout.js';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { type PayoutRow, storedTransactionOf } from './escrow-rows.js';
@@ -75,9 +75,18 @@ export async function keepPayoutMoving(
     );
     if (!resent) return;
   }
+  // A child paying for the payout (CPFP) that the node lost goes out again with its parent.
+  const child = payout.feeBumpTransactions.at(-1);
+  if (child && (await chain.adapter.confirmations(child.txRef)).state === 'unknown') {
+    await chain.adapter
+      .broadcast(child)
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, payoutId: payout.id }, 're-broadcast of the fee-bump child failed'),
+      );
+  }
   const waited = deps.now().getTime() - (payout.submittedAt ?? payout.updatedAt).getTime();
   if (waited < deps.feeBumpAfterSeconds * 1000) return;
-  if (payout.replacedTransactions.length >= MAX_FEE_BUMPS) {
+  if (feeBumpsOf(payout) >= MAX_FEE_BUMPS) {
     await raiseStaffAlert(deps, {
       kind: 'payout_stuck',
       subject: payout.id,
@@ -95,13 +104,18 @@ async function replaceWithHigherFee(
   payout: PayoutRow,
   current: SignedTransaction,
 ): Promise<void> {
-  let bumped: SignedTransaction;
+  let bump: FeeBump;
   try {
-    bumped = await chain.adapter.bumpFee(current);
+    bump = await chain.adapter.bumpFee(unsignedPayoutOf(payout), current, feeBumpsOf(payout) + 1);
   } catch (error) {
     deps.logger.warn({ err: error, payoutId: payout.id }, 'could not raise the fee of a stuck payout');
     return;
   }
+  if (!bump.replaces) {
+    await addFeeBumpChild(deps, chain, payout, current, bump.transaction);
+    return;
+  }
+  const bumped = bump.transaction;
   const now = deps.now();
   const [stored] = await deps.db
     .update(schema.escrowPayouts)
@@ -130,5 +144,53 @@ async function replaceWithHigherFee(
     .broadcast(bumped)
     .catch((error: unknown) =>
       deps.logger.warn({ err: error, payoutId: payout.id }, 'sending the higher-fee payout failed'),
+    );
+}
+
+/** How many times the payout's fee was raised: replacements (Ethereum) or children (CPFP). */
+export function feeBumpsOf(payout: PayoutRow): number {
+  return payout.replacedTransactions.length + payout.feeBumpTransactions.length;
+}
+
+/**
+ * A child paying for the payout's transaction (CPFP): stored on the payout before it is sent (a
+ * crash re-sends it, `keepPayoutMoving`), the payout's own transaction unchanged. Its submission
+ * time restarts the wait before the next bump.
+ */
+async function addFeeBumpChild(
+  deps: EscrowEngineDeps,
+  chain: EscrowChain,
+  payout: PayoutRow,
+  current: SignedTransaction,
+  child: SignedTransaction,
+): Promise<void> {
+  const now = deps.now();
+  const [stored] = await deps.db
+    .update(schema.escrowPayouts)
+    .set({
+      feeBumpTransactions: [
+        ...payout.feeBumpTransactions,
+        { txRef: child.txRef, rawTransaction: child.rawTransaction },
+      ],
+      submittedAt: now,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(schema.escrowPayouts.id, payout.id),
+        eq(schema.escrowPayouts.status, 'submitted'),
+        eq(schema.escrowPayouts.txRef, current.txRef),
+      ),
+    )
+    .returning();
+  if (!stored) return;
+  deps.logger.info(
+    { payoutId: payout.id, parent: current.txRef, child: child.txRef },
+    'a child transaction pays a higher fee for the payout',
+  );
+  await chain.adapter
+    .broadcast(child)
+    .catch((error: unknown) =>
+      deps.logger.warn({ err: error, payoutId: payout.id }, 'sending the fee-bump child failed'),
     );
 }

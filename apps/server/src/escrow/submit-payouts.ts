@@ -1,7 +1,5 @@
 import { schema } from '@covenant/db';
-import type { TypedDataJson } from '@covenant/domain';
-import type { PartySignature } from '@covenant/escrow';
-import type { SignedTransaction } from '@covenant/escrow/ethereum';
+import type { PartySignature, SignedTransaction } from '@covenant/escrow';
 import { and, eq, inArray } from 'drizzle-orm';
 import { unsignedPayoutOf } from './approve-payout.js';
 import { crashIfAt } from './escrow-crash-point.js';
@@ -75,15 +73,21 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
     .where(eq(schema.escrowPayoutSignatures.payoutId, payout.id));
   let platform = signatures.find((row) => row.signer === 'platform');
   if (!platform) {
-    const signature = await deps.signer.signEthereumTypedData(
-      payout.signingPayload as unknown as TypedDataJson,
-    );
+    const [leg] = await deps.db
+      .select({
+        platformSigner: schema.escrowLegs.platformSigner,
+        platformKeyIndex: schema.escrowLegs.platformKeyIndex,
+      })
+      .from(schema.escrowLegs)
+      .where(and(eq(schema.escrowLegs.escrowId, payout.escrowId), eq(schema.escrowLegs.leg, payout.leg)));
+    if (!leg) return false;
+    const signature = await chain.adapter.cosign(unsignedPayoutOf(payout), leg.platformKeyIndex);
     [platform] = await deps.db
       .insert(schema.escrowPayoutSignatures)
       .values({
         payoutId: payout.id,
         signer: 'platform',
-        signerAddress: deps.signer.ethereumAddress,
+        signerAddress: leg.platformSigner,
         signature,
         createdAt: deps.now(),
       })
@@ -125,13 +129,16 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
     .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'ready')))
     .returning();
   if (marked.length === 0) return false;
-  await setLegState(
-    deps.db,
-    payout.escrowId,
-    payout.leg,
-    payout.kind === 'refund' ? 'refunding' : 'releasing',
-    deps.now(),
-  );
+  // A late deposit's return leaves the settled leg's state as it is.
+  if (payout.source !== 'late_deposit') {
+    await setLegState(
+      deps.db,
+      payout.escrowId,
+      payout.leg,
+      payout.kind === 'refund' ? 'refunding' : 'releasing',
+      deps.now(),
+    );
+  }
   await crashIfAt(deps.crashAt, 'after-cosign', `payout ${payout.id} stored, not broadcast`);
   await broadcastStored(deps, marked[0]!);
   return true;
@@ -186,10 +193,10 @@ async function resignIfStale(deps: EscrowEngineDeps, payout: PayoutRow): Promise
   const status = await chain.adapter.confirmations(payout.txRef);
   if (status.state !== 'unknown') return;
   const [leg] = await deps.db
-    .select({ depositAddress: schema.escrowLegs.depositAddress })
+    .select()
     .from(schema.escrowLegs)
     .where(and(eq(schema.escrowLegs.escrowId, payout.escrowId), eq(schema.escrowLegs.leg, payout.leg)));
-  if (!leg || (await chain.adapter.isSettled(leg.depositAddress))) return;
+  if (!leg || (await chain.adapter.isSettled(leg))) return;
   await deps.db
     .update(schema.escrowPayouts)
     .set({ status: 'ready', rawTransaction: null, txRef: null, updatedAt: deps.now() })

@@ -1,16 +1,22 @@
 import { schema } from '@covenant/db';
-import { isConfirmed } from '@covenant/escrow';
+import { isConfirmed, lateDepositAction } from '@covenant/escrow';
+import { and, eq } from 'drizzle-orm';
+import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { ledgerEntryOf, loadEscrowBooks } from './escrow-rows.js';
+import { type LedgerRow, type LegRow, ledgerEntryOf, loadEscrowBooks } from './escrow-rows.js';
+import { writePayout } from './prepare-payouts.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
 /** How long a pass waits for a sweep to be mined before leaving it to the reconciliation. */
 const sweepWaitMs = 30_000;
 
 /**
- * Sends back what reached a leg after it was settled (a deposit paid late, or twice): the escrow's
- * `sweep()` pays its whole balance to the depositor's refund address, and the movement goes into the
- * leg's ledger so its books balance again. Runs for the escrows whose ledgers just changed.
+ * Sends back what reached a leg after it was settled (a deposit paid late, or twice), by the rule
+ * of `lateDepositAction`: on a chain with a sweep (Ethereum) the escrow's `sweep()` pays its whole
+ * balance to the depositor's refund address, and the movement goes into the leg's ledger so its
+ * books balance again; elsewhere a `late_deposit` refund payout to that address is prepared, for
+ * either party to approve, and goes the way of every payout. Runs for the escrows whose ledgers
+ * just changed.
  */
 export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: readonly string[]): Promise<void> {
   for (const escrowId of new Set(escrowIds)) {
@@ -19,17 +25,44 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
       if (row.state !== 'released' && row.state !== 'refunded') continue;
       const chain = deps.chains.get(row.chain);
       if (!chain) continue;
-      const ledger = books.ledger(row.leg).map(ledgerEntryOf);
-      if (ledger.some((entry) => entry.kind === 'sweep' && entry.status === 'pending')) continue;
+      const rows = books.ledger(row.leg);
+      const ledger = rows.map(ledgerEntryOf);
       const counted = ledger.filter((entry) => isConfirmed(entry, row.requiredConfirmations));
       const total = (kinds: string[]) =>
         counted.filter((entry) => kinds.includes(entry.kind)).reduce((sum, entry) => sum + entry.amount, 0n);
-      const held = total(['deposit']) - total(['payout', 'fee', 'refund', 'sweep']);
-      if (held <= 0n) continue;
+      const returnInFlight =
+        ledger.some((entry) => entry.kind === 'sweep' && entry.status === 'pending') ||
+        books.lateDepositPayouts(row.leg).some((payout) => !['confirmed', 'failed'].includes(payout.status));
+      const action = lateDepositAction({
+        state: row.state,
+        held: total(['deposit']) - total(['payout', 'fee', 'refund', 'sweep', 'network_fee']),
+        canSweep: chain.adapter.signSweep !== undefined,
+        returnInFlight,
+      });
+      if (action.kind === 'payout') {
+        await prepareLateDepositPayout(deps, chain, row, rows, action.amount).catch((error: unknown) =>
+          raiseStaffAlert(deps, {
+            kind: 'late_deposit_payout_refused',
+            subject: `${escrowId}:${row.leg}`,
+            message: 'The return of a late deposit to the depositor could not be prepared',
+            details: {
+              escrow_id: escrowId,
+              leg: row.leg,
+              held: action.amount.toString(),
+              error: String(error).slice(0, 500),
+            },
+          }),
+        );
+        continue;
+      }
+      if (action.kind !== 'sweep') continue;
+      const held = action.amount;
+      const signSweep = chain.adapter.signSweep;
+      if (!signSweep) continue;
       await chain.relayerTurn(async () => {
         let txRef: string;
         try {
-          const signed = await chain.adapter.signSweep(row.depositAddress);
+          const signed = await signSweep.call(chain.adapter, row.depositAddress);
           await chain.adapter.broadcast(signed);
           txRef = signed.txRef;
         } catch (error) {
@@ -53,11 +86,7 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
           status = await chain.adapter.confirmations(txRef);
         }
         if (status.state !== 'included') return;
-        const { movements } = await chain.adapter.outgoingMovements(
-          txRef,
-          row.depositAddress,
-          row.depositorRefundAddress,
-        );
+        const { movements } = await chain.adapter.outgoingMovements(txRef, row);
         const now = deps.now();
         const sweeps = movements.filter((movement) => movement.kind === 'sweep');
         if (sweeps.length === 0) return;
@@ -86,4 +115,43 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
       });
     }
   }
+}
+
+/**
+ * The return of a late deposit on a chain without a sweep: a refund payout of what the leg holds
+ * to the depositor's refund address. It spends the deposit outputs no earlier payout of the leg
+ * spent (the adapter's payout records the ones it spends in its plan).
+ */
+async function prepareLateDepositPayout(
+  deps: EscrowEngineDeps,
+  chain: EscrowChain,
+  row: LegRow,
+  ledger: readonly LedgerRow[],
+  held: bigint,
+): Promise<void> {
+  const spent = await spentDepositOutputs(deps, row);
+  const unspent = ledger.filter(
+    (entry) => entry.kind !== 'deposit' || !spent.has(`${entry.txRef}:${entry.position}`),
+  );
+  if (await writePayout(deps, row, unspent, held, { kind: 'refund' }, 'late_deposit', null)) {
+    deps.logger.info(
+      { escrowId: row.escrowId, leg: row.leg, chain: chain.info.chain, amount: held.toString() },
+      'a late deposit is to be returned to the depositor: a payout awaits approval',
+    );
+  }
+}
+
+/** The deposit outputs the leg's live payouts spend, as `txRef:position`. */
+async function spentDepositOutputs(deps: EscrowEngineDeps, row: LegRow): Promise<Set<string>> {
+  const payouts = await deps.db
+    .select({ plan: schema.escrowPayouts.plan, status: schema.escrowPayouts.status })
+    .from(schema.escrowPayouts)
+    .where(and(eq(schema.escrowPayouts.escrowId, row.escrowId), eq(schema.escrowPayouts.leg, row.leg)));
+  const spent = new Set<string>();
+  for (const payout of payouts) {
+    if (payout.status === 'superseded' || payout.status === 'failed') continue;
+    const deposits = (payout.plan as { deposits?: { txRef: string; position: number }[] }).deposits ?? [];
+    for (const deposit of deposits) spent.add(`${deposit.txRef}:${deposit.position}`);
+  }
+  return spent;
 }

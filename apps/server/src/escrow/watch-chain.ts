@@ -2,7 +2,7 @@ import { schema } from '@covenant/db';
 import {
   type DepositAddressIndex,
   type DepositMovement,
-  meetsPolicy,
+  pendingEntryUpdate,
   type WatchedLeg,
 } from '@covenant/escrow';
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -60,9 +60,24 @@ export async function watchChain(deps: EscrowEngineDeps, chain: EscrowChain): Pr
         .where(eq(schema.chainScanCursors.chain, adapter.chain));
     }
   }
+  if (cursor && adapter.scanMempool) {
+    // Deposits not in a block yet: shown as pending at once, with no block until one includes them.
+    const seen = await adapter.scanMempool(depositIndex(deps, adapter.chain));
+    for (const movement of seen) {
+      if (await recordDeposit(deps, chain, { ...movement, blockRef: null, height: null })) {
+        changed.add(movement.watched.escrowId);
+      }
+    }
+  }
   for (const escrowId of await confirmPendingEntries(deps, chain)) changed.add(escrowId);
   return [...changed];
 }
+
+/** A deposit as the watcher records it: from a block, or from the mempool (no block yet). */
+type SeenDeposit = Omit<DepositMovement, 'blockRef' | 'height'> & {
+  blockRef: string | null;
+  height: bigint | null;
+};
 
 /** The (chain, deposit_address) index of escrow_legs as the adapter's lookup. */
 export function depositIndex(deps: EscrowEngineDeps, chain: string): DepositAddressIndex {
@@ -96,7 +111,7 @@ export function depositIndex(deps: EscrowEngineDeps, chain: string): DepositAddr
 export async function recordDeposit(
   deps: EscrowEngineDeps,
   chain: EscrowChain,
-  movement: DepositMovement,
+  movement: SeenDeposit,
 ): Promise<boolean> {
   const { watched } = movement;
   const sameToken =
@@ -114,11 +129,11 @@ export async function recordDeposit(
         transaction_hash: movement.txRef,
       },
     });
+    const signReturn = chain.adapter.signReturnForeignAsset;
+    // Only a chain that can return another token alone does (Ethereum); elsewhere staff handle it.
+    if (!signReturn) return false;
     try {
-      const signed = await chain.adapter.signReturnForeignAsset(
-        watched.depositAddress,
-        movement.tokenAddress,
-      );
+      const signed = await signReturn.call(chain.adapter, watched.depositAddress, movement.tokenAddress);
       await chain.adapter.broadcast(signed);
     } catch (error) {
       deps.logger.warn(
@@ -161,7 +176,11 @@ export async function recordDeposit(
   return inserted.length > 0;
 }
 
-/** Re-reads the depth of every pending entry of the chain: deep enough confirms it, gone or moved to another block is a reorg. */
+/**
+ * Re-reads the depth of every pending entry of the chain (`pendingEntryUpdate`): deep enough
+ * confirms it; gone or moved to another block is a reorg; a mempool entry stays pending while its
+ * transaction waits there and takes its block once mined.
+ */
 async function confirmPendingEntries(deps: EscrowEngineDeps, chain: EscrowChain): Promise<string[]> {
   const { adapter } = chain;
   const pending = await deps.db
@@ -181,28 +200,27 @@ async function confirmPendingEntries(deps: EscrowEngineDeps, chain: EscrowChain)
       status = await adapter.confirmations(entry.txRef);
       statuses.set(entry.txRef, status);
     }
+    const update = pendingEntryUpdate(entry, status, adapter.confirmationPolicy);
+    if (update.kind === 'keep') continue;
     const now = deps.now();
-    if (status.state !== 'included' || (entry.blockRef && status.blockRef !== entry.blockRef)) {
-      // Dropped by a reorg (or re-included elsewhere: the scan records it again with its new block).
+    if (update.kind === 'reorged') {
       await deps.db
         .update(schema.escrowLedgerEntries)
         .set({ status: 'reorged', confirmations: 0, updatedAt: now })
         .where(eq(schema.escrowLedgerEntries.id, entry.id));
-      changed.add(entry.escrowId);
-      continue;
-    }
-    const confirmed = meetsPolicy(adapter.confirmationPolicy, status);
-    if (confirmed || status.confirmations !== entry.confirmations) {
+    } else {
       await deps.db
         .update(schema.escrowLedgerEntries)
         .set({
-          confirmations: status.confirmations,
-          status: confirmed ? 'confirmed' : 'pending',
+          confirmations: update.confirmations,
+          status: update.kind,
+          // A mempool entry takes its block; an entry that had one keeps it (the same, or it was reorged).
+          ...(entry.blockRef === null ? { blockRef: update.blockRef, blockHeight: update.height } : {}),
           updatedAt: now,
         })
         .where(eq(schema.escrowLedgerEntries.id, entry.id));
-      changed.add(entry.escrowId);
     }
+    changed.add(entry.escrowId);
   }
   return [...changed];
 }

@@ -4,7 +4,7 @@ import type { Database } from '../database.js';
 import { createTestDatabase } from '../testing.js';
 import { users } from './auth.js';
 import { deals } from './deals.js';
-import { escrowLedgerEntries, escrowLegs, escrows } from './escrow.js';
+import { escrowLedgerEntries, escrowLegs, escrowPayouts, escrows } from './escrow.js';
 
 // 1 000 000 ETH in wei (10^24) is beyond a 64-bit integer; the largest uint256 is 78 digits.
 const maxDealWei = '1000000000000000000000000';
@@ -134,6 +134,46 @@ describe('the escrow tables', () => {
         position: 0,
       }),
     ).rejects.toMatchObject(violation('23503', 'escrow_ledger_entries_leg_fk'));
+  });
+
+  it('gives every leg its own platform key index from the sequence', async () => {
+    const rows = await database.db.select({ index: escrowLegs.platformKeyIndex }).from(escrowLegs);
+    const indexes = rows.map((row) => row.index);
+    expect(indexes.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(indexes).size).toBe(indexes.length);
+    expect(indexes.every((index) => Number.isInteger(index) && index >= 0)).toBe(true);
+  });
+
+  it('keeps one live payout per leg, and one late-deposit return at a time beside it', async () => {
+    const payout = (
+      source: 'settlement' | 'late_deposit',
+      status: 'collecting' | 'confirmed' = 'collecting',
+    ) => ({
+      escrowId,
+      leg: 'stable' as const,
+      chain: 'BTC',
+      kind: 'refund' as const,
+      source,
+      payoutRef: `ref-${source}-${Math.random()}`,
+      signingPayload: { format: 'psbt', data: 'cHNidP8=' },
+      plan: { transfers: [] },
+      status,
+    });
+    await database.db.insert(escrowPayouts).values(payout('settlement', 'confirmed'));
+    await expect(database.db.insert(escrowPayouts).values(payout('settlement'))).rejects.toMatchObject(
+      violation('23505', 'escrow_payouts_live_leg_idx'),
+    );
+    const [late] = await database.db.insert(escrowPayouts).values(payout('late_deposit')).returning();
+    expect(late).toMatchObject({ feeBumpTransactions: [], replacedTransactions: [] });
+    await expect(database.db.insert(escrowPayouts).values(payout('late_deposit'))).rejects.toMatchObject(
+      violation('23505', 'escrow_payouts_live_late_deposit_idx'),
+    );
+    // Once the first return is confirmed, a later deposit gets its own.
+    await database.db
+      .update(escrowPayouts)
+      .set({ status: 'confirmed' })
+      .where(eq(escrowPayouts.id, late!.id));
+    await database.db.insert(escrowPayouts).values(payout('late_deposit'));
   });
 
   async function otherDeal(): Promise<string> {

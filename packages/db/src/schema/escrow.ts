@@ -6,6 +6,7 @@ import {
   integer,
   jsonb,
   numeric,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -27,7 +28,7 @@ export type EscrowLegState =
   | 'released'
   | 'refunding'
   | 'refunded';
-export type EscrowLedgerEntryKind = 'deposit' | 'payout' | 'fee' | 'refund' | 'sweep';
+export type EscrowLedgerEntryKind = 'deposit' | 'payout' | 'fee' | 'refund' | 'sweep' | 'network_fee';
 export type EscrowLedgerEntryStatus = 'pending' | 'confirmed' | 'reorged';
 
 /** Base-unit amounts as numeric(78,0): any uint256 fits. Drizzle reads them as strings; code converts to bigint. */
@@ -47,6 +48,17 @@ export const escrows = pgTable(
   },
   (table) => [uniqueIndex('escrows_deal_idx').on(table.dealId)],
 );
+
+/**
+ * The platform's key index per leg: Bitcoin derives the platform's key of a leg as a BIP 32 child
+ * at this index, so no two legs share an address. A sequence, so concurrent escrows never get the
+ * same index; Ethereum ignores it.
+ */
+export const escrowPlatformKeyIndexSeq = pgSequence('escrow_platform_key_index_seq', {
+  startWith: 0,
+  minValue: 0,
+  maxValue: 2147483647,
+});
 
 /**
  * The two legs of an escrow, each fixed by the accepted terms: where it is deposited, how much,
@@ -71,6 +83,12 @@ export const escrowLegs = pgTable(
     buyerSigner: text('buyer_signer').notNull(),
     sellerSigner: text('seller_signer').notNull(),
     platformSigner: text('platform_signer').notNull(),
+    /** The platform's key index of this leg (see escrowPlatformKeyIndexSeq); never shown to clients. */
+    platformKeyIndex: integer('platform_key_index')
+      .notNull()
+      .default(sql`nextval('escrow_platform_key_index_seq')`),
+    /** What proves the leg's custody from public data (Bitcoin: witness script and public keys); null on Ethereum. */
+    custody: jsonb('custody').$type<Record<string, unknown>>(),
     requiredConfirmations: integer('required_confirmations').notNull(),
     deadline: timestamp('deadline', { withTimezone: true }).notNull(),
     state: text('state').$type<EscrowLegState>().notNull().default('awaiting_deposit'),
@@ -149,8 +167,11 @@ export const chainScanCursors = pgTable('chain_scan_cursors', {
 });
 
 export type EscrowPayoutKind = 'release' | 'refund' | 'split';
-/** Why a payout exists: the deal's own settlement, a cancelled deal's refund, a mediator's decision. */
-export type EscrowPayoutSource = 'settlement' | 'cancellation' | 'mediator';
+/**
+ * Why a payout exists: the deal's own settlement, a cancelled deal's refund, a mediator's decision,
+ * or money that reached a settled leg, returned to the depositor (on chains without a `sweep`).
+ */
+export type EscrowPayoutSource = 'settlement' | 'cancellation' | 'mediator' | 'late_deposit';
 /**
  * `collecting` waits for a party's approval; `ready` has it (and, for a settlement, waits for the
  * other leg's); `submitting` has its signed transaction stored and is being broadcast; `submitted`
@@ -203,6 +224,14 @@ export const escrowPayouts = pgTable(
       .$type<ReplacedTransaction[]>()
       .notNull()
       .default(sql`'[]'::jsonb`),
+    /**
+     * Children paying for the payout's transaction (Bitcoin CPFP), newest last, each stored before it
+     * is sent; the payout's own transaction stays what it was.
+     */
+    feeBumpTransactions: jsonb('fee_bump_transactions')
+      .$type<ReplacedTransaction[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     error: text('error'),
     /** When the current version of the transaction was stored to be sent. */
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
@@ -216,10 +245,15 @@ export const escrowPayouts = pgTable(
       columns: [table.escrowId, table.leg],
       foreignColumns: [escrowLegs.escrowId, escrowLegs.leg],
     }),
-    // One live payout per leg: a leg settles once.
+    // One live payout per leg: a leg settles once. A late deposit's return comes after it, one at a time.
     uniqueIndex('escrow_payouts_live_leg_idx')
       .on(table.escrowId, table.leg)
-      .where(sql`${table.status} <> 'superseded'`),
+      .where(sql`${table.status} <> 'superseded' and ${table.source} <> 'late_deposit'`),
+    uniqueIndex('escrow_payouts_live_late_deposit_idx')
+      .on(table.escrowId, table.leg)
+      .where(
+        sql`${table.source} = 'late_deposit' and ${table.status} not in ('superseded', 'confirmed', 'failed')`,
+      ),
     index('escrow_payouts_status_idx').on(table.status),
   ],
 );

@@ -45,6 +45,10 @@ const createdLegSchema = z.object({
   amount: baseUnits,
   deposit_address: z.string(),
   deadline: z.string().describe('The funding deadline: unfunded by then, the deal is cancelled and refunded'),
+  custody: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Bitcoin: the witness script and the three public keys the deposit address is derived from'),
 });
 
 export const escrowCreateResponseSchema = z.object({
@@ -77,7 +81,9 @@ const transferSchema = z.object({
 
 export const escrowPayoutViewSchema = z.object({
   kind: z.enum(escrowPayoutKinds),
-  source: z.enum(['settlement', 'cancellation', 'mediator']),
+  source: z
+    .enum(['settlement', 'cancellation', 'mediator', 'late_deposit'])
+    .describe('`late_deposit`: money that reached the leg after it was paid out, returned to the depositor'),
   status: z.enum(escrowPayoutStatuses),
   transfers: z.array(transferSchema),
   approved_by: z.array(z.enum(['buyer', 'seller', 'platform'])),
@@ -102,7 +108,29 @@ export const escrowStatusLegSchema = z.object({
   release_typed_data: typedDataSchema
     .nullable()
     .describe('The payload the caller must sign to approve this leg’s payout, when one awaits the caller'),
-  signer_address: z.string().nullable().describe('The address release_typed_data must be signed with'),
+  signer_address: z
+    .string()
+    .nullable()
+    .describe('The address release_typed_data must be signed with (Ethereum legs)'),
+  signing_payload: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe(
+      'What the caller must sign to approve the payout awaiting it, in its chain’s format: ' +
+        '`{format: "eip712", data: <typed data>}` on Ethereum (post the signature as `signature`), ' +
+        '`{format: "psbt", data: <base64 PSBT>, summary}` on Bitcoin (post the signed PSBT as `psbt`)',
+    ),
+  signer: z
+    .string()
+    .nullable()
+    .describe('The key that must sign signing_payload: an Ethereum address, a compressed Bitcoin public key'),
+  custody: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe(
+      'What lets anyone recompute the deposit address from public data (Bitcoin: witness script and the ' +
+        'three public keys); null on Ethereum, whose escrow contract is public',
+    ),
 });
 
 export const escrowStatusSchema = z.object({
@@ -124,11 +152,26 @@ export const escrowFundRequestSchema = z.object({
   amount: baseUnits,
 });
 
-export const escrowReleaseRequestSchema = z.object({
-  deal_id: z.uuid(),
-  leg: z.enum(escrowLegNames),
-  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'a 65-byte hex signature'),
-});
+export const escrowReleaseRequestSchema = z
+  .object({
+    deal_id: z.uuid(),
+    leg: z.enum(escrowLegNames),
+    signature: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{130}$/, 'a 65-byte hex signature')
+      .optional()
+      .describe('Ethereum legs: the EIP-712 signature of the payout'),
+    psbt: z
+      .base64()
+      .min(1)
+      .max(200_000)
+      .optional()
+      .describe('Bitcoin legs: the payout’s PSBT (base64) with your partial signature'),
+  })
+  .refine((body) => (body.signature === undefined) !== (body.psbt === undefined), {
+    message: 'Send exactly one of `signature` (Ethereum) and `psbt` (Bitcoin)',
+    path: ['signature'],
+  });
 
 export const devFundRequestSchema = z.object({
   deal_id: z.uuid(),

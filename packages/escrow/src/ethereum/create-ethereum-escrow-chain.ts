@@ -4,20 +4,22 @@ import {
   ETH_TOKEN,
   predictEscrowAddress,
 } from '@covenant/contracts';
-import { AppError } from '@covenant/domain';
+import { AppError, type TypedDataJson } from '@covenant/domain';
 import {
   type Address,
   BlockNotFoundError,
   createPublicClient,
   defineChain,
   getAddress,
+  type Hex,
   http,
   isHex,
   type PublicClient,
   recoverTypedDataAddress,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { LegTerms, PartySignature, UnsignedPayout } from '../chain-adapter.js';
+import type { LegTerms, UnsignedPayout } from '../chain-adapter.js';
+import type { SignedTransaction as AnySignedTransaction } from '../escrow-chain-adapter.js';
 import { broadcastTransaction } from './broadcast-transaction.js';
 import { buildEthereumPayout } from './build-ethereum-payout.js';
 import { contractLegTerms } from './contract-leg-terms.js';
@@ -83,7 +85,7 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
 
   const signPayoutTransaction = async (
     payout: UnsignedPayout,
-    signatures: readonly PartySignature[],
+    signatures: readonly { signer: string; signature: string }[],
   ): Promise<SignedTransaction> => {
     const typedData = payoutTypedDataOf(payout, options.chainId);
     const { action, recipients, amounts, nonce } = typedData.message;
@@ -103,7 +105,35 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
     ]);
   };
 
-  const broadcast = (transaction: SignedTransaction) => broadcastTransaction(client, transaction);
+  const broadcast = (transaction: AnySignedTransaction) =>
+    broadcastTransaction(client, hexTransaction(transaction));
+
+  const recoverSigner = async (payout: UnsignedPayout, signature: string) => {
+    const typedData = payoutTypedDataOf(payout, options.chainId);
+    if (!isHex(signature)) return null;
+    try {
+      return getAddress(await recoverTypedDataAddress({ ...typedData, signature }));
+    } catch {
+      return null;
+    }
+  };
+
+  const deployEscrow = async (terms: LegTerms) => {
+    const depositAddress = escrowAddressOf(terms);
+    if (await hasCode(depositAddress)) return { depositAddress, txRef: null };
+    const transaction = await signRelayerTransaction(client, relayer, options.chainId, {
+      address: factory,
+      abi: factoryCallAbi,
+      functionName: 'createEscrow',
+      args: [contractLegTerms(terms, options.feeAddress)],
+    });
+    await broadcast(transaction);
+    const receipt = await client.waitForTransactionReceipt({ hash: transaction.txRef });
+    if (receipt.status !== 'success' || !(await hasCode(depositAddress))) {
+      throw new Error(`deploying the escrow at ${depositAddress} failed in ${transaction.txRef}`);
+    }
+    return { depositAddress, txRef: transaction.txRef };
+  };
 
   return {
     chain: 'ETH',
@@ -113,21 +143,13 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
 
     depositAddress: async (terms) => escrowAddressOf(terms),
 
-    async deployEscrow(terms) {
-      const depositAddress = escrowAddressOf(terms);
-      if (await hasCode(depositAddress)) return { depositAddress, txRef: null };
-      const transaction = await signRelayerTransaction(client, relayer, options.chainId, {
-        address: factory,
-        abi: factoryCallAbi,
-        functionName: 'createEscrow',
-        args: [contractLegTerms(terms, options.feeAddress)],
-      });
-      await broadcast(transaction);
-      const receipt = await client.waitForTransactionReceipt({ hash: transaction.txRef });
-      if (receipt.status !== 'success' || !(await hasCode(depositAddress))) {
-        throw new Error(`deploying the escrow at ${depositAddress} failed in ${transaction.txRef}`);
-      }
-      return { depositAddress, txRef: transaction.txRef };
+    platformSigner: async () => getAddress(options.platformSigner.ethereumAddress),
+
+    deployEscrow,
+
+    async openLeg(terms) {
+      const { depositAddress, txRef } = await deployEscrow(terms);
+      return { depositAddress, txRef, custody: null };
     },
 
     scanDeposits: (range, index) =>
@@ -137,14 +159,24 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
 
     buildPayout: async (leg, plan) => buildEthereumPayout(options.chainId, leg, plan),
 
-    async recoverSigner(payout, signature) {
-      const typedData = payoutTypedDataOf(payout, options.chainId);
-      if (!isHex(signature)) return null;
-      try {
-        return getAddress(await recoverTypedDataAddress({ ...typedData, signature }));
-      } catch {
-        return null;
+    recoverSigner,
+
+    async verifyApproval(payout, approval, expectedSigner) {
+      const recovered = await recoverSigner(payout, approval);
+      if (recovered && recovered.toLowerCase() === expectedSigner.toLowerCase()) {
+        return { valid: true, signature: approval };
       }
+      return {
+        valid: false,
+        signer: recovered,
+        reason: recovered ? 'signed by another key' : 'not an EIP-712 signature over this payout',
+      };
+    },
+
+    async cosign(payout) {
+      // Checked to be this chain's payout typed data, then signed as stored.
+      payoutTypedDataOf(payout, options.chainId);
+      return options.platformSigner.signEthereumTypedData(payout.signingPayload as TypedDataJson);
     },
 
     signPayoutTransaction,
@@ -162,15 +194,18 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
 
     signSweep: (depositAddress) => signEscrowCall(depositAddress, 'sweep', []),
 
-    bumpFee: (transaction) => bumpRelayerTransaction(client, relayer, transaction),
+    bumpFee: async (_payout, sent) => ({
+      replaces: true as const,
+      transaction: await bumpRelayerTransaction(client, relayer, hexTransaction(sent)),
+    }),
 
     broadcast,
 
-    outgoingMovements: (txRef, depositAddress, depositorRefundAddress) =>
-      readOutgoingMovements(client, txRef, depositAddress, depositorRefundAddress),
+    outgoingMovements: (txRef, leg) =>
+      readOutgoingMovements(client, txRef, leg.depositAddress, leg.depositorRefundAddress),
 
-    async isSettled(depositAddress) {
-      const address = getAddress(depositAddress);
+    async isSettled(leg) {
+      const address = getAddress(leg.depositAddress);
       if (!(await hasCode(address))) return false;
       return client.readContract({ address, abi: covenantEscrowAbi, functionName: 'settled' });
     },
@@ -186,6 +221,14 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
 
     currentHeight: () => client.getBlockNumber(),
   };
+}
+
+/** A stored transaction back in viem's types, refusing what is not hex. */
+function hexTransaction(transaction: AnySignedTransaction): SignedTransaction {
+  if (!isHex(transaction.rawTransaction) || !isHex(transaction.txRef)) {
+    throw new Error(`not an Ethereum transaction: ${transaction.txRef}`);
+  }
+  return { rawTransaction: transaction.rawTransaction as Hex, txRef: transaction.txRef as Hex };
 }
 
 /** The payout's typed data, refusing one built for another chain. */

@@ -11,6 +11,7 @@ import {
   freshAddress,
   RELAYER_KEY,
   startEthereumFixture,
+  testPlatformSigner,
 } from './ethereum-test-fixture.js';
 
 const wallet = privateKeyToAccount(devnetPrivateKey(DEVNET_WALLET_ACCOUNT_INDEX)).address;
@@ -55,7 +56,9 @@ describe('Ethereum adapter: escrow addresses, deposits and confirmations', () =>
     expect(depositAddress).toBe(predicted);
     expect(depositAddress).toBe(getAddress(depositAddress.toLowerCase()));
     expect(await fx.client.getCode({ address: predicted })).toBeUndefined();
-    expect(await fx.ethereum.isSettled(depositAddress)).toBe(false);
+    expect(
+      await fx.ethereum.isSettled({ depositAddress, depositorRefundAddress: '', receiverPayoutAddress: '' }),
+    ).toBe(false);
 
     const deployed = await fx.ethereum.deployEscrow(terms);
     expect(deployed.depositAddress).toBe(depositAddress);
@@ -67,7 +70,9 @@ describe('Ethereum adapter: escrow addresses, deposits and confirmations', () =>
       logs: receipt.logs,
     });
     expect(created.map((log) => log.args.escrow)).toEqual([depositAddress]);
-    expect(await fx.ethereum.isSettled(depositAddress)).toBe(false);
+    expect(
+      await fx.ethereum.isSettled({ depositAddress, depositorRefundAddress: '', receiverPayoutAddress: '' }),
+    ).toBe(false);
 
     const relayerNonce = await fx.client.getTransactionCount({ address: fx.ethereum.relayerAddress });
     expect(await fx.ethereum.deployEscrow(terms)).toEqual({ depositAddress, txRef: null });
@@ -151,6 +156,7 @@ describe('Ethereum adapter: escrow addresses, deposits and confirmations', () =>
       })),
       confirmationPolicy: fx.ethereum.confirmationPolicy,
       relayerKey: RELAYER_KEY,
+      platformSigner: testPlatformSigner(fx.signerKeys.platform),
       maxBlocksPerScan: 1,
     });
     const chunkedIndex = recordingIndex(watched);
@@ -246,6 +252,7 @@ describe('Ethereum adapter: escrow addresses, deposits and confirmations', () =>
       tokens: [],
       confirmationPolicy: { finality: 'finalized', confirmations: 2 },
       relayerKey: RELAYER_KEY,
+      platformSigner: testPlatformSigner(fx.signerKeys.platform),
     });
     const hash = await fund(null, freshAddress(), 1n);
     expect(await finalizing.confirmations(hash)).toMatchObject({

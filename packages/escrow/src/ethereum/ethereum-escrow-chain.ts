@@ -1,17 +1,25 @@
+import type { TypedDataJson } from '@covenant/domain';
 import type { Address, Hex } from 'viem';
-import type {
-  ChainAdapter,
-  ConfirmationPolicy,
-  LegTerms,
-  PartySignature,
-  UnsignedPayout,
-} from '../chain-adapter.js';
+import type { ConfirmationPolicy, LegTerms, UnsignedPayout } from '../chain-adapter.js';
+import type { DepositOutput, EscrowChainAdapter } from '../escrow-chain-adapter.js';
+import type { SettlementPlan } from '../settlement-plan.js';
+import type { EscrowLeg } from '../types.js';
+
+/**
+ * The platform's Ethereum key as the adapter needs it: its address (the third signer of every leg)
+ * and an EIP-712 signature over a payout's typed data. The server's `PlatformSigner` (key file, or
+ * a KMS/HSM) is one.
+ */
+export interface EthereumPlatformSigner {
+  readonly ethereumAddress: string;
+  signEthereumTypedData(typedData: TypedDataJson): Promise<string>;
+}
 
 /**
  * The Ethereum adapter's construction options: the node, the deployed factory, the fee address, the
- * tokens the platform trades (ETH has address null) and the relayer key that pays gas for the
- * platform's transactions (deploying escrows, submitting payouts). The relayer signs transactions
- * only; it is none of the escrow's three signers.
+ * tokens the platform trades (ETH has address null), the relayer key that pays gas for the
+ * platform's transactions (deploying escrows, submitting payouts) and the platform's signer, which
+ * co-signs payouts. The relayer signs transactions only; it is none of the escrow's three signers.
  */
 export interface EthereumEscrowChainOptions {
   rpcUrl: string;
@@ -21,6 +29,7 @@ export interface EthereumEscrowChainOptions {
   tokens: { symbol: string; address: Address | null }[];
   confirmationPolicy: ConfirmationPolicy;
   relayerKey: Hex;
+  platformSigner: EthereumPlatformSigner;
   /** Blocks per getLogs call; a scan of a longer range is split. Default 2000. */
   maxBlocksPerScan?: number;
 }
@@ -32,24 +41,16 @@ export interface SignedTransaction {
   txRef: Hex;
 }
 
-/** A movement out of a leg's escrow, read from the logs of a settled transaction. */
-export interface OutgoingMovement {
-  /** `payout` to a recipient, `fee` to the fee address, `refund` to the depositor, `sweep` a late deposit returned. */
-  kind: 'payout' | 'fee' | 'refund' | 'sweep';
-  to: string;
-  amount: bigint;
-  /** The log index. */
-  position: number;
-  blockRef: string;
-  height: bigint;
-}
+export type { OutgoingMovement } from '../escrow-chain-adapter.js';
 
 /**
- * The Ethereum chain: the engine's ChainAdapter plus what only an account chain with escrow
- * contracts needs — deploying a leg's escrow, signing the relayer's transactions ahead of
- * broadcast, refunding after the contract's deadline, returning a wrong token.
+ * The Ethereum chain: the engine's EscrowChainAdapter — `openLeg` deploys the leg's escrow,
+ * `verifyApproval` recovers the EIP-712 signer, `cosign` signs with the platform's key, `bumpFee`
+ * replaces a stuck transaction on the same nonce — plus what only an account chain with escrow
+ * contracts has: refunding after the contract's deadline, returning a wrong token, sweeping a late
+ * deposit, all without signatures.
  */
-export interface EthereumEscrowChain extends ChainAdapter {
+export interface EthereumEscrowChain extends EscrowChainAdapter {
   readonly chainId: number;
   /** The relayer's address (it needs ETH for gas). */
   readonly relayerAddress: Address;
@@ -61,8 +62,12 @@ export interface EthereumEscrowChain extends ChainAdapter {
    */
   deployEscrow(terms: LegTerms): Promise<{ depositAddress: string; txRef: string | null }>;
 
-  /** The address a signature over the payout's typed data recovers to (EIP-55), or null when it does not parse. */
-  recoverSigner(payout: UnsignedPayout, signature: string): Promise<string | null>;
+  /** The EIP-712 payout of the plan; Ethereum needs no per-leg key index nor deposit outputs. */
+  buildPayout(
+    leg: EscrowLeg,
+    plan: SettlementPlan,
+    deposits?: readonly DepositOutput[],
+  ): Promise<UnsignedPayout>;
 
   /**
    * The relayer's signed `executePayout` transaction for the payout with these signatures (2 of 3),
@@ -71,8 +76,18 @@ export interface EthereumEscrowChain extends ChainAdapter {
    */
   signPayoutTransaction(
     payout: UnsignedPayout,
-    signatures: readonly PartySignature[],
+    signatures: readonly { signer: 'buyer' | 'seller' | 'platform'; signature: string }[],
   ): Promise<SignedTransaction>;
+
+  /** The same transaction on the same nonce, each fee field +12.5% (or the node's ask): it replaces the sent one. */
+  bumpFee(
+    payout: UnsignedPayout,
+    sent: { rawTransaction: string; txRef: string },
+    attempt: number,
+  ): Promise<{ replaces: true; transaction: SignedTransaction }>;
+
+  /** The address a signature over the payout's typed data recovers to (EIP-55), or null when it does not parse. */
+  recoverSigner(payout: UnsignedPayout, signature: string): Promise<string | null>;
 
   /** The relayer's signed `refundAfterDeadline` on the leg's escrow, not yet sent. */
   signRefundAfterDeadline(depositAddress: string): Promise<SignedTransaction>;
@@ -82,31 +97,4 @@ export interface EthereumEscrowChain extends ChainAdapter {
 
   /** The relayer's signed `sweep()`, not yet sent. */
   signSweep(depositAddress: string): Promise<SignedTransaction>;
-
-  /**
-   * The relayer's transaction signed again with the same nonce and a higher fee (each fee field
-   * +12.5%, or the node's current ask when higher), not yet sent: sent, it replaces a transaction
-   * stuck in the mempool. Only one of the two can ever be mined.
-   */
-  bumpFee(transaction: SignedTransaction): Promise<SignedTransaction>;
-
-  /** Sends a signed transaction; sending one the node already knows or has mined is not an error. */
-  broadcast(transaction: SignedTransaction): Promise<void>;
-
-  /**
-   * What a mined transaction moved out of the escrow at `depositAddress` (Paid, FeePaid,
-   * RefundedAfterDeadline, Swept events), classified against the depositor's refund address; empty
-   * when it is not mined or reverted. `reverted` says the latter.
-   */
-  outgoingMovements(
-    txRef: string,
-    depositAddress: string,
-    depositorRefundAddress: string,
-  ): Promise<{ reverted: boolean; movements: OutgoingMovement[] }>;
-
-  /** Whether the escrow at the address has been settled (a payout or a deadline refund executed). */
-  isSettled(depositAddress: string): Promise<boolean>;
-
-  /** The block hash at a height, null above the tip: the watcher checks its cursor with it to notice reorgs. */
-  blockRefAt(height: bigint): Promise<string | null>;
 }

@@ -88,13 +88,9 @@ describe('Ethereum adapter: payouts', () => {
       fee: 399_999_999_999_999n,
       depositor: 5n,
     });
-    expect(await fx.ethereum.isSettled(leg.depositAddress)).toBe(true);
+    expect(await fx.ethereum.isSettled(leg)).toBe(true);
     const at = { blockRef: receipt.blockHash, height: receipt.blockNumber };
-    const outgoing = await fx.ethereum.outgoingMovements(
-      transaction.txRef,
-      leg.depositAddress,
-      leg.depositorRefundAddress,
-    );
+    const outgoing = await fx.ethereum.outgoingMovements(transaction.txRef, leg);
     expect(outgoing.reverted).toBe(false);
     expect(outgoing.movements.map(({ position, ...rest }) => rest)).toEqual([
       { kind: 'payout', to: leg.receiverPayoutAddress, amount: 3_999_600_000_000_000_000n, ...at },
@@ -136,11 +132,7 @@ describe('Ethereum adapter: payouts', () => {
       fee: 60_000n,
       depositor: 400_000_000n,
     });
-    const { movements } = await fx.ethereum.outgoingMovements(
-      txRef,
-      leg.depositAddress,
-      leg.depositorRefundAddress,
-    );
+    const { movements } = await fx.ethereum.outgoingMovements(txRef, leg);
     expect(movements.map(({ kind, amount }) => ({ kind, amount }))).toEqual([
       { kind: 'payout', amount: 599_940_000n },
       { kind: 'fee', amount: 60_000n },
@@ -174,11 +166,7 @@ describe('Ethereum adapter: payouts', () => {
     ]);
     await mined(txRef);
     expect(await balances(leg)).toEqual({ escrow: 0n, receiver: 0n, fee: 0n, depositor: 10n ** 18n });
-    const { movements } = await fx.ethereum.outgoingMovements(
-      txRef,
-      leg.depositAddress,
-      leg.depositorRefundAddress,
-    );
+    const { movements } = await fx.ethereum.outgoingMovements(txRef, leg);
     expect(movements.map(({ kind, to, amount }) => ({ kind, to, amount }))).toEqual([
       { kind: 'refund', to: leg.depositorRefundAddress, amount: 10n ** 18n },
     ]);
@@ -199,12 +187,8 @@ describe('Ethereum adapter: payouts', () => {
     await mined(transaction.txRef);
 
     expect(await balances(leg)).toEqual({ escrow: 0n, receiver: 0n, fee: 0n, depositor: 1_000_000_001n });
-    expect(await fx.ethereum.isSettled(leg.depositAddress)).toBe(true);
-    const { movements } = await fx.ethereum.outgoingMovements(
-      transaction.txRef,
-      leg.depositAddress,
-      leg.depositorRefundAddress,
-    );
+    expect(await fx.ethereum.isSettled(leg)).toBe(true);
+    const { movements } = await fx.ethereum.outgoingMovements(transaction.txRef, leg);
     expect(movements.map(({ kind, to, amount }) => ({ kind, to, amount }))).toEqual([
       { kind: 'refund', to: leg.depositorRefundAddress, amount: 1_000_000_001n },
     ]);
@@ -220,7 +204,9 @@ describe('Ethereum adapter: payouts', () => {
       await fx.ethereum.broadcast(stuck);
       expect(await fx.ethereum.confirmations(stuck.txRef)).toEqual({ state: 'mempool' });
 
-      const bumped = await fx.ethereum.bumpFee(stuck);
+      const bump = await fx.ethereum.bumpFee(payout, stuck, 1);
+      expect(bump.replaces).toBe(true);
+      const bumped = bump.transaction;
       const before = parseTransaction(stuck.rawTransaction);
       const after = parseTransaction(bumped.rawTransaction);
       expect(after).toMatchObject({ nonce: before.nonce, to: before.to, data: before.data, gas: before.gas });
@@ -230,7 +216,9 @@ describe('Ethereum adapter: payouts', () => {
       expect(bumped.txRef).not.toBe(stuck.txRef);
       await fx.ethereum.broadcast(bumped);
       // A second bump raises it again.
-      const again = parseTransaction((await fx.ethereum.bumpFee(bumped)).rawTransaction);
+      const again = parseTransaction(
+        (await fx.ethereum.bumpFee(payout, bumped, 2)).transaction.rawTransaction,
+      );
       expect(again.maxFeePerGas! * 100n).toBeGreaterThanOrEqual(after.maxFeePerGas! * 125n);
 
       await fx.testClient.mine({ blocks: 1 });
@@ -271,7 +259,7 @@ describe('Ethereum adapter: payouts', () => {
     await expect(
       fx.ethereum.signPayoutTransaction(release, [buyer, await fx.sign(release, 'seller')]),
     ).rejects.toThrow(/CovenantEscrowInsufficientBalance\(1000000000, 999999999\)/);
-    expect(await fx.ethereum.isSettled(leg.depositAddress)).toBe(false);
+    expect(await fx.ethereum.isSettled(leg)).toBe(false);
   });
   it('sweeps a deposit that came after settlement and returns a wrong token; a second transaction on a taken nonce is refused', async () => {
     const leg = await fundedLeg({}, 1_000_000_000n);
@@ -296,11 +284,7 @@ describe('Ethereum adapter: payouts', () => {
     const swept = await mined(sweep.txRef);
     await expect(fx.ethereum.broadcast(returnWeth)).rejects.toThrow(/nonce too low/i);
 
-    const { movements } = await fx.ethereum.outgoingMovements(
-      sweep.txRef,
-      leg.depositAddress,
-      leg.depositorRefundAddress,
-    );
+    const { movements } = await fx.ethereum.outgoingMovements(sweep.txRef, leg);
     expect(movements).toEqual([
       {
         kind: 'sweep',
@@ -317,9 +301,7 @@ describe('Ethereum adapter: payouts', () => {
     expect(await fx.balanceOf(fx.devnet.tokens.WETH.address, leg.depositorRefundAddress)).toBe(31n);
     expect(await fx.balanceOf(fx.devnet.tokens.USDT.address, leg.depositorRefundAddress)).toBe(250n);
     // Not the leg's asset: nothing for the leg's ledger.
-    expect(
-      await fx.ethereum.outgoingMovements(again.txRef, leg.depositAddress, leg.depositorRefundAddress),
-    ).toEqual({
+    expect(await fx.ethereum.outgoingMovements(again.txRef, leg)).toEqual({
       reverted: false,
       movements: [],
     });

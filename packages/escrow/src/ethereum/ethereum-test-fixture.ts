@@ -7,7 +7,7 @@ import { foundry } from 'viem/chains';
 import type { LegTerms, PartySignature, UnsignedPayout } from '../chain-adapter.js';
 import type { EscrowLeg, LegSigners } from '../types.js';
 import { createEthereumEscrowChain } from './create-ethereum-escrow-chain.js';
-import type { EthereumEscrowChain } from './ethereum-escrow-chain.js';
+import type { EthereumEscrowChain, EthereumPlatformSigner } from './ethereum-escrow-chain.js';
 import { typedDataFromJson } from './payout-typed-data.js';
 
 /** The relayer: a funded devnet account that is none of the escrow signers. */
@@ -41,6 +41,7 @@ export async function startEthereumFixture() {
     ],
     confirmationPolicy: { finality: 'depth', confirmations: 3 },
     relayerKey: RELAYER_KEY,
+    platformSigner: testPlatformSigner(signerKeys.platform),
   });
 
   /** An accepted stable leg of 1,000 USDT unless overridden, refundable a day from now. */
@@ -105,6 +106,15 @@ export async function startEthereumFixture() {
 }
 
 export type EthereumFixture = Awaited<ReturnType<typeof startEthereumFixture>>;
+
+/** The platform's signer over a key, as the server's key-file signer does it. */
+export function testPlatformSigner(key: Hex): EthereumPlatformSigner {
+  const account = privateKeyToAccount(key);
+  return {
+    ethereumAddress: account.address,
+    signEthereumTypedData: (typedData) => account.signTypedData(typedDataFromJson(typedData)),
+  };
+}
 
 export function freshAddress(): Address {
   return privateKeyToAccount(generatePrivateKey()).address;

@@ -4,6 +4,7 @@ export { createEthereumEscrowChain } from './create-ethereum-escrow-chain.js';
 export type {
   EthereumEscrowChain,
   EthereumEscrowChainOptions,
+  EthereumPlatformSigner,
   OutgoingMovement,
   SignedTransaction,
 } from './ethereum-escrow-chain.js';

@@ -7,7 +7,7 @@ import {
   parseEventLogs,
   TransactionReceiptNotFoundError,
 } from 'viem';
-import type { OutgoingMovement } from './ethereum-escrow-chain.js';
+import type { OutgoingMovement } from '../escrow-chain-adapter.js';
 
 /**
  * What a mined transaction moved out of the escrow at `depositAddress`, from the escrow's own

@@ -7,7 +7,11 @@ import type { ChainInfo } from '../../chains/chain-registry.js';
 
 const chainSchema = z.object({
   chain: z.enum(escrowChains).describe('Bitcoin and Solana are not offered yet and are absent from the list'),
-  chain_id: z.number().int().describe('The EIP-155 chain id escrow approvals are bound to'),
+  chain_id: z
+    .number()
+    .int()
+    .optional()
+    .describe('Ethereum: the EIP-155 chain id escrow approvals are bound to'),
   tokens: z.array(
     z.object({
       symbol: z.string(),
@@ -18,7 +22,10 @@ const chainSchema = z.object({
   confirmations: z
     .union([z.number().int(), z.literal('finalized')])
     .describe('Blocks a deposit needs on top of it, or `finalized` (the chain’s finality)'),
-  escrow_factory: z.string().describe('The factory whose CREATE2 addresses are the deposit addresses'),
+  escrow_factory: z
+    .string()
+    .optional()
+    .describe('Ethereum: the factory whose CREATE2 addresses are the deposit addresses'),
   fee_address: z.string().describe('Receives the 0.01% fee of each leg in the payout transaction'),
   explorer_url: z.string().nullable().describe('A block explorer; null on the local devnet'),
   rpc_url: z
@@ -31,10 +38,10 @@ const chainSchema = z.object({
 function chainView(chain: ChainInfo, local: boolean): z.infer<typeof chainSchema> {
   return {
     chain: chain.chain,
-    chain_id: chain.chainId,
+    ...(chain.chainId === undefined ? {} : { chain_id: chain.chainId }),
     tokens: chain.tokens,
     confirmations: chain.confirmations,
-    escrow_factory: chain.escrowFactory,
+    ...(chain.escrowFactory === undefined ? {} : { escrow_factory: chain.escrowFactory }),
     fee_address: chain.feeAddress,
     explorer_url: chain.explorerUrl,
     ...(chain.devnet && local ? { rpc_url: chain.rpcUrl } : {}),

@@ -52,6 +52,7 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
           amount: leg.amount,
           deposit_address: leg.depositAddress,
           deadline: leg.deadline.toISOString(),
+          ...(leg.custody ? { custody: leg.custody } : {}),
         })),
       });
     },
@@ -122,9 +123,12 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
         tags: ['Escrow'],
         summary: 'Approve a leg’s payout with your escrow key’s signature',
         description:
-          'Sign the leg’s `release_typed_data` (EIP-712, from the status) with the address in `signer_address`. ' +
+          'Sign the leg’s `signing_payload` (from the status) with the key in `signer`. Ethereum: sign the ' +
+          'EIP-712 typed data (also `release_typed_data`, with `signer_address`) and send `signature`. ' +
+          'Bitcoin: sign the PSBT and send it back as `psbt`. Exactly one of the two; ' +
+          '`APPROVAL_FORM_MISMATCH` (422) when it is not the form of the leg’s chain. ' +
           'The platform co-signs and sends both legs once both giving parties have approved. ' +
-          '`INVALID_SIGNATURE` when the signature does not recover to your registered address.',
+          '`INVALID_SIGNATURE` when the approval is not your registered key’s over this payout.',
         security,
         body: escrowReleaseRequestSchema,
         response: { 202: escrowStatusSchema, 403: apiErrorSchema, ...errors },
@@ -135,7 +139,10 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
       const { escrowId } = await engine.approve(userId, {
         dealId: request.body.deal_id,
         leg: request.body.leg,
-        signature: request.body.signature,
+        approval:
+          request.body.psbt === undefined
+            ? { signature: request.body.signature ?? '' }
+            : { psbt: request.body.psbt },
       });
       return reply.code(202).send(await engine.status(userId, { escrowId }));
     },

@@ -11,7 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../build-test-app.js';
-import type { ChainInfo, ChainRegistry } from '../../chains/chain-registry.js';
+import type { ChainRegistry, EthereumChainInfo } from '../../chains/chain-registry.js';
 import { startChainRegistry } from '../../chains/start-chain-registry.js';
 import { loadConfig } from '../../config.js';
 import { createTestTrader, type TestTrader } from '../../testing/create-test-trader.js';
@@ -286,7 +286,7 @@ describe('GET /api/v1/wallets/balance on the local Ethereum devnet', () => {
 
   it('reads ETH and every token to the base unit', async () => {
     const { app } = testApp;
-    const ethereum = chains.chains[0] as ChainInfo;
+    const ethereum = chains.chains[0] as EthereumChainInfo;
     const trader = await createTestTrader(app);
     await connect(app, trader, 'ETH', ethAddress);
 
@@ -331,7 +331,7 @@ describe('GET /api/v1/wallets/balance on the local Ethereum devnet', () => {
   });
 
   it('answers null balances when the node does not answer', async () => {
-    const ethereum = chains.chains[0] as ChainInfo;
+    const ethereum = chains.chains[0] as EthereumChainInfo;
     // Port 9 (discard) on this host: nothing listens, the connection is refused.
     const deadNode: ChainRegistry = {
       chains: [{ ...ethereum, rpcUrl: 'http://127.0.0.1:9' }],
