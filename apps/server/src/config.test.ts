@@ -36,6 +36,44 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LOG_FORMAT: 'yaml' })).toThrow(/LOG_FORMAT: /);
   });
 
+  it('runs Bitcoin on the embedded regtest node, or on a Bitcoin Core node given by BTC_RPC_URL', () => {
+    expect(loadConfig({}).bitcoin).toEqual({
+      mode: 'devnet',
+      network: 'regtest',
+      confirmations: 2,
+      feeRateSatPerVbyte: { min: 2, max: 500 },
+      blockIntervalMs: 5000,
+    });
+    expect(
+      loadConfig({
+        BTC_RPC_URL: 'http://127.0.0.1:48332',
+        BTC_RPC_USER: 'covenant',
+        BTC_RPC_PASSWORD: 'secret',
+        BITCOIN_NETWORK: 'testnet',
+        BTC_CONFIRMATIONS: '6',
+        BTC_FEE_RATE_MIN_SAT_VB: '1',
+        BTC_FEE_RATE_MAX_SAT_VB: '50',
+      }).bitcoin,
+    ).toEqual({
+      mode: 'node',
+      network: 'testnet',
+      confirmations: 6,
+      feeRateSatPerVbyte: { min: 1, max: 50 },
+      rpcUrl: 'http://127.0.0.1:48332',
+      rpcUser: 'covenant',
+      rpcPassword: 'secret',
+    });
+    expect(() => loadConfig({ BTC_RPC_PASSWORD: 'secret' })).toThrow(
+      /BTC_RPC_PASSWORD: is only used with BTC_RPC_URL/,
+    );
+    expect(() => loadConfig({ BTC_FEE_RATE_MIN_SAT_VB: '20', BTC_FEE_RATE_MAX_SAT_VB: '10' })).toThrow(
+      /BTC_FEE_RATE_MIN_SAT_VB: must not exceed/,
+    );
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', BTC_RPC_URL: 'http://node:8332', BITCOIN_NETWORK: 'regtest' }),
+    ).toThrow(/BITCOIN_NETWORK/);
+  });
+
   it('takes FILE_ENCRYPTION_KEY only as 32 bytes of base64', () => {
     expect(loadConfig({}).fileEncryptionKey).toBeUndefined();
     const key = Buffer.alloc(32, 7).toString('base64');

@@ -69,7 +69,20 @@ const envSchema = z.object({
   ESCROW_FEE_BUMP_AFTER_SECONDS: z.coerce.number().int().min(15).max(86_400).default(180),
   /** Tests only (refused in production): where the engine kills its own process to prove recovery. */
   ESCROW_CRASH_POINT: z.enum(escrowCrashPoints).optional(),
+  /**
+   * A Bitcoin Core node's JSON-RPC (testnet4, signet or mainnet, per BITCOIN_NETWORK); unset → the
+   * embedded regtest node. Credentials with BTC_RPC_USER and BTC_RPC_PASSWORD (never in the URL).
+   */
   BTC_RPC_URL: z.string().url().optional(),
+  BTC_RPC_USER: z.string().min(1).optional(),
+  BTC_RPC_PASSWORD: z.string().min(1).optional(),
+  /** Blocks on top of a deposit's before it counts (default 2). */
+  BTC_CONFIRMATIONS: z.coerce.number().int().min(1).max(100).optional(),
+  /** Bounds of the network fee rate (sat/vB) taken from the node's `estimatesmartfee` for payouts. */
+  BTC_FEE_RATE_MIN_SAT_VB: z.coerce.number().int().min(1).max(10_000).default(2),
+  BTC_FEE_RATE_MAX_SAT_VB: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** The embedded regtest node mines a block this often (0: only on request). */
+  BTC_DEVNET_BLOCK_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   SOL_RPC_URL: z.string().url().optional(),
   /** The Bitcoin network whose address formats deal addresses must have (version bytes, bech32 prefix). */
   BITCOIN_NETWORK: z.enum(['mainnet', 'testnet', 'regtest']).default('regtest'),
@@ -112,6 +125,25 @@ const envSchema = z.object({
 
 /** A real node needs the contracts deployed on it; the embedded devnet deploys its own. */
 const checkedEnvSchema = envSchema.superRefine((env, context) => {
+  for (const name of ['BTC_RPC_USER', 'BTC_RPC_PASSWORD'] as const) {
+    if (!env.BTC_RPC_URL && env[name] !== undefined) {
+      context.addIssue({ code: 'custom', path: [name], message: 'is only used with BTC_RPC_URL' });
+    }
+  }
+  if (env.BTC_FEE_RATE_MIN_SAT_VB > env.BTC_FEE_RATE_MAX_SAT_VB) {
+    context.addIssue({
+      code: 'custom',
+      path: ['BTC_FEE_RATE_MIN_SAT_VB'],
+      message: 'must not exceed BTC_FEE_RATE_MAX_SAT_VB',
+    });
+  }
+  if (env.BTC_RPC_URL && env.BITCOIN_NETWORK === 'regtest' && env.NODE_ENV === 'production') {
+    context.addIssue({
+      code: 'custom',
+      path: ['BITCOIN_NETWORK'],
+      message: 'must name the node’s network (mainnet or testnet) in production',
+    });
+  }
   if (env.NODE_ENV === 'production' && env.ESCROW_CRASH_POINT !== undefined) {
     context.addIssue({
       code: 'custom',
@@ -173,6 +205,7 @@ export interface Config {
   fileEncryptionKey: string | undefined;
   seedDemoData: boolean;
   ethereum: EthereumConfig;
+  bitcoin: BitcoinConfig;
   escrow: {
     settlementWindowHours: number;
     pollMs: number;
@@ -195,6 +228,16 @@ export type EthereumConfig =
       tokens: { symbol: string; address: Address }[];
       confirmations: Confirmations;
     };
+
+/** Bitcoin: the embedded regtest node (BTC_RPC_URL unset) or a Bitcoin Core node. */
+export type BitcoinConfig = {
+  network: Env['BITCOIN_NETWORK'];
+  confirmations: number;
+  feeRateSatPerVbyte: { min: number; max: number };
+} & (
+  | { mode: 'devnet'; blockIntervalMs: number }
+  | { mode: 'node'; rpcUrl: string; rpcUser: string | undefined; rpcPassword: string | undefined }
+);
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = checkedEnvSchema.safeParse(source);
@@ -231,6 +274,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     fileEncryptionKey: env.FILE_ENCRYPTION_KEY,
     seedDemoData: env.SEED_DEMO_DATA,
     ethereum: ethereumConfig(env),
+    bitcoin: bitcoinConfig(env),
     escrow: {
       settlementWindowHours: env.ESCROW_SETTLEMENT_WINDOW_HOURS,
       pollMs: env.ESCROW_POLL_MS,
@@ -251,5 +295,23 @@ function ethereumConfig(env: Env): EthereumConfig {
     feeAddress: env.ETH_FEE_ADDRESS,
     tokens: env.ETH_TOKENS,
     confirmations: env.ETH_CONFIRMATIONS ?? 'finalized',
+  };
+}
+
+function bitcoinConfig(env: Env): BitcoinConfig {
+  const common = {
+    network: env.BITCOIN_NETWORK,
+    confirmations: env.BTC_CONFIRMATIONS ?? 2,
+    feeRateSatPerVbyte: { min: env.BTC_FEE_RATE_MIN_SAT_VB, max: env.BTC_FEE_RATE_MAX_SAT_VB },
+  };
+  if (!env.BTC_RPC_URL) {
+    return { ...common, mode: 'devnet', blockIntervalMs: env.BTC_DEVNET_BLOCK_INTERVAL_MS };
+  }
+  return {
+    ...common,
+    mode: 'node',
+    rpcUrl: env.BTC_RPC_URL,
+    rpcUser: env.BTC_RPC_USER,
+    rpcPassword: env.BTC_RPC_PASSWORD,
   };
 }

@@ -2,3 +2,4 @@ export * from './anvil-binary.js';
 export * from './deploy-devnet.js';
 export * from './fund-from-devnet-wallet.js';
 export * from './start-anvil.js';
+export * from './start-bitcoin-regtest.js';

@@ -30,6 +30,8 @@ export const errorStatus = {
   CHAIN_NOT_AVAILABLE: 422,
   /** An escrow approval in the form of another chain (a PSBT for an Ethereum leg, an EIP-712 signature for a Bitcoin one). */
   APPROVAL_FORM_MISMATCH: 422,
+  /** A Bitcoin signer that is not a compressed secp256k1 public key (or an address sent in its place). */
+  INVALID_PUBLIC_KEY: 422,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

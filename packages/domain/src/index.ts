@@ -1,4 +1,5 @@
 export * from './addresses/party-address-chains.js';
+export * from './addresses/validate-bitcoin-public-key.js';
 export * from './addresses/validate-chain-address.js';
 export * from './assets.js';
 export * from './cis/cis.js';

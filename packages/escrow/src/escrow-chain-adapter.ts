@@ -136,8 +136,12 @@ export interface EscrowChainAdapter extends ChainAdapter {
     leg: LegOutflowContext,
   ): Promise<{ reverted: boolean; movements: OutgoingMovement[] }>;
 
-  /** Whether nothing can be paid out of the leg any more (the escrow settled; every deposit output spent). */
-  isSettled(leg: LegOutflowContext): Promise<boolean>;
+  /**
+   * Whether nothing can be paid out of the leg any more (the escrow settled; every deposit output
+   * spent). A UTXO chain needs the leg's deposit outputs (its ledger's deposits) to tell; account
+   * chains ignore them.
+   */
+  isSettled(leg: LegOutflowContext, deposits?: readonly DepositOutput[]): Promise<boolean>;
 
   /** The block hash at a height, null above the tip: the watcher checks its cursor with it to notice reorgs. */
   blockRefAt(height: bigint): Promise<string | null>;

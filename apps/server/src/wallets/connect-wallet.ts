@@ -1,11 +1,18 @@
 import { type Db, schema } from '@covenant/db';
-import { AppError, type BitcoinNetwork, type Chain, validateChainAddress } from '@covenant/domain';
+import {
+  AppError,
+  type BitcoinNetwork,
+  type Chain,
+  validateBitcoinPublicKey,
+  validateChainAddress,
+} from '@covenant/domain';
 import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
 import type { Transaction } from '../deals/append-deal-event.js';
 
 export interface ConnectedWallet {
   chain: Chain;
+  /** The chain's signer: an EIP-55 address on Ethereum, a compressed public key (lower-case hex) on Bitcoin. */
   address: string;
   connectedAt: Date;
   /** False when the caller registered the address it already had. */
@@ -16,8 +23,9 @@ export interface ConnectedWallet {
 const lockedLegStates = ['partially_funded', 'funded', 'releasing', 'refunding'] as const;
 
 /**
- * Registers the address the caller signs escrow transactions with on `chain` (one per chain).
- * Ethereum addresses are stored in EIP-55 form. The address cannot change while an escrow leg on
+ * Registers the signer the caller signs escrow transactions with on `chain` (one per chain): an
+ * address, or on Bitcoin a compressed public key (see `readWalletSigner`). Ethereum addresses are
+ * stored in EIP-55 form, Bitcoin public keys in lower case. The address cannot change while an escrow leg on
  * that chain that may hold a deposit names the current one as the caller's signer: the escrow's
  * custody was derived from it. The caller's row is locked, so two concurrent changes are decided
  * one after the other.
@@ -29,13 +37,7 @@ export async function connectWallet(
   chain: Chain,
   address: string,
 ): Promise<ConnectedWallet> {
-  const check = validateChainAddress(chain, address, { bitcoinNetwork: deps.bitcoinNetwork });
-  if (!check.ok) {
-    throw new AppError('VALIDATION_FAILED', `Not a valid ${chain} address: ${check.reason}`, {
-      address: check.reason,
-    });
-  }
-  const stored = chain === 'ETH' ? getAddress(address) : address;
+  const stored = storedSigner(chain, address, deps.bitcoinNetwork);
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     const [inserted] = await tx
@@ -68,12 +70,34 @@ export async function connectWallet(
   });
 }
 
+/** The signer as it is stored in `wallet_addresses.address`, or a 4xx saying what is wrong with it. */
+function storedSigner(chain: Chain, signer: string, bitcoinNetwork: BitcoinNetwork): string {
+  if (chain === 'BTC') {
+    const check = validateBitcoinPublicKey(signer);
+    if (!check.ok) {
+      throw new AppError('INVALID_PUBLIC_KEY', `Not a valid Bitcoin public key: ${check.reason}`, {
+        in: 'body',
+        issues: [{ path: '/public_key', message: check.reason }],
+      });
+    }
+    return check.publicKey;
+  }
+  const check = validateChainAddress(chain, signer, { bitcoinNetwork });
+  if (!check.ok) {
+    throw new AppError('VALIDATION_FAILED', `Not a valid ${chain} address: ${check.reason}`, {
+      address: check.reason,
+    });
+  }
+  return chain === 'ETH' ? getAddress(signer) : signer;
+}
+
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Whether `address` is the user's signer (as buyer or seller) of a leg on `chain` that may hold funds. */
 async function signsOpenEscrow(tx: Tx, userId: string, chain: Chain, address: string): Promise<boolean> {
   const legs = schema.escrowLegs;
-  // Ethereum addresses compare without their checksum case; other chains' addresses are case-exact.
+  // Ethereum addresses compare without their checksum case; other chains' signers are case-exact
+  // (Bitcoin public keys are stored in lower case).
   const same = (column: typeof legs.buyerSigner | typeof legs.sellerSigner): SQL =>
     chain === 'ETH' ? sql`lower(${column}) = lower(${address})` : eq(column, address);
   const [found] = await tx

@@ -50,8 +50,9 @@ async function readBalances(
   chain: string,
   address: string,
 ): Promise<TokenBalance[] | null> {
+  // Only Ethereum signers are addresses that hold a balance: a Bitcoin signer is a public key.
   const served = chains.chains.find((info) => info.chain === chain);
-  if (!served) return null;
+  if (!served || chain !== 'ETH') return null;
   return readEthereumBalances(served, address as Address);
 }
 

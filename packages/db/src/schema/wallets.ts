@@ -4,9 +4,10 @@ import { users } from './auth.js';
 import { createdAt, updatedAt } from './timestamps.js';
 
 /**
- * The address each user signs escrow transactions with, one per chain. Ethereum addresses are kept
- * in their EIP-55 form; the index on the lower-cased address finds the owner of an address seen
- * on-chain whatever its case.
+ * The signer each user signs escrow transactions with, one per chain. `address` holds the chain's
+ * signer: an address on Ethereum (kept in its EIP-55 form), a compressed secp256k1 public key on
+ * Bitcoin (66 lower-case hex digits: a 2-of-3 multisig is built over keys, not addresses). The index on the lower-cased column finds the owner of an
+ * address seen on-chain whatever its case.
  */
 export const walletAddresses = pgTable(
   'wallet_addresses',

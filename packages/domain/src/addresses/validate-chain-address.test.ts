@@ -87,6 +87,52 @@ describe('validateChainAddress on Bitcoin', () => {
     expect(check('BTC', address, 'mainnet').ok).toBe(false);
   });
 
+  // The five kinds of payout address, for one key on each network (BIP-84's m/84'/0'/0'/0/0 key,
+  // 0330d54f…91af3c; P2WSH over a 1-of-1 multisig of it, P2TR over its x coordinate, P2SH wrapping its
+  // P2WPKH), written by @scure/btc-signer 2.4.1. Mainnet's P2WPKH is BIP-84's own vector.
+  const kinds = {
+    mainnet: {
+      P2WPKH: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+      P2WSH: 'bc1q2ym7tl8n85l4ktc5g4jte86nvq7k6vp8v6gf8j5rgrwcsu9tcdksj6ethm',
+      P2TR: 'bc1p8knh0enfv47gmpuf66528zd4jtkgjq4sv5w5l2gqwgk8exu2ynns9g8c9m',
+      P2PKH: '1JaUQDVNRdhfNsVncGkXedaPSM5Gc54Hso',
+      P2SH: '3GtVZYzsKF6Feikdjd4bDyPdAiyeHANY9b',
+    },
+    testnet: {
+      P2WPKH: 'tb1qcr8te4kr609gcawutmrza0j4xv80jy8zmfp6l0',
+      P2WSH: 'tb1q2ym7tl8n85l4ktc5g4jte86nvq7k6vp8v6gf8j5rgrwcsu9tcdks9j0yd5',
+      P2TR: 'tb1p8knh0enfv47gmpuf66528zd4jtkgjq4sv5w5l2gqwgk8exu2ynnsjq3hl5',
+      P2PKH: 'my6RhGaMEf8v9yyQKqiuUYniJLfyU4gzqe',
+      P2SH: '2N8ShdHvtvhbbrWPBQkgTqvNtP5Bp33veEi',
+    },
+    regtest: {
+      P2WPKH: 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx',
+      P2WSH: 'bcrt1q2ym7tl8n85l4ktc5g4jte86nvq7k6vp8v6gf8j5rgrwcsu9tcdksgt9zcw',
+      P2TR: 'bcrt1p8knh0enfv47gmpuf66528zd4jtkgjq4sv5w5l2gqwgk8exu2ynnslem32w',
+      // Testnet and regtest share the base58 version bytes: these two are the testnet ones.
+      P2PKH: 'my6RhGaMEf8v9yyQKqiuUYniJLfyU4gzqe',
+      P2SH: '2N8ShdHvtvhbbrWPBQkgTqvNtP5Bp33veEi',
+    },
+  } as const;
+  const networks = Object.keys(kinds) as BitcoinNetwork[];
+  const cases = networks.flatMap((network) =>
+    Object.entries(kinds[network]).map(([kind, address]) => [network, kind, address] as const),
+  );
+
+  it.each(cases)('accepts on %s a %s address', (network, _kind, address) => {
+    expect(check('BTC', address, network)).toEqual({ ok: true });
+  });
+
+  it.each(cases)('refuses a %s %s address on the other networks', (network, _kind, address) => {
+    const base58 = !/^(bc|tb|bcrt)1/.test(address);
+    // Testnet and regtest base58 addresses are the same text: each is valid on both.
+    const sharesBase58 = (other: BitcoinNetwork) => base58 && network !== 'mainnet' && other !== 'mainnet';
+    for (const other of networks) {
+      if (other === network || sharesBase58(other)) continue;
+      expect(check('BTC', address, other), `${address} on ${other}`).toMatchObject({ ok: false });
+    }
+  });
+
   it('refuses mainnet addresses on regtest', () => {
     expect(check('BTC', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', 'regtest')).toEqual({
       ok: false,

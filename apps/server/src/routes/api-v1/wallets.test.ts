@@ -31,7 +31,13 @@ const otherEthAddress = privateKeyToAccount(devnetPrivateKey(12)).address;
 /** The same address with the case of its first letter flipped: a failed EIP-55 checksum. */
 const badChecksum = flipFirstLetter(ethAddress);
 const btcRegtest = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
-const btcMainnet = '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa';
+// BIP-84's test vector: the compressed key at m/84'/0'/0'/0/0 of the phrase "abandon … about", and
+// the same point uncompressed (04 ‖ x ‖ y).
+const btcPublicKey = '0330d54fd0dd420a6e5f8d3624f5f3482cae350f79d5f0753bf5beef9c2d91af3c';
+const btcUncompressedKey =
+  '0430d54fd0dd420a6e5f8d3624f5f3482cae350f79d5f0753bf5beef9c2d91af3c04717159ce0828a7f686c2c7510b7aa7d4c685ebc2051642ccbebc7099e2f679';
+// x = 5: x³ + 7 is not a square modulo p, so this x has no point on secp256k1.
+const btcNotOnCurve = `02${'00'.repeat(31)}05`;
 const solAddress = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 
 function flipFirstLetter(address: string): string {
@@ -42,11 +48,19 @@ function flipFirstLetter(address: string): string {
 }
 
 function connect(app: FastifyInstance, trader: TestTrader, chain: string, address: string) {
+  return send(app, trader, { chain, address });
+}
+
+function connectKey(app: FastifyInstance, trader: TestTrader, publicKey: string) {
+  return send(app, trader, { chain: 'BTC', public_key: publicKey });
+}
+
+function send(app: FastifyInstance, trader: TestTrader, payload: Record<string, string>) {
   return app.inject({
     method: 'POST',
     url: '/api/v1/wallets/connect',
     headers: { authorization: `Bearer ${trader.token}` },
-    payload: { chain, address },
+    payload,
   });
 }
 
@@ -74,23 +88,30 @@ describe('POST /api/v1/wallets/connect and GET /api/v1/wallets/balance', () => {
     await database.close();
   });
 
-  it('registers an address per chain, Ethereum stored checksummed, and lists them without balances when no node serves the chain', async () => {
+  it('registers a signer per chain, Ethereum stored checksummed, Bitcoin as a lower-case public key, and lists them without balances when no node serves the chain', async () => {
     const trader = await createTestTrader(app);
     const eth = await connect(app, trader, 'ETH', ethAddress.toLowerCase());
     expect(eth.statusCode).toBe(201);
     expect(eth.json()).toEqual({ chain: 'ETH', address: ethAddress, connected_at: expect.any(String) });
-    expect((await connect(app, trader, 'BTC', btcRegtest)).statusCode).toBe(201);
+    const btc = await connectKey(app, trader, btcPublicKey.toUpperCase());
+    expect(btc.statusCode).toBe(201);
+    expect(btc.json()).toEqual({ chain: 'BTC', address: btcPublicKey, connected_at: expect.any(String) });
+    expect((await connectKey(app, trader, btcPublicKey)).statusCode).toBe(200);
     expect((await connect(app, trader, 'SOL', solAddress)).statusCode).toBe(201);
 
-    const [row] = await database.db
-      .select()
-      .from(schema.walletAddresses)
-      .where(and(eq(schema.walletAddresses.userId, trader.id), eq(schema.walletAddresses.chain, 'ETH')));
-    expect(row?.address).toBe(ethAddress);
+    const stored = async (chain: string) => {
+      const [row] = await database.db
+        .select()
+        .from(schema.walletAddresses)
+        .where(and(eq(schema.walletAddresses.userId, trader.id), eq(schema.walletAddresses.chain, chain)));
+      return row?.address;
+    };
+    expect(await stored('ETH')).toBe(ethAddress);
+    expect(await stored('BTC')).toBe(btcPublicKey);
 
     expect(await balances(app, trader)).toEqual({
       data: [
-        { chain: 'BTC', address: btcRegtest, balances: null, held_in_escrow: [] },
+        { chain: 'BTC', address: btcPublicKey, balances: null, held_in_escrow: [] },
         { chain: 'ETH', address: ethAddress, balances: null, held_in_escrow: [] },
         { chain: 'SOL', address: solAddress, balances: null, held_in_escrow: [] },
       ],
@@ -102,7 +123,6 @@ describe('POST /api/v1/wallets/connect and GET /api/v1/wallets/balance', () => {
     for (const [chain, address] of [
       ['ETH', badChecksum],
       ['ETH', '0x0000000000000000000000000000000000000000'],
-      ['BTC', btcMainnet],
       ['SOL', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5D'],
       ['ETH', solAddress],
     ] as const) {
@@ -112,6 +132,49 @@ describe('POST /api/v1/wallets/connect and GET /api/v1/wallets/balance', () => {
     }
     const unknownChain = await connect(app, trader, 'DOGE', ethAddress);
     expect(unknownChain.statusCode).toBe(400);
+    const keyOnEthereum = await send(app, trader, { chain: 'ETH', public_key: btcPublicKey });
+    expect(keyOnEthereum.statusCode).toBe(400);
+    expect(keyOnEthereum.json().error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { issues: [{ path: '/address' }] },
+    });
+    expect(await balances(app, trader)).toEqual({ data: [] });
+  });
+
+  it.each([
+    ['a key that is not on the curve', btcNotOnCurve, 'This is not a point on the secp256k1 curve'],
+    ['an uncompressed key', btcUncompressedKey, 'This is an uncompressed public key'],
+    ['a key one byte short', btcPublicKey.slice(0, 64), 'A compressed public key is 66 hex digits'],
+  ])('refuses on Bitcoin %s with 422 INVALID_PUBLIC_KEY on /public_key', async (_name, key, reason) => {
+    const trader = await createTestTrader(app);
+    const response = await connectKey(app, trader, key);
+    expect(response.statusCode).toBe(422);
+    const { error } = response.json();
+    expect(error.code).toBe('INVALID_PUBLIC_KEY');
+    expect(error.message).toContain(reason);
+    expect(error.details).toEqual({
+      in: 'body',
+      issues: [{ path: '/public_key', message: expect.stringContaining(reason) }],
+    });
+    expect(await balances(app, trader)).toEqual({ data: [] });
+  });
+
+  it('refuses a Bitcoin address in place of the public key with 422, saying why', async () => {
+    const trader = await createTestTrader(app);
+    const response = await connect(app, trader, 'BTC', btcRegtest);
+    expect(response.statusCode).toBe(422);
+    const { error } = response.json();
+    expect(error).toMatchObject({
+      code: 'INVALID_PUBLIC_KEY',
+      message: expect.stringContaining('Bitcoin escrow needs a public key, not an address'),
+      details: { in: 'body', issues: [{ path: '/address' }] },
+    });
+    // Neither an address nor a key: the issue names the field to send.
+    const empty = await send(app, trader, { chain: 'BTC' });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json().error.details.issues).toEqual([
+      { path: '/public_key', message: expect.stringContaining('send public_key') },
+    ]);
     expect(await balances(app, trader)).toEqual({ data: [] });
   });
 
@@ -131,7 +194,7 @@ describe('POST /api/v1/wallets/connect and GET /api/v1/wallets/balance', () => {
     const owner = await createTestTrader(app);
     const other = await createTestTrader(app);
     await connect(app, owner, 'SOL', solAddress);
-    await connect(app, other, 'BTC', btcRegtest);
+    await connectKey(app, other, btcPublicKey);
     const seen = await balances(app, other);
     expect(seen.data.map((wallet) => wallet.chain)).toEqual(['BTC']);
     expect(JSON.stringify(seen)).not.toContain(solAddress);

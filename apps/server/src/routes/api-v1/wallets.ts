@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { connectWallet } from '../../wallets/connect-wallet.js';
 import { listWalletBalances } from '../../wallets/list-wallet-balances.js';
+import { readWalletSigner } from '../../wallets/read-wallet-signer.js';
 import { apiErrorSchema } from './error-schema.js';
 import { principalOf } from './principal-of.js';
 
@@ -11,8 +12,13 @@ const baseUnits = z.string().regex(/^\d{1,78}$/, 'base units as a decimal string
 
 const connectedSchema = z.object({
   chain,
-  address: z.string().describe('Ethereum addresses in their EIP-55 checksummed form'),
-  connected_at: z.string().describe('When this address became your signing address on the chain'),
+  address: z
+    .string()
+    .describe(
+      "The chain's signer: on Ethereum the address in its EIP-55 checksummed form, on Bitcoin the " +
+        'compressed public key in lower-case hex',
+    ),
+  connected_at: z.string().describe('When this signer became yours on the chain'),
 });
 
 const walletBalancesSchema = z.object({
@@ -42,14 +48,35 @@ export const walletRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['Wallets'],
         summary:
-          'Register the address you sign escrow transactions with on a chain (one per chain); it cannot ' +
-          'change while an escrow you sign for is funded',
-        body: z.object({ chain, address: z.string().min(1).max(200) }),
+          'Register what you sign escrow transactions with on a chain (one per chain): an address on ' +
+          'Ethereum, a compressed public key on Bitcoin; it cannot change while an escrow you sign for is funded',
+        body: z.object({
+          chain,
+          address: z
+            .string()
+            .min(1)
+            .max(200)
+            .optional()
+            .describe('Your signing address, on every chain but Bitcoin'),
+          public_key: z
+            .string()
+            .min(1)
+            .max(200)
+            .optional()
+            .describe(
+              'Bitcoin only: your compressed secp256k1 public key, 66 hex digits (02 or 03 first). A ' +
+                'Bitcoin escrow is a 2-of-3 multisig over public keys, so an address is refused',
+            ),
+        }),
         response: {
-          200: connectedSchema.describe('The address was already registered: nothing changed'),
+          200: connectedSchema.describe('The signer was already registered: nothing changed'),
           201: connectedSchema,
           400: apiErrorSchema,
           409: apiErrorSchema,
+          422: apiErrorSchema.describe(
+            'INVALID_PUBLIC_KEY: on Bitcoin, an address instead of a public key, or a key that is not a ' +
+              'compressed secp256k1 point',
+          ),
         },
       },
     },
@@ -58,7 +85,7 @@ export const walletRoutes: FastifyPluginAsync = async (app) => {
         { db, now: app.clock, bitcoinNetwork: app.config.bitcoinNetwork },
         principalOf(request).userId,
         request.body.chain,
-        request.body.address,
+        readWalletSigner(request.body.chain, request.body),
       );
       return reply.code(wallet.changed ? 201 : 200).send({
         chain: wallet.chain,

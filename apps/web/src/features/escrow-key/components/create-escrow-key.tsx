@@ -11,7 +11,7 @@ export function CreateEscrowKey({
   onSaved,
   onCancel,
 }: {
-  onSaved: (ethereumAddress: string) => void;
+  onSaved: (ethereumAddress: string, bitcoinPublicKey?: string) => void;
   onCancel: () => void;
 }) {
   const id = useId();

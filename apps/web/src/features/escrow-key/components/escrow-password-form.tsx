@@ -1,9 +1,14 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button.js';
 import { FieldError } from '@/components/ui/field-error.js';
 import { Input } from '@/components/ui/input.js';
 import { Label } from '@/components/ui/label.js';
+import { getChainsQueryOptions } from '@/features/escrow/api/get-chains.js';
+import { useApiClient } from '@/lib/api-client.js';
+import { useConnectBitcoinKey } from '../api/connect-bitcoin-key.js';
 import { usePutEscrowKey } from '../api/escrow-key.js';
+import { bitcoinEscrowKeyFromSeed, bitcoinKeyNetworkOfChains } from '../lib/bitcoin-escrow-key.js';
 import { encryptEscrowSeed, ethereumAccountFromSeed } from '../lib/escrow-seed.js';
 
 const minPasswordLength = 12;
@@ -12,7 +17,8 @@ type Problems = { password?: string; confirm?: string; save?: string };
 
 /**
  * Chooses the escrow password, encrypts `mnemonic` with it in the browser and stores only the
- * ciphertext. The password is never sent: forgetting it leaves only the backup phrase.
+ * ciphertext. The password is never sent: forgetting it leaves only the backup phrase. Where the
+ * server runs Bitcoin escrows, the seed's Bitcoin public key is registered as well.
  */
 export function EscrowPasswordForm({
   mnemonic,
@@ -20,16 +26,19 @@ export function EscrowPasswordForm({
   onCancel,
 }: {
   mnemonic: string;
-  onSaved: (ethereumAddress: string) => void;
+  onSaved: (ethereumAddress: string, bitcoinPublicKey?: string) => void;
   onCancel: () => void;
 }) {
   const id = useId();
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  const connectBitcoin = useConnectBitcoinKey();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [problems, setProblems] = useState<Problems>({});
   const [encrypting, setEncrypting] = useState(false);
   const save = usePutEscrowKey();
-  const busy = encrypting || save.isPending;
+  const busy = encrypting || save.isPending || connectBitcoin.isPending;
 
   const submit = async () => {
     const found: Problems = {};
@@ -44,7 +53,19 @@ export function EscrowPasswordForm({
       const encrypted = await encryptEscrowSeed(mnemonic, password);
       const ethereumAddress = ethereumAccountFromSeed(mnemonic).address;
       await save.mutateAsync({ ...encrypted, ethereum_address: ethereumAddress });
-      onSaved(ethereumAddress);
+      // Without the chain list the Bitcoin key is registered later, from the escrow key page.
+      const chains = await queryClient.fetchQuery(getChainsQueryOptions(api)).catch(() => []);
+      const bitcoinNetwork = bitcoinKeyNetworkOfChains(chains);
+      if (!bitcoinNetwork) return onSaved(ethereumAddress);
+      const bitcoinPublicKey = bitcoinEscrowKeyFromSeed(mnemonic, bitcoinNetwork).publicKey;
+      try {
+        await connectBitcoin.mutateAsync(bitcoinPublicKey);
+      } catch (error) {
+        const reason = error instanceof Error ? ` ${error.message}` : '';
+        setProblems({ save: `Your escrow key is saved, but its Bitcoin key was not registered.${reason}` });
+        return;
+      }
+      onSaved(ethereumAddress, bitcoinPublicKey);
     } catch (error) {
       setProblems({ save: error instanceof Error ? error.message : 'The escrow key was not saved.' });
     } finally {

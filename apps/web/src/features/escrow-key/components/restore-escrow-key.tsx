@@ -16,7 +16,7 @@ export function RestoreEscrowKey({
   onSaved,
   onCancel,
 }: {
-  onSaved: (ethereumAddress: string) => void;
+  onSaved: (ethereumAddress: string, bitcoinPublicKey?: string) => void;
   onCancel: () => void;
 }) {
   const id = useId();

@@ -10,6 +10,18 @@ import { decryptEscrowSeed, encryptEscrowSeed, ethereumAccountFromSeed } from '.
 
 const testPhrase = `${'abandon '.repeat(11)}about`;
 const testPhraseAddress = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94';
+// The phrase's Bitcoin key on the test networks, at m/84'/1'/0'/0/0 (see bitcoin-escrow-key.test.ts).
+const testPhraseBitcoinKey = '02e7ab2537b5d49e970309aae06e9e49f36ce1c9febbd44ec8e0d1cca0b4f9c319';
+/** `GET /chains` of a server running Bitcoin escrows on regtest (its fee address says so). */
+const chainsWithBitcoin = {
+  status: 200,
+  body: {
+    data: [
+      { chain: 'ETH', chain_id: 31337, fee_address: '0xFee0000000000000000000000000000000000000' },
+      { chain: 'BTC', chain_id: 0, fee_address: 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx' },
+    ],
+  },
+};
 const password = 'a long escrow password';
 
 /** Ada signed in on /settings/escrow-key; the fake API keeps what a PUT stores and answers it to GET. */
@@ -108,6 +120,59 @@ describe('/settings/escrow-key', () => {
     const sent = escrowKeyRequestSchema.parse(api.requestsTo('PUT /wallets/escrow-key')[0]?.body);
     expect(sent.ethereum_address).toBe(testPhraseAddress);
     expect(await decryptEscrowSeed(sent, password)).toBe(testPhrase);
+    // The server lists no Bitcoin: no Bitcoin key is registered.
+    expect(api.requestsTo('POST /wallets/connect')).toHaveLength(0);
+  });
+
+  it('registers the Bitcoin public key with the key where the server runs Bitcoin escrows', async () => {
+    const api = openEscrowKeyPage();
+    api.on('GET /chains', chainsWithBitcoin);
+    api.on('POST /wallets/connect', (request) => ({
+      status: 201,
+      body: {
+        chain: 'BTC',
+        address: (request.body as { public_key: string }).public_key,
+        connected_at: '2026-03-04T10:00:00.000Z',
+      },
+    }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Restore from backup phrase' }));
+    await userEvent.type(screen.getByLabelText('Backup phrase'), testPhrase);
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await choosePassword(password);
+    const status = await screen.findByRole('status', {}, { timeout: 10_000 });
+    expect(status).toHaveTextContent(testPhraseAddress);
+    expect(status).toHaveTextContent(`Bitcoin signing key: ${testPhraseBitcoinKey}`);
+    expect(api.requestsTo('POST /wallets/connect').map((request) => request.body)).toEqual([
+      { chain: 'BTC', public_key: testPhraseBitcoinKey },
+    ]);
+  });
+
+  it('registers the Bitcoin key of a key saved before Bitcoin was offered, once unlocked', async () => {
+    const stored = {
+      ...(await encryptEscrowSeed(testPhrase, password, 1_000)),
+      ethereum_address: testPhraseAddress,
+      created_at: '2026-03-04T10:00:00.000Z',
+      updated_at: '2026-03-04T10:00:00.000Z',
+    };
+    const api = openEscrowKeyPage(stored);
+    api.on('GET /chains', chainsWithBitcoin);
+    const eth = { chain: 'ETH', address: testPhraseAddress, balances: null, held_in_escrow: [] };
+    api.on('GET /wallets/balance', { status: 200, body: { data: [eth] } });
+    api.on('POST /wallets/connect', () => {
+      const btc = { chain: 'BTC', address: testPhraseBitcoinKey, balances: null, held_in_escrow: [] };
+      api.on('GET /wallets/balance', { status: 200, body: { data: [btc, eth] } });
+      return {
+        status: 201,
+        body: { chain: 'BTC', address: testPhraseBitcoinKey, connected_at: stored.created_at },
+      };
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Register Bitcoin key' }));
+    await userEvent.type(screen.getByLabelText('Escrow password'), password);
+    await userEvent.click(screen.getByRole('button', { name: 'Register Bitcoin key' }));
+    expect(await screen.findByText(testPhraseBitcoinKey, {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(api.requestsTo('POST /wallets/connect').map((request) => request.body)).toEqual([
+      { chain: 'BTC', public_key: testPhraseBitcoinKey },
+    ]);
   });
 
   it('shows an existing key, and keeps it when the server refuses the replacement', async () => {

@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button.js';
 import { Card } from '@/components/ui/card.js';
 import { useEscrowKey } from '../api/escrow-key.js';
 import { CreateEscrowKey } from '../components/create-escrow-key.js';
+import { RegisterBitcoinKey } from '../components/register-bitcoin-key.js';
 import { RestoreEscrowKey } from '../components/restore-escrow-key.js';
 
 type Flow = 'idle' | 'choose' | 'create' | 'restore';
@@ -15,13 +16,13 @@ type Flow = 'idle' | 'choose' | 'create' | 'restore';
 export function EscrowKeyRoute() {
   const escrowKey = useEscrowKey();
   const [flow, setFlow] = useState<Flow>('idle');
-  const [savedAddress, setSavedAddress] = useState<string>();
-  const finish = (ethereumAddress: string) => {
-    setSavedAddress(ethereumAddress);
+  const [saved, setSaved] = useState<{ ethereumAddress: string; bitcoinPublicKey?: string | undefined }>();
+  const finish = (ethereumAddress: string, bitcoinPublicKey?: string) => {
+    setSaved({ ethereumAddress, bitcoinPublicKey });
     setFlow('idle');
   };
   const start = (next: Flow) => {
-    setSavedAddress(undefined);
+    setSaved(undefined);
     setFlow(next);
   };
 
@@ -35,13 +36,19 @@ export function EscrowKeyRoute() {
           created in your browser and stored encrypted with your escrow password, so Covenant cannot read it.
         </p>
       </div>
-      {savedAddress ? (
+      {saved ? (
         <div role="status" className="rounded-md border border-border bg-surface p-4 text-sm">
           <p className="font-medium">Your escrow key is saved.</p>
           <p className="mt-1 text-muted">
             Ethereum signing address:{' '}
-            <code className="break-all font-mono text-foreground">{savedAddress}</code>
+            <code className="break-all font-mono text-foreground">{saved.ethereumAddress}</code>
           </p>
+          {saved.bitcoinPublicKey ? (
+            <p className="mt-1 text-muted">
+              Bitcoin signing key:{' '}
+              <code className="break-all font-mono text-foreground">{saved.bitcoinPublicKey}</code>
+            </p>
+          ) : null}
         </div>
       ) : null}
       {escrowKey.isPending ? (
@@ -83,6 +90,7 @@ function CurrentEscrowKey({ record, onReplace }: { record: EscrowKeyRecord; onRe
           <time dateTime={record.created_at}>{new Date(record.created_at).toLocaleDateString()}</time>
         </dd>
       </dl>
+      <RegisterBitcoinKey />
       <Button variant="outline" onClick={onReplace}>
         Replace escrow key
       </Button>
@@ -106,7 +114,7 @@ function ChooseHow({
       </h2>
       <p className="text-muted text-sm">
         {replacing
-          ? 'The new key becomes your Ethereum signing address. While an escrow you sign for is funded, the old key stays.'
+          ? 'The new key becomes your Ethereum signing address (and your Bitcoin key where Bitcoin is offered). While an escrow you sign for is funded, the old key stays.'
           : 'You need an escrow key before you can fund or settle an escrow.'}
       </p>
       <div className="flex flex-wrap gap-2">

@@ -4,10 +4,14 @@ import { type ApiClient, useApiClient } from '@/lib/api-client.js';
 /**
  * What the panel reads of `GET /api/v1/chains` (the server's `chainSchema`; the domain has no shared
  * type for it yet): the explorer for transaction links, and `rpc_url`, present only on the devnet.
+ * The escrow key reads the Bitcoin entry's `network` (optional: the server may not name it yet) or
+ * else its `fee_address` to know which Bitcoin key to register.
  */
 export type ChainView = {
   chain: string;
   chain_id: number;
+  fee_address: string;
+  network?: string;
   explorer_url: string | null;
   rpc_url?: string;
 };

@@ -5,16 +5,18 @@ import { useAuth } from '@/lib/auth.js';
 import { escrowQueryKey } from './get-escrow.js';
 
 export type EscrowLegName = (typeof escrowLegNames)[number];
-export type ReleaseInput = { leg: EscrowLegName; signature: string };
+/** An Ethereum leg is approved with an EIP-712 signature, a Bitcoin leg with its PSBT signed (base64). */
+export type ReleaseInput = { leg: EscrowLegName; signature: string } | { leg: EscrowLegName; psbt: string };
 
 /**
- * `POST /api/v1/escrow/release`: the caller's EIP-712 approval of a leg's payout. The server checks it
- * recovers to the caller's registered address (400 INVALID_SIGNATURE otherwise) and answers the
- * escrow as it now stands.
+ * `POST /api/v1/escrow/release`: the caller's approval of a leg's payout. The server checks it is the
+ * caller's registered signer's (400 INVALID_SIGNATURE otherwise) and answers the escrow as it now
+ * stands.
  */
 export function releaseEscrow(api: ApiClient, dealId: string, input: ReleaseInput, idempotencyKey: string) {
+  const approval = 'psbt' in input ? { psbt: input.psbt } : { signature: input.signature };
   return api.post<EscrowStatusView>('/escrow/release', {
-    body: { deal_id: dealId, leg: input.leg, signature: input.signature },
+    body: { deal_id: dealId, leg: input.leg, ...approval },
     idempotencyKey,
   });
 }

@@ -1,6 +1,9 @@
 import type { EscrowStatusLegView } from '@covenant/domain';
 import { Button } from '@/components/ui/button.js';
 import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
+import type { EscrowLegWithSigning } from '../api/escrow-leg-signing.js';
+import { BitcoinCustody } from './bitcoin-custody.js';
+import { BitcoinDeposit } from './bitcoin-deposit.js';
 import { ConfirmationsProgress } from './confirmations-progress.js';
 import { CopyButton } from './copy-button.js';
 import { DepositQrCode } from './deposit-qr-code.js';
@@ -18,6 +21,7 @@ const open = new Set<EscrowStatusLegView['state']>(['awaiting_deposit', 'partial
 /**
  * One leg of the escrow while it is funded and paid out: who deposits what where, the deposit address
  * (copyable, and as a QR code), how deep the deposits are, the leg's state and the funding deadline.
+ * A Bitcoin leg's code is a BIP 21 payment request, and its custody (keys and script) is shown.
  * On the devnet the depositor may fund it from the devnet wallet.
  */
 export function EscrowLegCard({
@@ -26,7 +30,7 @@ export function EscrowLegCard({
   fundingOpen,
   devFund,
 }: {
-  leg: EscrowStatusLegView;
+  leg: EscrowLegWithSigning;
   viewer: EscrowViewer;
   /** False once the escrow is past funding (refunding a cancelled deal): no deposit is invited then. */
   fundingOpen: boolean;
@@ -38,6 +42,7 @@ export function EscrowLegCard({
   const titleId = `escrow-leg-${leg.leg}-title`;
   const awaiting = fundingOpen && open.has(leg.state);
   const pending = BigInt(leg.pending) > 0n;
+  const bitcoin = leg.chain === 'BTC';
   return (
     <section aria-labelledby={titleId} className="space-y-4 rounded-lg border border-border p-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -50,7 +55,9 @@ export function EscrowLegCard({
         <span className="font-semibold text-lg">{formatDealAmount(leg.amount, leg.symbol)}</span>
         <span className="text-muted text-sm"> on {chain}</span>
       </p>
-      {awaiting ? (
+      {awaiting && bitcoin ? (
+        <BitcoinDeposit leg={leg} />
+      ) : awaiting ? (
         <div className="flex flex-col gap-4 sm:flex-row">
           <DepositQrCode address={leg.deposit_address} />
           <div className="min-w-0 flex-1 space-y-2">
@@ -76,9 +83,12 @@ export function EscrowLegCard({
       <ConfirmationsProgress confirmations={leg.confirmations} required={leg.required_confirmations} />
       {pending ? (
         <p className="text-muted text-sm">
-          {formatDealAmount(leg.pending, leg.symbol)} seen, waiting for confirmations.
+          {bitcoin
+            ? `${formatDealAmount(leg.pending, leg.symbol)} pending: seen in the mempool or in a block, waiting for confirmations.`
+            : `${formatDealAmount(leg.pending, leg.symbol)} seen, waiting for confirmations.`}
         </p>
       ) : null}
+      {bitcoin && leg.custody ? <BitcoinCustody leg={leg} custody={leg.custody} /> : null}
       {awaiting ? <FundingCountdown deadline={leg.deadline} /> : null}
       {devFund && awaiting ? (
         <div className="space-y-2">

@@ -4,9 +4,11 @@ import { Spinner } from '@/components/ui/spinner.js';
 import { QueryErrorState } from '@/features/trading/components/query-error-state.js';
 import { ApiError } from '@/lib/api-client.js';
 import { useDevFund } from '../api/dev-fund.js';
+import { type EscrowLegWithSigning, psbtToSign } from '../api/escrow-leg-signing.js';
 import { type ChainView, useChains } from '../api/get-chains.js';
 import { useEscrow } from '../api/get-escrow.js';
 import { useEscrowFollowsDeal } from '../api/use-escrow-follows-deal.js';
+import { ConfirmBitcoinPayout } from './confirm-bitcoin-payout.js';
 import { ConfirmPayout } from './confirm-payout.js';
 import { EscrowCompleted } from './escrow-completed.js';
 import { EscrowLegCard } from './escrow-leg-card.js';
@@ -66,7 +68,7 @@ function payoutNote(escrow: EscrowStatusView, viewer: EscrowViewer): string | nu
   if (sending.length > 0) {
     return sending.every((p) => p.kind === 'refund') ? 'Refunding on-chain' : 'Settling on-chain';
   }
-  if (escrow.legs.some((leg) => leg.release_typed_data)) return null;
+  if (escrow.legs.some((leg) => leg.release_typed_data || psbtToSign(leg))) return null;
   // A release the viewer approved is `ready` (theirs and the platform's approvals make two) until the
   // other leg's is too; only then are both sent.
   const releases = payouts.filter(
@@ -94,6 +96,12 @@ function EscrowUnderWay({
   const toSign = escrow.legs.flatMap((leg) =>
     leg.release_typed_data ? [{ leg, typedData: leg.release_typed_data }] : [],
   );
+  // The Bitcoin fields of a leg are added to the status in parallel (issue 12): read where present.
+  const legs: readonly EscrowLegWithSigning[] = escrow.legs;
+  const psbtsToSign = legs.flatMap((leg) => {
+    const payload = psbtToSign(leg);
+    return payload ? [{ leg, ...payload }] : [];
+  });
   const onDevnet = (chain: string) => chains.some((c) => c.chain === chain && c.rpc_url !== undefined);
   return (
     <div className="space-y-6">
@@ -105,8 +113,18 @@ function EscrowUnderWay({
       {toSign.map(({ leg, typedData }) => (
         <ConfirmPayout key={leg.leg} deal={deal} viewer={viewer} leg={leg} typedData={typedData} />
       ))}
+      {psbtsToSign.map(({ leg, psbt, summary }) => (
+        <ConfirmBitcoinPayout
+          key={leg.leg}
+          deal={deal}
+          viewer={viewer}
+          leg={leg}
+          psbt={psbt}
+          summary={summary}
+        />
+      ))}
       <div className="grid gap-4 lg:grid-cols-2">
-        {escrow.legs.map((leg) => (
+        {legs.map((leg) => (
           <EscrowLegCard
             key={leg.leg}
             leg={leg}

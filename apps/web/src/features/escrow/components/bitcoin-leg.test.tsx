@@ -1,0 +1,273 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { base64, hex } from '@scure/base';
+import { p2ms, p2wpkh, p2wsh, SigHash, Transaction } from '@scure/btc-signer';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { openDealAsGrace } from '@/testing/deal-fixture.js';
+import { renderApp } from '@/testing/render-app.js';
+
+// The unlock dialog is one button handing over Grace's seed (the BIP-39 test phrase); the key
+// derivation and the PSBT signature are the real ones.
+const testPhrase = `${'abandon '.repeat(11)}about`;
+vi.mock('@/features/escrow-key/components/unlock-escrow-key.js', () => ({
+  UnlockEscrowKey: ({
+    onUnlocked,
+    submitLabel,
+  }: {
+    onUnlocked: (mnemonic: string) => void;
+    submitLabel: string;
+  }) =>
+    (
+      <button type="button" onClick={() => onUnlocked(testPhrase)}>
+        {submitLabel}
+      </button>
+    ) as ReactNode,
+}));
+
+const regtest = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
+const keyOf = (n: number) => secp256k1.getPublicKey(hex.decode(n.toString(16).padStart(64, '0')), true);
+// Grace's Bitcoin escrow key: the test phrase at m/84'/1'/0'/0/0 (regtest uses coin type 1).
+const grace = hex.decode('02e7ab2537b5d49e970309aae06e9e49f36ce1c9febbd44ec8e0d1cca0b4f9c319');
+const ada = keyOf(1);
+const platform = keyOf(3);
+const sorted = [ada, grace, platform].sort((a, b) => hex.encode(a).localeCompare(hex.encode(b)));
+const escrow = p2wsh(p2ms(2, sorted), regtest);
+const depositAddress = escrow.address!;
+const custody = {
+  witness_script: hex.encode(escrow.witnessScript!),
+  public_keys: { buyer: hex.encode(ada), seller: hex.encode(grace), platform: hex.encode(platform) },
+};
+const adaPayout = p2wpkh(ada, regtest).address!;
+const feeAddress = p2wpkh(platform, regtest).address!;
+
+// Grace (the seller) deposits the asset leg in BTC; Ada the stable leg in USDC on Ethereum.
+function btcLeg(changes: Record<string, unknown> = {}) {
+  return {
+    leg: 'asset',
+    chain: 'BTC',
+    symbol: 'BTC',
+    amount: '150000000',
+    deposit_address: depositAddress,
+    depositor: 'seller',
+    received: '0',
+    pending: '0',
+    confirmations: 0,
+    required_confirmations: 2,
+    state: 'awaiting_deposit',
+    deadline: new Date(Date.now() + 24 * 3600_000).toISOString(),
+    refund_after: null,
+    payout: null,
+    release_typed_data: null,
+    signer_address: null,
+    signing_payload: null,
+    signer: null,
+    custody,
+    ...changes,
+  };
+}
+
+function usdcLeg(changes: Record<string, unknown> = {}) {
+  return {
+    ...btcLeg(),
+    leg: 'stable',
+    chain: 'ETH',
+    symbol: 'USDC',
+    amount: '30000000000',
+    deposit_address: '0x57AB1e00000000000000000000000000000000BB',
+    depositor: 'buyer',
+    required_confirmations: 3,
+    custody: null,
+    ...changes,
+  };
+}
+
+function openBitcoinDeal(status: string, legs: unknown[]) {
+  const { api } = openDealAsGrace({
+    status,
+    asset_amount: '150000000',
+    accepted_terms_version: 1,
+    addresses: {
+      buyer: { payout_address: adaPayout, refund_address: '0xAda0000000000000000000000000000000000002' },
+      seller: { payout_address: '0x6Ace000000000000000000000000000000000001', refund_address: adaPayout },
+    },
+  });
+  api.on('GET /deals/deal-1/terms', {
+    status: 200,
+    body: { versions: [], accepted_version: 1, terms_hash: null, bitcoin_network: 'regtest' },
+  });
+  api.on('GET /chains', { status: 200, body: { data: [] } });
+  api.on('GET /deals/deal-1/escrow', {
+    status: 200,
+    body: {
+      escrow_id: '0b3f6a51-8a8b-4f5e-9d0e-3c8a2f1b7c11',
+      deal_id: 'deal-1',
+      status: status === 'escrow_funded' ? 'funded' : 'awaiting_funding',
+      legs,
+      settlement_transactions: null,
+    },
+  });
+  renderApp('/trading/deals/deal-1', api.server);
+  return api;
+}
+
+async function bitcoinLeg() {
+  const panel = within(await screen.findByRole('region', { name: 'Escrow' }));
+  return within(
+    (await panel.findByRole('heading', { name: 'Asset leg: You deposit' })).closest('section') as HTMLElement,
+  );
+}
+
+describe('a Bitcoin leg in the escrow panel', () => {
+  it('shows the P2WSH address with a QR code of the BIP 21 request, its exact amount, and the confirmations', async () => {
+    openBitcoinDeal('terms_agreed', [btcLeg(), usdcLeg()]);
+    const leg = await bitcoinLeg();
+    expect(leg.getByText(depositAddress)).toHaveClass('font-mono');
+    // 150 000 000 sat = 1.5 BTC, written from the integer satoshis.
+    const uri = `bitcoin:${depositAddress}?amount=1.5`;
+    expect(leg.getByText(uri)).toBeInTheDocument();
+    const qr = leg.getByRole('img', { name: 'QR code of the deposit address' });
+    expect(qr).toHaveAttribute('data-value', uri);
+    expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;utf8,%3Csvg/);
+    expect(leg.getByText(/Send exactly 1.5 BTC on Bitcoin/)).toBeInTheDocument();
+    expect(leg.getByRole('progressbar')).toHaveAttribute('aria-valuemax', '2');
+    expect(leg.getByText('0 of 2 confirmations')).toBeInTheDocument();
+  });
+
+  it('asks for 1 sat as amount=0.00000001', async () => {
+    openBitcoinDeal('terms_agreed', [btcLeg({ amount: '1' }), usdcLeg()]);
+    const leg = await bitcoinLeg();
+    expect(leg.getByText(`bitcoin:${depositAddress}?amount=0.00000001`)).toBeInTheDocument();
+  });
+
+  it('shows a deposit seen in the mempool as pending, and asks only for what is still missing', async () => {
+    // 0.5 BTC confirmed once, 0.25 BTC pending: 0.75 BTC of the 1.5 still to send.
+    openBitcoinDeal('terms_agreed', [
+      btcLeg({ state: 'partially_funded', received: '50000000', pending: '25000000', confirmations: 1 }),
+      usdcLeg(),
+    ]);
+    const leg = await bitcoinLeg();
+    expect(leg.getByText(/^0.25 BTC pending: seen in the mempool/)).toBeInTheDocument();
+    expect(leg.getByText(`bitcoin:${depositAddress}?amount=0.75`)).toBeInTheDocument();
+    expect(leg.getByText('1 of 2 confirmations')).toBeInTheDocument();
+  });
+
+  it('shows the custody: the three keys and the witness script, folded, with the address recomputed', async () => {
+    const user = userEvent.setup();
+    openBitcoinDeal('terms_agreed', [btcLeg(), usdcLeg()]);
+    const leg = await bitcoinLeg();
+    const summary = leg.getByText('Custody: 2-of-3 multisig');
+    const details = summary.closest('details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    await user.click(summary);
+    expect(details.open).toBe(true);
+    const custodyView = within(details);
+    expect(custodyView.getByText(/Anyone can recompute the deposit address from them/)).toBeInTheDocument();
+    for (const key of Object.values(custody.public_keys))
+      expect(custodyView.getByText(key)).toBeInTheDocument();
+    expect(custodyView.getByText(custody.witness_script)).toBeInTheDocument();
+    expect(custodyView.getByText(/Checked in this browser/)).toBeInTheDocument();
+  });
+});
+
+describe('signing a Bitcoin payout', () => {
+  // Grace releases the 1.5 BTC = 150 000 000 sat: 15 000 sat (1 bp) to the fee address, and to Ada
+  // 150 000 000 − 15 000 − 2 820 (the network fee, 10 sat/vB) = 149 982 180 sat.
+  const outputs = [
+    { kind: 'payout', to: adaPayout, amount: '149982180' },
+    { kind: 'fee', to: feeAddress, amount: '15000' },
+  ];
+  function payoutPsbt(): string {
+    const transaction = new Transaction();
+    transaction.addInput({
+      txid: hex.decode('aa'.repeat(32)),
+      index: 0,
+      witnessUtxo: { script: escrow.script, amount: 150_000_000n },
+      witnessScript: escrow.witnessScript,
+    });
+    transaction.addOutputAddress(adaPayout, 149_982_180n, regtest);
+    transaction.addOutputAddress(feeAddress, 15_000n, regtest);
+    return base64.encode(transaction.toPSBT());
+  }
+  function fundedLeg(dustFolded: unknown[]) {
+    return btcLeg({
+      state: 'funded',
+      received: '150000000',
+      confirmations: 2,
+      payout: {
+        kind: 'release',
+        source: 'settlement',
+        status: 'collecting',
+        transfers: outputs,
+        approved_by: [],
+        transaction_hash: null,
+      },
+      signer: hex.encode(grace),
+      signing_payload: {
+        format: 'psbt',
+        data: payoutPsbt(),
+        summary: { outputs, network_fee: '2820', fee_rate_sat_vb: 10, dust_folded: dustFolded },
+      },
+    });
+  }
+
+  async function confirmSection() {
+    const panel = within(await screen.findByRole('region', { name: 'Escrow' }));
+    return within(
+      (await panel.findByRole('heading', { name: 'Confirm settlement' })).closest('section') as HTMLElement,
+    );
+  }
+
+  it('shows recipient amount, platform fee and network fee before signing, without a dust sentence when nothing was folded', async () => {
+    openBitcoinDeal('escrow_funded', [fundedLeg([]), usdcLeg({ state: 'funded' })]);
+    const confirm = await confirmSection();
+    const transfers = within(confirm.getByRole('list', { name: 'Transfers of the asset leg' }));
+    expect(transfers.getByText(/^Pays/)).toHaveTextContent('Pays 1.4998218 BTC to ada');
+    expect(transfers.getByText(/^Fee of/)).toHaveTextContent('Fee of 0.00015 BTC to Covenant’s fee address');
+    expect(confirm.getByText(/^Network fee/)).toHaveTextContent('Network fee 0.0000282 BTC (10 sat/vB)');
+    expect(confirm.queryByText(/dust limit/)).not.toBeInTheDocument();
+  });
+
+  it('says when an output below the dust limit was folded into the network fee', async () => {
+    openBitcoinDeal('escrow_funded', [
+      fundedLeg([{ kind: 'fee', to: feeAddress, amount: '300' }]),
+      usdcLeg({ state: 'funded' }),
+    ]);
+    const confirm = await confirmSection();
+    expect(
+      confirm.getByText(
+        'An output below the dust limit (0.000003 BTC) was folded into the network fee: it would cost more to spend than it is worth.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('signs the PSBT with the unlocked Bitcoin escrow key and posts it to escrow/release', async () => {
+    const user = userEvent.setup();
+    const api = openBitcoinDeal('escrow_funded', [fundedLeg([]), usdcLeg({ state: 'funded' })]);
+    api.on('POST /escrow/release', {
+      status: 202,
+      body: {
+        escrow_id: '0b3f6a51-8a8b-4f5e-9d0e-3c8a2f1b7c11',
+        deal_id: 'deal-1',
+        status: 'funded',
+        legs: [btcLeg({ state: 'funded' }), usdcLeg({ state: 'funded' })],
+        settlement_transactions: null,
+      },
+    });
+    const confirm = await confirmSection();
+    await user.click(confirm.getByRole('button', { name: 'Confirm settlement' }));
+    await waitFor(() => expect(api.requestsTo('POST /escrow/release')).toHaveLength(1));
+    const body = api.requestsTo('POST /escrow/release')[0]?.body as Record<string, string>;
+    expect(Object.keys(body).sort()).toEqual(['deal_id', 'leg', 'psbt']);
+    expect(body).toMatchObject({ deal_id: 'deal-1', leg: 'asset' });
+    // The PSBT comes back with Grace's SIGHASH_ALL signature on its input, one that verifies.
+    const signed = Transaction.fromPSBT(base64.decode(body.psbt!));
+    const [[key, signature]] = signed.getInput(0).partialSig as [[Uint8Array, Uint8Array]];
+    expect(hex.encode(key)).toBe(hex.encode(grace));
+    const digest = signed.preimageWitnessV0(0, escrow.witnessScript!, SigHash.ALL, 150_000_000n);
+    expect(secp256k1.verify(signature.slice(0, -1), digest, grace, { prehash: false, format: 'der' })).toBe(
+      true,
+    );
+  });
+});

@@ -1,0 +1,110 @@
+import type { DealWithHistory } from '@covenant/domain';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { UnlockEscrowKey } from '@/features/escrow-key/components/unlock-escrow-key.js';
+import {
+  bitcoinEscrowKeyFromSeed,
+  bitcoinKeyNetworkOfAddress,
+} from '@/features/escrow-key/lib/bitcoin-escrow-key.js';
+import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
+import type { EscrowLegWithSigning, PsbtSummary } from '../api/escrow-leg-signing.js';
+import { useReleaseEscrow } from '../api/release-escrow.js';
+import { signEscrowPsbt } from '../lib/sign-escrow-psbt.js';
+import type { EscrowViewer } from './escrow-viewer.js';
+import { PayoutTransfers } from './payout-transfers.js';
+
+const legTitles = { asset: 'asset leg', stable: 'stablecoin leg' } as const;
+
+/**
+ * The viewer's approval of a Bitcoin leg's payout: what the transaction pays (recipient, platform fee,
+ * network fee, and any output too small to pay folded into the network fee), then the escrow password
+ * to unlock the seed in this browser, which signs the server's PSBT with the Bitcoin escrow key and
+ * sends it back signed. The same flow confirms a refund.
+ */
+export function ConfirmBitcoinPayout({
+  deal,
+  viewer,
+  leg,
+  psbt,
+  summary,
+}: {
+  deal: DealWithHistory;
+  viewer: EscrowViewer;
+  leg: EscrowLegWithSigning;
+  psbt: string;
+  summary: PsbtSummary | null;
+}) {
+  const release = useReleaseEscrow(deal.id);
+  const [signError, setSignError] = useState<string | null>(null);
+  const refund = leg.payout?.kind === 'refund';
+  const label = refund ? 'Confirm refund' : 'Confirm settlement';
+  const titleId = `escrow-confirm-${leg.leg}-title`;
+
+  const confirm = (mnemonic: string) => {
+    setSignError(null);
+    release.reset();
+    let signed: string;
+    try {
+      const key = bitcoinEscrowKeyFromSeed(mnemonic, bitcoinKeyNetworkOfAddress(leg.deposit_address));
+      signed = signEscrowPsbt(psbt, key.privateKey);
+    } catch (error) {
+      const reason = error instanceof Error ? ` ${error.message}` : '';
+      setSignError(`Your escrow key could not sign this payout.${reason} Nothing was sent.`);
+      return;
+    }
+    release.mutate(
+      { leg: leg.leg, psbt: signed },
+      { onSuccess: () => toast.success(refund ? 'Refund confirmed' : 'Settlement confirmed') },
+    );
+  };
+
+  const problem = signError ?? (release.isError ? release.error.message : null);
+  const transfers = summary?.outputs ?? leg.payout?.transfers ?? [];
+  return (
+    <section aria-labelledby={titleId} className="space-y-4 rounded-lg border border-primary/40 p-4">
+      <h3 id={titleId} className="font-medium">
+        {label}
+      </h3>
+      <p className="text-muted text-sm">
+        {refund
+          ? `You approve returning the ${legTitles[leg.leg]}’s ${formatDealAmount(leg.amount, leg.symbol)}, exactly as below.`
+          : `You approve paying out the ${legTitles[leg.leg]}’s ${formatDealAmount(leg.amount, leg.symbol)}, exactly as below. The escrow pays only once ${viewer.counterparty} has confirmed the other leg too.`}
+      </p>
+      <PayoutTransfers deal={deal} viewer={viewer} leg={leg} transfers={transfers} />
+      {summary ? (
+        <p className="text-sm">
+          Network fee <span className="font-medium">{formatDealAmount(summary.network_fee, leg.symbol)}</span>{' '}
+          <span className="text-muted">
+            ({String(summary.fee_rate_sat_vb)} sat/vB), paid to the Bitcoin miners out of the recipient’s
+            amount
+          </span>
+        </p>
+      ) : null}
+      {summary && summary.dust_folded.length > 0 ? (
+        <p className="text-sm">
+          {summary.dust_folded.length === 1
+            ? `An output below the dust limit (${formatDealAmount(summary.dust_folded[0]!.amount, leg.symbol)}) was folded into the network fee: it would cost more to spend than it is worth.`
+            : `Outputs below the dust limit (${summary.dust_folded.map((output) => formatDealAmount(output.amount, leg.symbol)).join(', ')}) were folded into the network fee: they would cost more to spend than they are worth.`}
+        </p>
+      ) : null}
+      {leg.signer ? (
+        <p className="text-muted text-xs">
+          Signed in this browser with your Bitcoin escrow key{' '}
+          <span className="break-all font-mono">{leg.signer}</span>; your password and seed never leave it.
+        </p>
+      ) : null}
+      {problem ? (
+        <p role="alert" className="text-destructive text-sm">
+          {problem}
+        </p>
+      ) : null}
+      {release.isPending ? (
+        <p role="status" className="text-muted text-sm">
+          Sending your confirmation…
+        </p>
+      ) : (
+        <UnlockEscrowKey onUnlocked={confirm} submitLabel={label} />
+      )}
+    </section>
+  );
+}

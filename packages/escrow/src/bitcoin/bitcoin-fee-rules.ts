@@ -1,0 +1,91 @@
+import { type BitcoinRpc, BitcoinRpcError } from './bitcoin-rpc.js';
+
+/** Bitcoin Core's default dust relay fee rate, in sat/vB. */
+export const DUST_RELAY_FEE_RATE = 3n;
+
+/**
+ * Bitcoin Core's dust threshold (GetDustThreshold at the default 3 sat/vB dust relay fee): an
+ * output is dust when spending it would cost more than it holds. Its size plus the size of the
+ * input that spends it (67 vB for a witness program, 148 for the rest), times the rate: 294 sats
+ * for P2WPKH, 330 for P2WSH and P2TR, 540 for P2SH, 546 for P2PKH.
+ */
+export function coreDustLimit(outputScript: Uint8Array): bigint {
+  const outputSize = 8n + compactSizeLength(outputScript.length) + BigInt(outputScript.length);
+  return (outputSize + (isWitnessProgram(outputScript) ? 67n : 148n)) * DUST_RELAY_FEE_RATE;
+}
+
+function isWitnessProgram(script: Uint8Array): boolean {
+  if (script.length < 4 || script.length > 42) return false;
+  const version = script[0]!;
+  if (version !== 0x00 && (version < 0x51 || version > 0x60)) return false;
+  return script[1]! + 2 === script.length;
+}
+
+export function compactSizeLength(value: number): bigint {
+  if (value < 0xfd) return 1n;
+  if (value <= 0xffff) return 3n;
+  return value <= 0xffffffff ? 5n : 9n;
+}
+
+/** Fee rates in whole sat/vB. */
+export interface FeeRateBounds {
+  floor: bigint;
+  ceiling: bigint;
+}
+
+/**
+ * The node's fee rate for confirmation within 2 blocks (estimatesmartfee), in sat/vB rounded up,
+ * clamped to the bounds. Bitcoin Core answers `feerate` in BTC/kvB, or `errors` when it has no
+ * estimate yet; bcoin answers `fee`, -1 without an estimate (always so on a fresh regtest): both
+ * fall back to the floor.
+ */
+export async function estimateFeeRate(rpc: BitcoinRpc, bounds: FeeRateBounds): Promise<bigint> {
+  let btcPerKvB: number | undefined;
+  try {
+    const estimate = await rpc<{ feerate?: number; fee?: number }>('estimatesmartfee', [2]);
+    btcPerKvB = estimate.feerate ?? estimate.fee;
+  } catch (error) {
+    // A node without fee estimation refuses the call; an unreachable node is an error.
+    if (!(error instanceof BitcoinRpcError)) throw error;
+    btcPerKvB = undefined;
+  }
+  if (btcPerKvB === undefined || !Number.isFinite(btcPerKvB) || btcPerKvB <= 0) return bounds.floor;
+  // 1 BTC/kvB = 1e8 sat per 1000 vB = 1e5 sat/vB; the estimate is a float, so round up after a
+  // tolerance for its last digit.
+  const satPerVb = BigInt(Math.ceil(btcPerKvB * 1e5 - 1e-6));
+  if (satPerVb < bounds.floor) return bounds.floor;
+  return satPerVb > bounds.ceiling ? bounds.ceiling : satPerVb;
+}
+
+/** Weight units of a 2-of-3 P2WSH input's witness: item count, the empty item, two signatures of at most 73 bytes with their lengths, the script with its length. */
+export function multisigInputWitnessWeight(witnessScriptLength: number): bigint {
+  return 1n + 1n + 2n * (1n + 73n) + compactSizeLength(witnessScriptLength) + BigInt(witnessScriptLength);
+}
+
+/** A P2WPKH input's witness: item count, a signature of at most 73 bytes, a 33-byte key, with lengths. */
+export const P2WPKH_INPUT_WITNESS_WEIGHT = 1n + 1n + 73n + 1n + 33n;
+
+/**
+ * The virtual size of a segwit transaction with these inputs and outputs, signatures at their
+ * largest: its non-witness bytes count four weight units, witness bytes one, and the vsize is the
+ * weight divided by 4, rounded up.
+ */
+export function estimateVsize(
+  inputWitnessWeights: readonly bigint[],
+  outputScripts: readonly Uint8Array[],
+): bigint {
+  const outputBytes = outputScripts.reduce(
+    (sum, script) => sum + 8n + compactSizeLength(script.length) + BigInt(script.length),
+    0n,
+  );
+  const base =
+    4n +
+    compactSizeLength(inputWitnessWeights.length) +
+    // Each input: previous txid and vout, an empty scriptSig, the sequence.
+    BigInt(inputWitnessWeights.length) * (32n + 4n + 1n + 4n) +
+    compactSizeLength(outputScripts.length) +
+    outputBytes +
+    4n;
+  const witness = 2n + inputWitnessWeights.reduce((sum, weight) => sum + weight, 0n);
+  return (base * 4n + witness + 3n) / 4n;
+}

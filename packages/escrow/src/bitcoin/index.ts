@@ -1,0 +1,10 @@
+export * from './bitcoin-escrow-chain.js';
+export { coreDustLimit, estimateVsize } from './bitcoin-fee-rules.js';
+export * from './bitcoin-network.js';
+export type { BitcoinPayoutSummary, BitcoinSigningPayload } from './bitcoin-payout.js';
+export * from './bitcoin-rpc.js';
+export type { FeeWalletOutpoint } from './bump-bitcoin-payout-fee.js';
+export { createBitcoinEscrowChain } from './create-bitcoin-escrow-chain.js';
+export { isCompressedPublicKey, multisigCustody } from './multisig-custody.js';
+export { addressOutputScript, outputAddress } from './parse-raw-bitcoin.js';
+export * from './platform-bitcoin-key.js';
