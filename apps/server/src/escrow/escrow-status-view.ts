@@ -10,8 +10,7 @@ import { findPartyEscrow } from './find-party-escrow.js';
  * per leg what arrived and how deep, its state and payout, and — when the caller's approval is
  * what a payout waits for — the payload to sign in its chain's format and the key to sign it with,
  * and the leg's custody (Bitcoin's witness script and public keys). The platform's key index is
- * never shown. Anybody
- * else's escrow is NOT_FOUND.
+ * never shown. Anybody else's escrow is NOT_FOUND.
  */
 export async function escrowStatusView(
   deps: Pick<EscrowEngineDeps, 'db'>,
