@@ -37,12 +37,13 @@ describe('chains and symbols', () => {
 });
 
 describe('escrowChains', () => {
-  it('lists Ethereum only until Bitcoin and Solana escrow are built, and names the refusal', () => {
-    expect(escrowChains).toEqual(['ETH']);
+  it('lists Ethereum and Bitcoin until Solana escrow is built, and names the refusal', () => {
+    expect(escrowChains).toEqual(['ETH', 'BTC']);
     expect(isEscrowChain('ETH')).toBe(true);
-    for (const chain of ['BTC', 'SOL', 'eth', '']) expect(isEscrowChain(chain)).toBe(false);
-    expect(chainNotAvailableMessage('BTC')).toBe(
-      'Escrow does not run on BTC yet: deals can use ETH only (see GET /api/v1/chains)',
+    expect(isEscrowChain('BTC')).toBe(true);
+    for (const chain of ['SOL', 'eth', 'btc', '']) expect(isEscrowChain(chain)).toBe(false);
+    expect(chainNotAvailableMessage('SOL')).toBe(
+      'Escrow does not run on SOL yet: deals can use ETH, BTC only (see GET /api/v1/chains)',
     );
   });
 });

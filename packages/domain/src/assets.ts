@@ -32,10 +32,10 @@ export const chainSymbols: Record<Chain, readonly TokenSymbol[]> = {
 /**
  * The chains whose escrow the platform runs today, the one list every part reads: the server's
  * chain registry and `GET /api/v1/chains` (which lists these chains' nodes), the deal rules (a deal
- * or a new version of its terms with a leg elsewhere is refused) and the create-trade form. Bitcoin
- * and Solana are traded by the spec but their escrow is not built yet; add them here once it is.
+ * or a new version of its terms with a leg elsewhere is refused) and the create-trade form. Solana
+ * is traded by the spec but its escrow is not built yet; add it here once it is.
  */
-export const escrowChains = ['ETH'] as const satisfies readonly Chain[];
+export const escrowChains = ['ETH', 'BTC'] as const satisfies readonly Chain[];
 export type EscrowChain = (typeof escrowChains)[number];
 
 export function isEscrowChain(value: string): value is EscrowChain {

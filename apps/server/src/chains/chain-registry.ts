@@ -1,4 +1,4 @@
-import type { EscrowChain } from '@covenant/domain';
+import type { BitcoinNetwork, EscrowChain } from '@covenant/domain';
 import type { Address } from 'viem';
 import type { Confirmations } from '../config.js';
 
@@ -27,7 +27,22 @@ export interface ChainInfo {
   /** The node's RPC URL, shown only for the local devnet (a real node's URL may carry a key). */
   rpcUrl: string;
   devnet: boolean;
+  /** Bitcoin's network, node credentials and fee-rate bounds; the local node's dev wallet. */
+  bitcoin?: BitcoinChainSettings;
 }
+
+/** What the Bitcoin adapter needs beyond the common entry. Credentials are never shown to clients. */
+export interface BitcoinChainSettings {
+  network: BitcoinNetwork;
+  rpcUser: string | undefined;
+  rpcPassword: string | undefined;
+  feeRateSatPerVbyte: { min: number; max: number };
+  /** The local regtest node only: pays `sats` to an address from its dev wallet; the txid. */
+  devWallet?: { fund(address: string, sats: bigint): Promise<string> };
+}
+
+/** Bitcoin's entry. Its fee address is the platform's fee wallet, filled in when the escrow chains are built. */
+export type BitcoinChainInfo = ChainInfo & { chain: 'BTC'; bitcoin: BitcoinChainSettings };
 
 /** Ethereum's entry: its chain id and escrow factory are known. */
 export type EthereumChainInfo = ChainInfo & {

@@ -1,18 +1,32 @@
 import type { Config } from '../config.js';
 import type { ChainRegistry } from './chain-registry.js';
 import { connectEthereumNode } from './connect-ethereum-node.js';
+import { startBitcoinChain } from './start-bitcoin-chain.js';
 import { startEthereumDevnet } from './start-ethereum-devnet.js';
 
 /**
  * Builds the registry from the configuration. Ethereum is the embedded devnet (state kept in
- * DATA_DIR/anvil) unless ETH_RPC_URL names a node. Bitcoin and Solana are not built yet.
+ * DATA_DIR/anvil) unless ETH_RPC_URL names a node; Bitcoin the embedded regtest node (DATA_DIR/bitcoin)
+ * unless BTC_RPC_URL does. Solana is not built yet.
  */
 export async function startChainRegistry(
-  config: Pick<Config, 'dataDir' | 'ethereum'>,
+  config: Pick<Config, 'dataDir' | 'ethereum' | 'bitcoin'>,
 ): Promise<ChainRegistry> {
   const ethereum =
     config.ethereum.mode === 'devnet'
       ? await startEthereumDevnet({ dataDir: config.dataDir, confirmations: config.ethereum.confirmations })
       : { info: await connectEthereumNode(config.ethereum), stop: async () => {} };
-  return { chains: [ethereum.info], stop: ethereum.stop };
+  let bitcoin: Awaited<ReturnType<typeof startBitcoinChain>>;
+  try {
+    bitcoin = await startBitcoinChain({ dataDir: config.dataDir, bitcoin: config.bitcoin });
+  } catch (error) {
+    await ethereum.stop();
+    throw error;
+  }
+  return {
+    chains: [ethereum.info, bitcoin.info],
+    stop: async () => {
+      await Promise.allSettled([ethereum.stop(), bitcoin.stop()]);
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Database } from '@covenant/db';
 import { fundFromDevnetWallet } from '@covenant/devnets';
 import type { ConfirmationPolicy, EscrowChainAdapter } from '@covenant/escrow';
+import { BITCOIN_ADDRESS_FORMATS, createBitcoinEscrowChain } from '@covenant/escrow/bitcoin';
 import { createEthereumEscrowChain } from '@covenant/escrow/ethereum';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Address, createTestClient, http, isAddress, parseEther } from 'viem';
@@ -56,6 +57,7 @@ type EscrowChainFactory = (
 /** The adapter of each chain the engine supports; a chain in the registry without one is skipped with a warning. */
 const escrowChainFactories: Partial<Record<ChainInfo['chain'], EscrowChainFactory>> = {
   ETH: createEthereumChain,
+  BTC: createBitcoinChain,
 };
 
 /**
@@ -128,6 +130,45 @@ async function createEthereumChain(
               amount,
             }),
         }
+      : {}),
+  };
+}
+
+/**
+ * Bitcoin: no relayer (each payout spends the leg's own deposits and pays its network fee from
+ * them). The fee address is the platform's fee wallet, a key of its Bitcoin root, so a stuck payout
+ * can be pushed by a child spending its fee output (CPFP); it is written into the chain's entry
+ * here, where the platform's key is known.
+ */
+async function createBitcoinChain(
+  info: ChainInfo,
+  { signer }: Parameters<EscrowChainFactory>[1],
+): ReturnType<EscrowChainFactory> {
+  const settings = info.bitcoin;
+  if (info.chain !== 'BTC' || !settings) throw new Error('the Bitcoin chain needs its network settings');
+  const addressFormat = BITCOIN_ADDRESS_FORMATS[settings.network];
+  const feeWallet = signer.bitcoinFeeWallet(addressFormat);
+  info.feeAddress = feeWallet.address;
+  const adapter = createBitcoinEscrowChain({
+    rpcUrl: info.rpcUrl,
+    ...(settings.rpcUser === undefined ? {} : { rpcUser: settings.rpcUser }),
+    ...(settings.rpcPassword === undefined ? {} : { rpcPassword: settings.rpcPassword }),
+    network: settings.network,
+    feeAddress: feeWallet.address,
+    confirmationPolicy: confirmationPolicyOf(info.confirmations),
+    platformKey: signer.bitcoin,
+    feeRates: {
+      floor: BigInt(settings.feeRateSatPerVbyte.min),
+      ceiling: BigInt(settings.feeRateSatPerVbyte.max),
+    },
+    feeWallet: { key: feeWallet.key },
+  });
+  const devWallet = settings.devWallet;
+  return {
+    info,
+    adapter,
+    ...(info.devnet && devWallet
+      ? { devFund: (to: string, _tokenAddress: string | null, amount: bigint) => devWallet.fund(to, amount) }
       : {}),
   };
 }

@@ -2,7 +2,11 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
 import { Address, CompactSize, OutScript, RawTx } from '@scure/btc-signer';
 import * as P from 'micro-packed';
-import type { BitcoinAddressFormat } from './bitcoin-network.js';
+import {
+  BITCOIN_ADDRESS_FORMATS,
+  BITCOIN_CORE_REGTEST,
+  type BitcoinAddressFormat,
+} from './bitcoin-network.js';
 
 /** A transaction as the adapter reads it: its id, what it spends and what it pays. */
 export interface ParsedBitcoinTransaction {
@@ -47,9 +51,17 @@ export function outputAddress(script: Uint8Array, addressFormat: BitcoinAddressF
 
 /** The output script paying `address` on the network, null when the address is not valid there. */
 export function addressOutputScript(address: string, addressFormat: BitcoinAddressFormat): Uint8Array | null {
-  try {
-    return OutScript.encode(Address(addressFormat).decode(address));
-  } catch {
-    return null;
+  // Regtest addresses are written two ways (bcoin's `rb1…`, Bitcoin Core's `bcrt1…`): both pay the same scripts.
+  const formats =
+    addressFormat.bech32 === BITCOIN_ADDRESS_FORMATS.regtest.bech32
+      ? [addressFormat, BITCOIN_CORE_REGTEST]
+      : [addressFormat];
+  for (const format of formats) {
+    try {
+      return OutScript.encode(Address(format).decode(address));
+    } catch {
+      // not this network's encoding
+    }
   }
+  return null;
 }

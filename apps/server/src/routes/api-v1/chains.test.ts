@@ -16,6 +16,7 @@ import { loadConfig } from '../../config.js';
 interface ChainsBody {
   data: Array<{
     chain: string;
+    network?: string;
     chain_id: number;
     tokens: Array<{ symbol: string; decimals: number; address: string | null }>;
     confirmations: number | 'finalized';
@@ -39,6 +40,18 @@ async function getChains(database: Database, chains: ChainRegistry): Promise<Cha
 }
 
 const marked: Address = '0x000000000000000000000000000000000000c0de';
+
+/** The block count of a Bitcoin node, through the URL (and its credentials) GET /chains gave. */
+async function bitcoinBlockCount(rpcUrl: string): Promise<number> {
+  const url = new URL(rpcUrl);
+  const authorization = `Basic ${Buffer.from(`${url.username}:${url.password}`).toString('base64')}`;
+  const response = await fetch(`${url.protocol}//${url.host}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization },
+    body: JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'getblockcount', params: [] }),
+  });
+  return ((await response.json()) as { result: number }).result;
+}
 
 function publicClient(rpcUrl: string) {
   return createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }), cacheTime: 0 });
@@ -75,8 +88,19 @@ describe('GET /api/v1/chains', () => {
     let firstBody: ChainsBody;
     try {
       firstBody = await getChains(database, first);
-      const [ethereum] = firstBody.data;
-      expect(firstBody.data).toHaveLength(1);
+      const [ethereum, bitcoin] = firstBody.data;
+      expect(firstBody.data.map((chain) => chain.chain)).toEqual(['ETH', 'BTC']);
+      // Bitcoin: the local regtest node, its URL with the credentials its JSON-RPC needs.
+      expect(bitcoin).toMatchObject({
+        chain: 'BTC',
+        network: 'regtest',
+        tokens: [{ symbol: 'BTC', decimals: 8, address: null }],
+        confirmations: 2,
+        explorer_url: null,
+      });
+      expect(bitcoin?.fee_address).toMatch(/^rb1q[02-9ac-hj-np-z]{38}$/);
+      expect(bitcoin?.rpc_url).toMatch(/^http:\/\/covenant:[0-9a-f]{32}@127\.0\.0\.1:\d+\/$/);
+      expect(await bitcoinBlockCount(bitcoin?.rpc_url ?? '')).toBeGreaterThanOrEqual(442);
       expect(ethereum).toMatchObject({
         chain: 'ETH',
         chain_id: 31337,
@@ -120,7 +144,10 @@ describe('GET /api/v1/chains', () => {
     const again = await startChainRegistry(devnetConfig);
     try {
       const againBody = await getChains(database, again);
-      const [ethereum] = againBody.data;
+      const [ethereum, bitcoin] = againBody.data;
+      // The regtest chain was kept in DATA_DIR/bitcoin: it restarts where it stopped.
+      expect(await bitcoinBlockCount(bitcoin?.rpc_url ?? '')).toBeGreaterThanOrEqual(442);
+      const bitcoinNode = new URL(bitcoin?.rpc_url ?? '');
       expect(ethereum?.escrow_factory).toBe(firstBody.data[0]?.escrow_factory);
       expect(ethereum?.tokens).toEqual(firstBody.data[0]?.tokens);
       const rpcUrl = ethereum?.rpc_url ?? '';
@@ -139,6 +166,9 @@ describe('GET /api/v1/chains', () => {
         ETH_ESCROW_FACTORY: ethereum?.escrow_factory ?? '',
         ETH_FEE_ADDRESS: DEVNET_FEE_ADDRESS.toLowerCase(),
         ETH_TOKENS: tokens.map((token) => `${token.symbol}:${token.address}`).join(','),
+        BTC_RPC_URL: `${bitcoinNode.protocol}//${bitcoinNode.host}`,
+        BTC_RPC_USER: bitcoinNode.username,
+        BTC_RPC_PASSWORD: bitcoinNode.password,
       });
       expect(nodeConfig.ethereum).toMatchObject({ mode: 'node', confirmations: 'finalized' });
       const node = await startChainRegistry(nodeConfig);
@@ -152,6 +182,14 @@ describe('GET /api/v1/chains', () => {
           confirmations: 'finalized',
           escrow_factory: ethereum?.escrow_factory,
           fee_address: DEVNET_FEE_ADDRESS,
+          explorer_url: null,
+        },
+        {
+          chain: 'BTC',
+          network: 'regtest',
+          tokens: [{ symbol: 'BTC', decimals: 8, address: null }],
+          confirmations: 2,
+          fee_address: expect.stringMatching(/^rb1q/),
           explorer_url: null,
         },
       ]);

@@ -6,7 +6,11 @@ import { isLocalRequest } from '../../api/restrict-dev-routes.js';
 import type { ChainInfo } from '../../chains/chain-registry.js';
 
 const chainSchema = z.object({
-  chain: z.enum(escrowChains).describe('Bitcoin and Solana are not offered yet and are absent from the list'),
+  chain: z.enum(escrowChains).describe('Solana is not offered yet and is absent from the list'),
+  network: z
+    .enum(['mainnet', 'testnet', 'regtest'])
+    .optional()
+    .describe('Bitcoin: the network whose addresses payout and refund addresses must be'),
   chain_id: z
     .number()
     .int()
@@ -16,7 +20,7 @@ const chainSchema = z.object({
     z.object({
       symbol: z.string(),
       decimals: z.number().int().describe('Amounts are integers in base units: 10^decimals per whole token'),
-      address: z.string().nullable().describe("The token contract; null for the chain's own coin (ETH)"),
+      address: z.string().nullable().describe("The token contract; null for the chain's own coin (ETH, BTC)"),
     }),
   ),
   confirmations: z
@@ -31,21 +35,34 @@ const chainSchema = z.object({
   rpc_url: z
     .string()
     .optional()
-    .describe('Present only for the local devnet, and only to requests from the server’s own machine'),
+    .describe(
+      'Present only for the local devnet, and only to requests from the server’s own machine; ' +
+        'the local Bitcoin node’s URL carries its credentials',
+    ),
 });
 
 /** The devnet's RPC address is a dev tool on this machine: shown to local requests only (like POST /dev/fund). */
 function chainView(chain: ChainInfo, local: boolean): z.infer<typeof chainSchema> {
   return {
     chain: chain.chain,
+    ...(chain.bitcoin ? { network: chain.bitcoin.network } : {}),
     ...(chain.chainId === undefined ? {} : { chain_id: chain.chainId }),
     tokens: chain.tokens,
     confirmations: chain.confirmations,
     ...(chain.escrowFactory === undefined ? {} : { escrow_factory: chain.escrowFactory }),
     fee_address: chain.feeAddress,
     explorer_url: chain.explorerUrl,
-    ...(chain.devnet && local ? { rpc_url: chain.rpcUrl } : {}),
+    ...(chain.devnet && local ? { rpc_url: devnetRpcUrl(chain) } : {}),
   };
+}
+
+/** The local node's URL, with the credentials its JSON-RPC needs (the Bitcoin node's are generated at each start). */
+function devnetRpcUrl(chain: ChainInfo): string {
+  if (!chain.bitcoin?.rpcUser || !chain.bitcoin.rpcPassword) return chain.rpcUrl;
+  const url = new URL(chain.rpcUrl);
+  url.username = chain.bitcoin.rpcUser;
+  url.password = chain.bitcoin.rpcPassword;
+  return url.toString();
 }
 
 /** `GET /api/v1/chains` (public): the chains escrows run on, their tokens and contracts. */
@@ -57,8 +74,8 @@ export const chainRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['Escrow'],
         summary:
-          'The chains escrows run on, with their tokens, confirmations, escrow factory and fee address. ' +
-          'Only Ethereum so far; Bitcoin and Solana are absent until they are built',
+          'The chains escrows run on, with their tokens, confirmations, escrow factory (Ethereum), network ' +
+          '(Bitcoin) and fee address. Ethereum and Bitcoin so far; Solana is absent until it is built',
         response: { 200: z.object({ data: z.array(chainSchema) }) },
       },
     },

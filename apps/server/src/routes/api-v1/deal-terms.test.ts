@@ -213,15 +213,15 @@ describe('terms versions and acceptance', () => {
   it('refuses a proposal that moves a leg to a chain whose escrow does not run yet (F11)', async () => {
     const dealId = await newDeal();
     for (const [change, chain] of [
-      [{ asset_chain: 'BTC', asset_symbol: 'BTC' }, 'BTC'],
+      [{ asset_chain: 'SOL', asset_symbol: 'SOL', asset_amount: '2500000000000' }, 'SOL'],
       [{ stable_chain: 'SOL' }, 'SOL'],
     ] as const) {
       const moved = await call('PUT', `/api/v1/deals/${dealId}/terms`, buyer.token, change);
       expect(moved.statusCode, moved.body).toBe(422);
       expect(moved.json().error).toMatchObject({
         code: 'CHAIN_NOT_AVAILABLE',
-        message: `Escrow does not run on ${chain} yet: deals can use ETH only (see GET /api/v1/chains)`,
-        details: { chain, available: ['ETH'] },
+        message: `Escrow does not run on ${chain} yet: deals can use ETH, BTC only (see GET /api/v1/chains)`,
+        details: { chain, available: ['ETH', 'BTC'] },
       });
     }
     const terms = (await call('GET', `/api/v1/deals/${dealId}/terms`, buyer.token)).json();
