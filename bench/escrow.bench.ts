@@ -175,6 +175,7 @@ async function measureWatcher(net: EscrowDevnet) {
     dataDir,
     net.app.log,
     net.database,
+    await createFilePlatformSigner(dataDir),
   );
   const chain = chains.get('ETH');
   if (!chain) throw new Error('no ETH chain');
@@ -184,7 +185,6 @@ async function measureWatcher(net: EscrowDevnet) {
     now,
     logger: net.app.log,
     chains,
-    signer: await createFilePlatformSigner(dataDir),
     settlementWindowHours: 72,
     feeBumpAfterSeconds: 180,
     webhooks: {
