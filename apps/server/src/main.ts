@@ -80,7 +80,7 @@ try {
   // Every replica must hold the key the open escrows were made with (ADR 017); one that does not
   // stops here rather than co-sign payouts no escrow accepts.
   const platformSigner = await createFilePlatformSigner(config.dataDir);
-  await checkPlatformSigner(database.db, platformSigner.ethereumAddress);
+  await checkPlatformSigner(database.db, platformSigner);
   const chains = await startChainRegistry(config);
   for (const chain of chains.chains) {
     logger.info(

@@ -1,0 +1,98 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Database, schema } from '@covenant/db';
+import { createTestDatabase } from '@covenant/db/testing';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkPlatformSigner } from './check-platform-signer.js';
+import { createFilePlatformSigner, type PlatformSigner } from './platform-signer.js';
+
+describe('checkPlatformSigner', () => {
+  let database: Database;
+  let dirs: string[];
+  let platform: PlatformSigner;
+  let stranger: PlatformSigner;
+  let escrowId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dirs = [await mkdtemp(join(tmpdir(), 'covenant-key-')), await mkdtemp(join(tmpdir(), 'covenant-key-'))];
+    platform = await createFilePlatformSigner(dirs[0]!);
+    stranger = await createFilePlatformSigner(dirs[1]!);
+    const [buyer, seller] = await database.db
+      .insert(schema.users)
+      .values([{ email: 'buyer@example.com' }, { email: 'seller@example.com' }])
+      .returning({ id: schema.users.id });
+    const [deal] = await database.db
+      .insert(schema.deals)
+      .values({
+        buyerId: buyer!.id,
+        sellerId: seller!.id,
+        assetChain: 'BTC',
+        assetSymbol: 'BTC',
+        assetAmount: '12345678',
+        stableChain: 'ETH',
+        stableSymbol: 'USDT',
+        stableAmount: '60000000000',
+      })
+      .returning({ id: schema.deals.id });
+    const [escrow] = await database.db
+      .insert(schema.escrows)
+      .values({ dealId: deal!.id })
+      .returning({ id: schema.escrows.id });
+    escrowId = escrow!.id;
+  });
+  afterAll(async () => {
+    await database?.close();
+    for (const dir of dirs ?? []) await rm(dir, { recursive: true, force: true });
+  });
+
+  const leg = (
+    name: 'asset' | 'stable',
+    chain: string,
+    platformSigner: string,
+    platformKeyIndex: number,
+  ) => ({
+    escrowId,
+    leg: name,
+    chain,
+    symbol: chain === 'BTC' ? 'BTC' : 'USDT',
+    requiredAmount: '1',
+    depositAddress: `deposit-${name}`,
+    depositorRefundAddress: 'refund',
+    receiverPayoutAddress: 'payout',
+    buyerSigner: 'buyer',
+    sellerSigner: 'seller',
+    platformSigner,
+    platformKeyIndex,
+    requiredConfirmations: 2,
+    deadline: new Date(Date.now() + 3_600_000),
+  });
+
+  it("starts with the keys the open escrows were made with, and refuses another replica's keys on either chain", async () => {
+    await database.db
+      .insert(schema.escrowLegs)
+      .values([
+        leg('asset', 'BTC', await platform.bitcoin.publicKey(7), 7),
+        leg('stable', 'ETH', platform.ethereumAddress, 8),
+      ]);
+    await expect(checkPlatformSigner(database.db, platform)).resolves.toBeUndefined();
+    await expect(checkPlatformSigner(database.db, stranger)).rejects.toThrow(/platform-ethereum\.key/);
+    // Bitcoin alone: each leg's platform key is the child of its index, which only the same root gives.
+    await expect(
+      checkPlatformSigner(database.db, {
+        ethereumAddress: platform.ethereumAddress,
+        bitcoin: stranger.bitcoin,
+      }),
+    ).rejects.toThrow(
+      /Bitcoin key 7 \([0-9a-f]{66}\) is not the one an open escrow was made with[\s\S]*platform-bitcoin\.key/,
+    );
+    // A settled escrow's legs no longer matter.
+    await database.db
+      .update(schema.escrows)
+      .set({ status: 'settled' })
+      .where(eq(schema.escrows.id, escrowId));
+    await expect(checkPlatformSigner(database.db, stranger)).resolves.toBeUndefined();
+  });
+});
