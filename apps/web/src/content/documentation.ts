@@ -179,7 +179,8 @@ export const documentationTabs: DocumentationTab[] = [
           'Each Bitcoin leg has its own 2-of-3 multisig address (P2WSH, a native SegWit address starting with bc1). Releases and refunds are partially signed transactions (PSBT): the giving party signs, Covenant co-signs and broadcasts.',
           {
             list: [
-              'Payout and refund addresses: a SegWit (bc1…) address of a wallet you control.',
+              'Payout and refund addresses: an address of a wallet you control (bc1…, 1… or 3…).',
+              'The network fee of a payout comes out of the amount paid, at the rate the network asks; you see the amount, the 0.01% fee and the network fee before you sign. An output too small to spend (below the dust limit) is added to the network fee, and the deal room says so.',
               'Deposit: send BTC to the deal’s address with a normal fee rate, so that it confirms well before the deadline. Count on 20-60 minutes for 2 confirmations.',
             ],
           },
