@@ -1,9 +1,9 @@
 import type { EscrowStatusLegView } from '@covenant/domain';
 
 /**
- * The per-leg fields of the escrow status that the Bitcoin escrow adds (issue 12): what the caller
- * must sign, with which signer, and the leg's custody. They are being added to the server's
- * `EscrowStatusView` in parallel, so they are optional here and read only where present.
+ * The per-leg fields of the escrow status that carry the Bitcoin escrow: what the caller must sign,
+ * with which signer, and the leg's custody. The API types `signing_payload` and `custody` loosely
+ * (their shape is the chain's); these are the shapes the Bitcoin adapter writes.
  */
 export type PsbtTransfer = { kind: 'payout' | 'fee' | 'refund'; to: string; amount: string };
 
@@ -23,11 +23,15 @@ export type LegCustody = {
   public_keys: { buyer: string; seller: string; platform: string };
 };
 
-export type EscrowLegWithSigning = EscrowStatusLegView & {
-  signing_payload?: LegSigningPayload | null;
-  signer?: string | null;
-  custody?: LegCustody | null;
+export type EscrowLegWithSigning = Omit<EscrowStatusLegView, 'signing_payload' | 'custody'> & {
+  signing_payload: LegSigningPayload | null;
+  custody: LegCustody | null;
 };
+
+/** A leg of the status read with its chain-specific fields in the shapes above. */
+export function legWithSigning(leg: EscrowStatusLegView): EscrowLegWithSigning {
+  return leg as EscrowLegWithSigning;
+}
 
 /** The PSBT (base64) and its summary when a Bitcoin payout of `leg` awaits the caller's signature. */
 export function psbtToSign(leg: EscrowLegWithSigning): { psbt: string; summary: PsbtSummary | null } | null {
