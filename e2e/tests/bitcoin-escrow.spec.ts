@@ -232,6 +232,10 @@ test('two traders settle a BTC-for-USDT escrow from their browsers: a 2-of-3 P2W
       await expect(leg.getByText('Released', { exact: true })).toBeVisible();
       hashes.push((await leg.locator('code').first().textContent()) ?? '');
     }
+    // The plan's transfers are before the network fee, and the page says so.
+    const settledBtc = escrowCard(page).getByRole('region', { name: 'Asset leg', exact: true });
+    await expect(settledBtc).toContainText('Pays 0.12344444 BTC to demo_buyer');
+    await expect(settledBtc.getByText(/^Amounts before the Bitcoin network fee/)).toBeVisible();
     await expectSameDocument(page);
   }
   expect(hashes.slice(2)).toEqual(hashes.slice(0, 2));

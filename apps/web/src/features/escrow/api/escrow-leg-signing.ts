@@ -23,11 +23,44 @@ export type LegCustody = {
   public_keys: { buyer: string; seller: string; platform: string };
 };
 
-export type EscrowLegWithSigning = EscrowStatusLegView & {
+export type EscrowLegWithSigning = Omit<EscrowStatusLegView, 'signing_payload' | 'signer' | 'custody'> & {
   signing_payload?: LegSigningPayload | null;
   signer?: string | null;
   custody?: LegCustody | null;
 };
+
+/**
+ * A leg of the status as this page reads it: the domain types `signing_payload` and `custody` as
+ * open records (their shape depends on the chain), so only what has the fields read here is kept.
+ */
+export function legWithSigning(leg: EscrowStatusLegView): EscrowLegWithSigning {
+  const payload = leg.signing_payload;
+  const custody = leg.custody;
+  const keys = custody?.public_keys as Record<string, unknown> | undefined;
+  return {
+    ...leg,
+    signing_payload:
+      payload && typeof payload.format === 'string'
+        ? {
+            format: payload.format,
+            data: payload.data,
+            summary: (payload.summary as PsbtSummary | null | undefined) ?? null,
+          }
+        : null,
+    custody:
+      custody &&
+      typeof custody.witness_script === 'string' &&
+      keys &&
+      typeof keys.buyer === 'string' &&
+      typeof keys.seller === 'string' &&
+      typeof keys.platform === 'string'
+        ? {
+            witness_script: custody.witness_script,
+            public_keys: { buyer: keys.buyer, seller: keys.seller, platform: keys.platform },
+          }
+        : null,
+  };
+}
 
 /** The PSBT (base64) and its summary when a Bitcoin payout of `leg` awaits the caller's signature. */
 export function psbtToSign(leg: EscrowLegWithSigning): { psbt: string; summary: PsbtSummary | null } | null {

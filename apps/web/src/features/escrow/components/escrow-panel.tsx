@@ -4,7 +4,7 @@ import { Spinner } from '@/components/ui/spinner.js';
 import { QueryErrorState } from '@/features/trading/components/query-error-state.js';
 import { ApiError } from '@/lib/api-client.js';
 import { useDevFund } from '../api/dev-fund.js';
-import { type EscrowLegWithSigning, psbtToSign } from '../api/escrow-leg-signing.js';
+import { type EscrowLegWithSigning, legWithSigning, psbtToSign } from '../api/escrow-leg-signing.js';
 import { type ChainView, useChains } from '../api/get-chains.js';
 import { useEscrow } from '../api/get-escrow.js';
 import { useEscrowFollowsDeal } from '../api/use-escrow-follows-deal.js';
@@ -68,7 +68,7 @@ function payoutNote(escrow: EscrowStatusView, viewer: EscrowViewer): string | nu
   if (sending.length > 0) {
     return sending.every((p) => p.kind === 'refund') ? 'Refunding on-chain' : 'Settling on-chain';
   }
-  if (escrow.legs.some((leg) => leg.release_typed_data || psbtToSign(leg))) return null;
+  if (escrow.legs.some((leg) => leg.release_typed_data || psbtToSign(legWithSigning(leg)))) return null;
   // A release the viewer approved is `ready` (theirs and the platform's approvals make two) until the
   // other leg's is too; only then are both sent.
   const releases = payouts.filter(
@@ -96,8 +96,8 @@ function EscrowUnderWay({
   const toSign = escrow.legs.flatMap((leg) =>
     leg.release_typed_data ? [{ leg, typedData: leg.release_typed_data }] : [],
   );
-  // The Bitcoin fields of a leg are added to the status in parallel (issue 12): read where present.
-  const legs: readonly EscrowLegWithSigning[] = escrow.legs;
+  // The Bitcoin fields of a leg (PSBT to sign, custody), read where present.
+  const legs: readonly EscrowLegWithSigning[] = escrow.legs.map(legWithSigning);
   const psbtsToSign = legs.flatMap((leg) => {
     const payload = psbtToSign(leg);
     return payload ? [{ leg, ...payload }] : [];
