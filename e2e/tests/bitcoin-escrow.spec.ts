@@ -234,7 +234,9 @@ test('two traders settle a BTC-for-USDT escrow from their browsers: a 2-of-3 P2W
     }
     // The plan's transfers are before the network fee, and the page says so.
     const settledBtc = escrowCard(page).getByRole('region', { name: 'Asset leg', exact: true });
-    await expect(settledBtc).toContainText('Pays 0.12344444 BTC to demo_buyer');
+    await expect(settledBtc).toContainText(
+      page === buyer ? 'Pays 0.12344444 BTC to you' : 'Pays 0.12344444 BTC to demo_buyer',
+    );
     await expect(settledBtc.getByText(/^Amounts before the Bitcoin network fee/)).toBeVisible();
     await expectSameDocument(page);
   }
