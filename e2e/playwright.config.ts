@@ -79,8 +79,9 @@ export default defineConfig({
       // Short access-token lifetime so the browser's automatic refresh is seen within the test.
       AUTH_JWT_EXPIRY_SECONDS: '60',
     }),
-    // The default one-hour lifetime, for tests where a still-valid access token matters.
-    server(longSessionPort, {}),
+    // The default one-hour lifetime, for tests where a still-valid access token matters; a regtest
+    // block every second, so a Bitcoin deposit confirms within the test (bitcoin-escrow.spec.ts).
+    server(longSessionPort, { BTC_DEVNET_BLOCK_INTERVAL_MS: '1000' }),
     // A sign-in counts as recent for 30 s only, so a test sees a sensitive action ask for the password.
     server(shortReauthenticationPort, { AUTH_REAUTHENTICATION_WINDOW_SECONDS: '30' }),
   ],

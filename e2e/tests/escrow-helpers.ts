@@ -48,12 +48,18 @@ export async function tokenBalance(devnet: EthereumDevnet, symbol: string, owner
   });
 }
 
+/** The signers the escrow key page says it registered: the Ethereum address, and the Bitcoin key where BTC is offered. */
+export interface EscrowKeySigners {
+  ethereumAddress: string;
+  bitcoinPublicKey: string | null;
+}
+
 /**
  * Creates the signed-in user's escrow key at /settings/escrow-key as a person would: the backup phrase
  * shown once, the written-down checkbox, the escrow password twice. Returns the Ethereum signing
- * address the page says it registered.
+ * address the page says it registered, and the Bitcoin public key when the server offers Bitcoin.
  */
-export async function createEscrowKey(page: Page, password: string): Promise<string> {
+export async function createEscrowKey(page: Page, password: string): Promise<EscrowKeySigners> {
   await page.goto('/settings/escrow-key');
   // A key left by an earlier test on the same server is replaced: the flow is the same from there.
   const replace = page.getByRole('button', { name: 'Replace escrow key' });
@@ -69,9 +75,12 @@ export async function createEscrowKey(page: Page, password: string): Promise<str
   const saved = page.getByRole('status').filter({ hasText: 'Your escrow key is saved.' });
   // Encrypting runs PBKDF2 with 600 000 rounds in the browser before the key is stored.
   await expect(saved).toBeVisible({ timeout: 20_000 });
-  const address = (await saved.locator('code').textContent()) ?? '';
-  expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
-  return address;
+  // The Ethereum address comes first; a second code is the Bitcoin key, when the server lists BTC.
+  const codes = await saved.locator('code').allTextContents();
+  const [ethereumAddress = '', bitcoinPublicKey = null] = codes;
+  expect(ethereumAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  if (bitcoinPublicKey !== null) expect(bitcoinPublicKey).toMatch(/^0[23][0-9a-f]{64}$/);
+  return { ethereumAddress, bitcoinPublicKey };
 }
 
 /**

@@ -85,8 +85,9 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   await expectNoSeriousAxeViolations(buyer);
   await saveScreenshots(buyer, 'trading-create');
 
-  // Only the chains GET /api/v1/chains lists (Ethereum today), and the symbols that live there.
-  await expect(buyer.getByLabel('Asset Chain').getByRole('option')).toHaveText(['ETH']);
+  // Only the chains GET /api/v1/chains lists (Bitcoin and Ethereum; stablecoins on Ethereum only),
+  // and the symbols that live there.
+  await expect(buyer.getByLabel('Asset Chain').getByRole('option')).toHaveText(['BTC', 'ETH']);
   await expect(buyer.getByLabel('Stable Chain').getByRole('option')).toHaveText(['ETH']);
   await expect(buyer.getByLabel('Asset Symbol').getByRole('option')).toHaveText([
     'ETH',

@@ -5,6 +5,7 @@
 'use strict';
 
 process.env.NODE_BACKEND = 'js';
+boundIteratorsOnlyWhereAsked();
 const bcoin = require('bcoin');
 
 const options = JSON.parse(process.env.COVENANT_BCOIN_OPTIONS || '{}');
@@ -68,6 +69,26 @@ function keepTransactionsOfInvalidatedBlocks(node) {
         await mempool.addTX(tx).catch(() => {});
       }
     }
+  };
+}
+
+/**
+ * bcoin's database layer (bdb 0.2.3) opens every iterator with `gt`, `gte`, `lt` and `lte` set to null
+ * for the ends it leaves open; leveldown 6.1.1 (the version the root package.json pins) reads a null
+ * range option as a bound, so every iteration of the on-disk chain came back empty: the address index
+ * (the dev wallet's coins, so `POST /dev/fund` failed with a DATA_DIR), and everything else bcoin
+ * iterates. The in-memory database was not affected. Null bounds are dropped before leveldown sees them.
+ */
+function boundIteratorsOnlyWhereAsked() {
+  const LevelDOWN = require('leveldown');
+  const setup = LevelDOWN.prototype._setupIteratorOptions;
+  LevelDOWN.prototype._setupIteratorOptions = function (options) {
+    const bounded = {};
+    for (const [key, value] of Object.entries(options)) {
+      if (value === null && ['gt', 'gte', 'lt', 'lte'].includes(key)) continue;
+      bounded[key] = value;
+    }
+    return setup.call(this, bounded);
   };
 }
 

@@ -83,7 +83,11 @@ function usdcLeg(changes: Record<string, unknown> = {}) {
   };
 }
 
-function openBitcoinDeal(status: string, legs: unknown[]) {
+function openBitcoinDeal(
+  status: string,
+  legs: unknown[],
+  escrowStatus = status === 'escrow_funded' ? 'funded' : 'awaiting_funding',
+) {
   const { api } = openDealAsGrace({
     status,
     asset_amount: '150000000',
@@ -103,7 +107,7 @@ function openBitcoinDeal(status: string, legs: unknown[]) {
     body: {
       escrow_id: '0b3f6a51-8a8b-4f5e-9d0e-3c8a2f1b7c11',
       deal_id: 'deal-1',
-      status: status === 'escrow_funded' ? 'funded' : 'awaiting_funding',
+      status: escrowStatus,
       legs,
       settlement_transactions: null,
     },
@@ -269,5 +273,35 @@ describe('signing a Bitcoin payout', () => {
     expect(secp256k1.verify(signature.slice(0, -1), digest, grace, { prehash: false, format: 'der' })).toBe(
       true,
     );
+  });
+
+  it('says, once settled, that the transfers shown are before the network fee the transaction paid', async () => {
+    const released = {
+      kind: 'release',
+      source: 'settlement',
+      status: 'confirmed',
+      approved_by: ['seller', 'platform'],
+      transaction_hash: 'ab'.repeat(32),
+      transfers: [
+        { kind: 'payout', to: adaPayout, amount: '149985000' },
+        { kind: 'fee', to: feeAddress, amount: '15000' },
+      ],
+    };
+    openBitcoinDeal(
+      'completed',
+      [btcLeg({ state: 'released', payout: released }), usdcLeg({ state: 'released' })],
+      'settled',
+    );
+    const panel = within(await screen.findByRole('region', { name: 'Escrow' }));
+    const leg = within(
+      (await panel.findByRole('heading', { name: 'Asset leg' })).closest('section') as HTMLElement,
+    );
+    expect(leg.getByText(/^Pays/)).toHaveTextContent('Pays 1.49985 BTC to ada');
+    expect(leg.getByText(/^Amounts before the Bitcoin network fee/)).toBeInTheDocument();
+    // The Ethereum leg's transfers are exact as shown: no such note.
+    const stable = within(
+      (await panel.findByRole('heading', { name: 'Stablecoin leg' })).closest('section') as HTMLElement,
+    );
+    expect(stable.queryByText(/network fee/)).not.toBeInTheDocument();
   });
 });

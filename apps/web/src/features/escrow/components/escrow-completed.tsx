@@ -16,6 +16,14 @@ function transactionOf(escrow: EscrowStatusView, leg: EscrowStatusLegView): stri
   return leg.leg === 'asset' ? sent.buyer : sent.seller;
 }
 
+/**
+ * The settlement plan lists a Bitcoin leg's transfers before the network fee, which the transaction
+ * takes out of the recipient's output (the summary signed before showed it): say so, or the page would
+ * claim more than arrived on-chain.
+ */
+export const bitcoinNetworkFeeNote =
+  'Amounts before the Bitcoin network fee: it was paid to the miners out of the recipient’s amount, so the transaction pays the recipient that much less. An output below the dust limit, if any, went to the miners as well.';
+
 /** A settled or refunded escrow: what each leg moved, and the transaction that moved it, to check on-chain. */
 export function EscrowCompleted({
   deal,
@@ -50,7 +58,10 @@ export function EscrowCompleted({
               <p className="font-medium text-sm">{legStateText(leg)}</p>
             </div>
             {leg.payout && leg.payout.transfers.length > 0 ? (
-              <PayoutTransfers deal={deal} viewer={viewer} leg={leg} transfers={leg.payout.transfers} />
+              <>
+                <PayoutTransfers deal={deal} viewer={viewer} leg={leg} transfers={leg.payout.transfers} />
+                {leg.chain === 'BTC' ? <p className="text-muted text-xs">{bitcoinNetworkFeeNote}</p> : null}
+              </>
             ) : (
               <p className="text-muted text-sm">Nothing moved on this leg.</p>
             )}

@@ -96,6 +96,7 @@ function EscrowUnderWay({
   const toSign = escrow.legs.flatMap((leg) =>
     leg.release_typed_data ? [{ leg, typedData: leg.release_typed_data }] : [],
   );
+  // The Bitcoin fields of a leg (PSBT to sign, custody), read where present.
   const legs: readonly EscrowLegWithSigning[] = escrow.legs.map(legWithSigning);
   const psbtsToSign = legs.flatMap((leg) => {
     const payload = psbtToSign(leg);

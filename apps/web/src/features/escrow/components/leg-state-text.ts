@@ -2,7 +2,9 @@ import type { EscrowStatusLegView } from '@covenant/domain';
 import { tokenAmount } from './token-amount.js';
 
 /** A leg's state in the words the deal page uses. */
-export function legStateText(leg: EscrowStatusLegView): string {
+export function legStateText(
+  leg: Pick<EscrowStatusLegView, 'state' | 'received' | 'amount' | 'symbol'>,
+): string {
   switch (leg.state) {
     case 'awaiting_deposit':
       return 'Awaiting deposit';

@@ -34,7 +34,7 @@ export function PayoutTransfers({
 }: {
   deal: DealWithHistory;
   viewer: EscrowViewer;
-  leg: EscrowStatusLegView;
+  leg: Pick<EscrowStatusLegView, 'leg' | 'symbol'>;
   transfers: readonly Transfer[];
 }) {
   return (
