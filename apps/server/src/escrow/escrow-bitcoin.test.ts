@@ -1,7 +1,7 @@
 import { schema } from '@covenant/db';
 import type { BitcoinSigningPayload } from '@covenant/escrow/bitcoin';
 import { hex } from '@scure/base';
-import { p2ms, p2wsh } from '@scure/btc-signer';
+import { p2ms, p2wsh, Transaction } from '@scure/btc-signer';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTrader } from '../testing/create-test-trader.js';
@@ -456,5 +456,45 @@ describe('a stuck Bitcoin payout', () => {
       { address: feeAddress, amount: 5_000n },
     ]);
     await expectBooksBalance(dealId);
+  });
+});
+
+describe('buyer and seller spending a leg without the platform', () => {
+  // ADR 019's accepted weakness: the two parties' keys are 2 of 3. Here they sign a transaction of
+  // their own, without the fee, while the engine's payout waits for the other leg's approval.
+  it('leaves the engine running and alerts staff when the payout it built can no longer be sent', async () => {
+    const assetAmount = 40_000_000n;
+    const { dealId, deposit } = await openedEscrow(btcForUsdt(assetAmount, 12_000_000_000n));
+    const txid = await btc().pay(deposit.asset, assetAmount);
+    await fundStableAndWait(dealId, deposit.stable, 12_000_000_000n);
+    await approvePsbt(net.seller, dealId, 'asset');
+
+    const custody = (await assetLeg(dealId)).custody as { witness_script: string };
+    const vout = (await btc().outputsOf(txid)).findIndex((output) => output.address === deposit.asset);
+    const witnessScript = hex.decode(custody.witness_script);
+    const own = new Transaction();
+    own.addInput({
+      txid,
+      index: vout,
+      witnessUtxo: { script: p2wsh({ type: 'wsh', script: witnessScript }).script, amount: assetAmount },
+      witnessScript,
+    });
+    own.addOutputAddress(net.buyer.bitcoin!.payoutAddress, assetAmount - 1_000n, regtestFormat);
+    own.signIdx(net.buyer.bitcoin!.privateKey, 0);
+    own.signIdx(net.seller.bitcoin!.privateKey, 0);
+    own.finalize();
+    await btc().rpc('sendrawtransaction', [own.hex]);
+    await btc().mine(2);
+
+    // The buyer approves the USDT leg: the settlement goes, and the Bitcoin payout cannot.
+    await approve(net.buyer, dealId, 'stable');
+    await net.app.escrow.tick();
+    await net.mine(2);
+    await net.app.escrow.tick();
+    expect(leg(await view(net.buyer, dealId), 'stable').payout?.status).toBe('confirmed');
+    expect((await assetLeg(dealId)).payout?.status).toBe('failed');
+    const alerts = await net.database.db.select().from(schema.staffAlerts);
+    expect(alerts).toEqual([expect.objectContaining({ kind: 'leg_spent_elsewhere' })]);
+    await net.database.db.delete(schema.staffAlerts);
   });
 });
