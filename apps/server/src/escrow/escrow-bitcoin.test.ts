@@ -94,6 +94,9 @@ describe('a BTC-for-USDT deal settles through the API on the regtest node', () =
     expect(custody.witness_script).toBe(hex.encode(script.script));
     expect(p2wsh(script, regtestFormat).address).toBe(deposit.asset);
     expect(deposit.asset).toMatch(/^rb1q/);
+    // No timelock in the script: nobody can refund the Bitcoin leg alone after a deadline.
+    expect(opened.refund_after).toBeNull();
+    expect(leg(await view(net.seller, dealId), 'stable').refund_after).not.toBeNull();
 
     await btc().pay(deposit.asset, assetAmount);
     await net.pay(net.buyer, 'USDT', deposit.stable, stableAmount);
