@@ -501,3 +501,40 @@ describe('buyer and seller spending a leg without the platform', () => {
     await net.database.db.delete(schema.staffAlerts);
   });
 });
+
+describe('a stuck Bitcoin payout too small to bump', () => {
+  // Asset leg 0.02 BTC = 2_000_000 sats: fee floor(2_000_000 / 10_000) = 200 sats, below the 294-sat
+  // P2WPKH dust limit, so it is folded into the network fee and there is no fee output for a child.
+  it('alerts staff once it has waited past the bump delay, and settles when mined', async () => {
+    const assetAmount = 2_000_000n;
+    const { dealId, deposit } = await openedEscrow(btcForUsdt(assetAmount, 600_000_000n));
+    await btc().pay(deposit.asset, assetAmount);
+    await fundStableAndWait(dealId, deposit.stable, 600_000_000n);
+    const signed = await approvePsbt(net.seller, dealId, 'asset');
+    expect(signed.summary.dust_folded).toEqual([{ kind: 'fee', to: btc().info.feeAddress, amount: '200' }]);
+    await approve(net.buyer, dealId, 'stable');
+    await net.app.escrow.tick();
+    expect((await assetLeg(dealId)).payout?.status).toBe('submitted');
+
+    await net.clock.advance(181_000);
+    await net.app.escrow.tick();
+    const alerts = await net.database.db.select().from(schema.staffAlerts);
+    expect(alerts).toEqual([
+      expect.objectContaining({
+        kind: 'payout_stuck',
+        details: expect.objectContaining({ leg: 'asset', error: expect.stringMatching(/no fee output/) }),
+      }),
+    ]);
+
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed');
+    // Still the one alert (raised once while open); staff resolve it once the payout is mined.
+    expect(await net.database.db.select().from(schema.staffAlerts)).toHaveLength(1);
+    await net.database.db.delete(schema.staffAlerts);
+    const payoutTx = (await assetLeg(dealId)).payout!.transaction_hash!;
+    // The buyer gets 2_000_000 − network fee, the 200-sat fee included in it.
+    expect(await btc().outputsOf(payoutTx)).toEqual([
+      { address: net.buyer.bitcoin!.payoutAddress, amount: assetAmount - BigInt(signed.summary.network_fee) },
+    ]);
+    await expectBooksBalance(dealId);
+  });
+});
