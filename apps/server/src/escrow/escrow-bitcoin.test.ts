@@ -538,3 +538,35 @@ describe('a stuck Bitcoin payout too small to bump', () => {
     await expectBooksBalance(dealId);
   });
 });
+
+describe('an over-funded Bitcoin leg', () => {
+  // Asset leg 0.1 BTC = 10_000_000 sats, paid as one deposit of 12_500_007 (2_500_007 over).
+  //   fee = floor(10_000_000 / 10_000) = 1_000; the buyer gets 10_000_000 − 1_000 − network fee;
+  //   the 2_500_007 over go back to the seller's refund address in the same transaction.
+  it('releases the amount and returns the excess to the seller in the one payout transaction', async () => {
+    const { dealId, deposit } = await openedEscrow(btcForUsdt(10_000_000n, 3_000_000_000n));
+    const refundBefore = await btc().holds(net.seller.bitcoin!.refundAddress);
+    // Paid from the regtest node's dev wallet through the API, as the deal room's dev button does.
+    const funded = await net.call('POST', '/api/v1/dev/fund', net.seller.token, {
+      deal_id: dealId,
+      leg: 'asset',
+      amount: '12500007',
+    });
+    expect(funded.statusCode, funded.body).toBe(200);
+    expect(funded.json()).toMatchObject({ deposit_address: deposit.asset, amount: '12500007' });
+    await fundStableAndWait(dealId, deposit.stable, 3_000_000_000n);
+    expect((await assetLeg(dealId)).received).toBe('12500007');
+    const signed = await approvePsbt(net.seller, dealId, 'asset');
+    const networkFee = BigInt(signed.summary.network_fee);
+    await approve(net.buyer, dealId, 'stable');
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed');
+    const payoutTx = (await assetLeg(dealId)).payout!.transaction_hash!;
+    expect(await btc().outputsOf(payoutTx)).toEqual([
+      { address: net.buyer.bitcoin!.payoutAddress, amount: 10_000_000n - 1_000n - networkFee },
+      { address: btc().info.feeAddress, amount: 1_000n },
+      { address: net.seller.bitcoin!.refundAddress, amount: 2_500_007n },
+    ]);
+    expect((await btc().holds(net.seller.bitcoin!.refundAddress)) - refundBefore).toBe(2_500_007n);
+    await expectBooksBalance(dealId);
+  });
+});
