@@ -1,5 +1,5 @@
 import { schema } from '@covenant/db';
-import type { BitcoinSigningPayload } from '@covenant/escrow/bitcoin';
+import { BITCOIN_ADDRESS_FORMATS, type BitcoinSigningPayload } from '@covenant/escrow/bitcoin';
 import { hex } from '@scure/base';
 import { p2ms, p2wsh, Transaction } from '@scure/btc-signer';
 import { eq } from 'drizzle-orm';
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 const btc = () => net.bitcoin!;
-const regtestFormat = { bech32: 'rb', pubKeyHash: 0x3c, scriptHash: 0x26, wif: 0x5a };
+const regtestFormat = BITCOIN_ADDRESS_FORMATS.regtest;
 
 /** A BTC asset leg (the seller deposits) against a USDT stable leg on Ethereum (the buyer deposits). */
 function btcForUsdt(assetAmount: bigint, stableAmount: bigint, fundingDeadlineHours?: number) {
