@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { startBitcoinRegtest } from '@covenant/devnets';
+import { type BitcoinRegtest, startBitcoinRegtest } from '@covenant/devnets';
 import type { BitcoinConfig } from '../config.js';
 import type { BitcoinChainInfo } from './chain-registry.js';
 
@@ -21,13 +21,7 @@ export async function startBitcoinChain(options: {
   bitcoin: BitcoinConfig;
 }): Promise<BitcoinChain> {
   const { bitcoin } = options;
-  const common = {
-    chain: 'BTC' as const,
-    tokens: bitcoinTokens,
-    confirmations: bitcoin.confirmations,
-    // The platform's fee wallet: known once the platform's key is (escrow-chains.ts fills it in).
-    feeAddress: '',
-  };
+  const common = commonEntry(bitcoin);
   if (bitcoin.mode === 'node') {
     return {
       info: {
@@ -49,20 +43,38 @@ export async function startBitcoinChain(options: {
     dataDir: join(options.dataDir, 'bitcoin'),
     ...(bitcoin.blockIntervalMs > 0 ? { blockIntervalMs: bitcoin.blockIntervalMs } : {}),
   });
+  return { info: regtestChainInfo(regtest, bitcoin), stop: regtest.stop };
+}
+
+/**
+ * The registry entry of a running local regtest node: its RPC URL and credentials, its dev wallet
+ * for `POST /dev/fund`. The server and the escrow tests (which run the node in memory) share it.
+ */
+export function regtestChainInfo(
+  regtest: BitcoinRegtest,
+  settings: Pick<BitcoinConfig, 'confirmations' | 'feeRateSatPerVbyte'>,
+): BitcoinChainInfo {
   return {
-    info: {
-      ...common,
-      explorerUrl: null,
-      rpcUrl: regtest.rpcUrl,
-      devnet: true,
-      bitcoin: {
-        network: 'regtest',
-        rpcUser: regtest.rpcUser,
-        rpcPassword: regtest.rpcPassword,
-        feeRateSatPerVbyte: bitcoin.feeRateSatPerVbyte,
-        devWallet: { fund: regtest.fund },
-      },
+    ...commonEntry(settings),
+    explorerUrl: null,
+    rpcUrl: regtest.rpcUrl,
+    devnet: true,
+    bitcoin: {
+      network: 'regtest',
+      rpcUser: regtest.rpcUser,
+      rpcPassword: regtest.rpcPassword,
+      feeRateSatPerVbyte: settings.feeRateSatPerVbyte,
+      devWallet: { fund: regtest.fund },
     },
-    stop: regtest.stop,
+  };
+}
+
+function commonEntry(settings: Pick<BitcoinConfig, 'confirmations'>) {
+  return {
+    chain: 'BTC' as const,
+    tokens: bitcoinTokens,
+    confirmations: settings.confirmations,
+    // The platform's fee wallet: known once the platform's key is (escrow-chains.ts fills it in).
+    feeAddress: '',
   };
 }

@@ -133,7 +133,9 @@ export async function createEscrow(
       depositorRefundAddress: depositor.refundAddress,
       receiverPayoutAddress: receiver.payoutAddress,
       deadline,
-      refundAfter,
+      // Only a chain that can refund a leg alone after a deadline (Ethereum's escrow contract) has
+      // one; a Bitcoin leg's script has no timelock, so its refund always waits for an approval.
+      refundAfter: chain.adapter.signRefundAfterDeadline ? refundAfter : null,
       signers,
     };
     // The watcher starts at the block before the escrow exists: nothing can have paid it earlier.

@@ -139,6 +139,17 @@ export function settlementTransactionsOf(books: EscrowBooks): {
   return { buyer: txOf('asset'), seller: txOf('stable'), fee: [...new Set(paid)] };
 }
 
+/** The deposit outputs a payout spends, as its stored plan lists them (empty on account chains' older payouts). */
+export function plannedDepositsOf(payout: Pick<PayoutRow, 'plan'>): DepositOutput[] {
+  const deposits = (payout.plan as { deposits?: { txRef: string; position: number; amount: string }[] })
+    .deposits;
+  return (deposits ?? []).map((deposit) => ({
+    txRef: deposit.txRef,
+    position: deposit.position,
+    amount: BigInt(deposit.amount),
+  }));
+}
+
 /** The payout's stored signed transaction, null before one is stored. */
 export function storedTransactionOf(payout: PayoutRow): SignedTransaction | null {
   if (!payout.rawTransaction || !payout.txRef) return null;

@@ -108,7 +108,21 @@ async function replaceWithHigherFee(
   try {
     bump = await chain.adapter.bumpFee(unsignedPayoutOf(payout), current, feeBumpsOf(payout) + 1);
   } catch (error) {
+    // Waiting past the bump delay with no way to push it (Bitcoin: its fee output was folded as
+    // dust, or the ceiling is reached): staff look, as after MAX_FEE_BUMPS.
+    const reason = error instanceof Error ? error.message : String(error);
     deps.logger.warn({ err: error, payoutId: payout.id }, 'could not raise the fee of a stuck payout');
+    await raiseStaffAlert(deps, {
+      kind: 'payout_stuck',
+      subject: payout.id,
+      message: 'A payout transaction is still not mined and its fee cannot be raised',
+      details: {
+        escrow_id: payout.escrowId,
+        leg: payout.leg,
+        transaction_hash: current.txRef,
+        error: reason.slice(0, 500),
+      },
+    });
     return;
   }
   if (!bump.replaces) {

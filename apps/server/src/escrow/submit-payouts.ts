@@ -4,7 +4,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { unsignedPayoutOf } from './approve-payout.js';
 import { crashIfAt } from './escrow-crash-point.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { type PayoutRow, setLegState, storedTransactionOf } from './escrow-rows.js';
+import { type PayoutRow, plannedDepositsOf, setLegState, storedTransactionOf } from './escrow-rows.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
 /**
@@ -184,8 +184,10 @@ async function handleRefused(deps: EscrowEngineDeps, payout: PayoutRow, error: u
 
 /**
  * A stored transaction the node refuses and has never seen (its nonce was used meanwhile, say) is
- * signed again with a fresh nonce, unless the escrow already settled: then the confirm step reads
- * what happened, and staff are alerted if it was not this payout.
+ * signed again with a fresh nonce. Unless the leg is already settled (on a UTXO chain: the deposit
+ * outputs the payout spends were spent by a mined transaction): then some other transaction paid it
+ * out (Bitcoin's buyer and seller signing one of their own, ADR 019), this payout can never be sent,
+ * it fails and staff are alerted.
  */
 async function resignIfStale(deps: EscrowEngineDeps, payout: PayoutRow): Promise<void> {
   const chain = deps.chains.get(payout.chain);
@@ -196,7 +198,28 @@ async function resignIfStale(deps: EscrowEngineDeps, payout: PayoutRow): Promise
     .select()
     .from(schema.escrowLegs)
     .where(and(eq(schema.escrowLegs.escrowId, payout.escrowId), eq(schema.escrowLegs.leg, payout.leg)));
-  if (!leg || (await chain.adapter.isSettled(leg))) return;
+  if (!leg) return;
+  if (await chain.adapter.isSettled(leg, plannedDepositsOf(payout))) {
+    const failed = await deps.db
+      .update(schema.escrowPayouts)
+      .set({ status: 'failed', error: 'the leg was paid out by another transaction', updatedAt: deps.now() })
+      .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'submitting')))
+      .returning({ id: schema.escrowPayouts.id });
+    if (failed.length > 0) {
+      await raiseStaffAlert(deps, {
+        kind: 'leg_spent_elsewhere',
+        subject: payout.id,
+        message: 'The leg was paid out by a transaction the engine did not build; its payout cannot be sent',
+        details: {
+          escrow_id: payout.escrowId,
+          leg: payout.leg,
+          kind: payout.kind,
+          transaction_hash: payout.txRef,
+        },
+      });
+    }
+    return;
+  }
   await deps.db
     .update(schema.escrowPayouts)
     .set({ status: 'ready', rawTransaction: null, txRef: null, updatedAt: deps.now() })

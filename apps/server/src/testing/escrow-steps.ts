@@ -1,6 +1,8 @@
 import type { EscrowStatusView } from '@covenant/domain';
+import type { BitcoinSigningPayload } from '@covenant/escrow/bitcoin';
 import { typedDataFromJson } from '@covenant/escrow/ethereum';
 import { expect } from 'vitest';
+import { signPsbt } from './bitcoin-test-wallet.js';
 import type { EscrowDevnet, EscrowParty } from './start-escrow-devnet.js';
 
 type LegName = 'asset' | 'stable';
@@ -32,6 +34,25 @@ export function escrowSteps(devnet: () => EscrowDevnet) {
     expect(response.statusCode, response.body).toBe(202);
   }
 
+  /**
+   * The party signs the Bitcoin leg's payout PSBT (`signing_payload`) with its Bitcoin escrow key, as
+   * the browser does, and posts it; the payload it signed (PSBT and summary).
+   */
+  async function approvePsbt(party: EscrowParty, dealId: string, name: LegName) {
+    const found = leg(await view(party, dealId), name);
+    const payload = found.signing_payload as BitcoinSigningPayload | null;
+    if (payload?.format !== 'psbt') throw new Error(`${name} awaits no PSBT from this party`);
+    if (!party.bitcoin) throw new Error('the party has no Bitcoin key');
+    expect(found.signer).toBe(party.bitcoin.publicKey);
+    const response = await devnet().call('POST', '/api/v1/escrow/release', party.token, {
+      deal_id: dealId,
+      leg: name,
+      psbt: signPsbt(payload.data, party.bitcoin.privateKey),
+    });
+    expect(response.statusCode, response.body).toBe(202);
+    return payload;
+  }
+
   /** The buyer opens the deal's escrow; the legs' deposit addresses. */
   async function openEscrow(dealId: string) {
     const net = devnet();
@@ -48,5 +69,5 @@ export function escrowSteps(devnet: () => EscrowDevnet) {
     return { dealId, deposit: await openEscrow(dealId) };
   }
 
-  return { view, leg, approve, openEscrow, openedEscrow };
+  return { view, leg, approve, approvePsbt, openEscrow, openedEscrow };
 }

@@ -13,6 +13,12 @@ import { foundry } from 'viem/chains';
 import { buildTestApp } from '../build-test-app.js';
 import type { ChainInfo, ChainRegistry } from '../chains/chain-registry.js';
 import { startEthereumDevnet } from '../chains/start-ethereum-devnet.js';
+import {
+  type BitcoinPartyWallet,
+  type BitcoinTestNode,
+  bitcoinPartyWallet,
+  startBitcoinTestNode,
+} from './bitcoin-test-wallet.js';
 import { createTestTrader, signInAgain, type TestTrader } from './create-test-trader.js';
 
 /** A party of an escrow test: a trader, its escrow signing key (registered), and its own wallet on the devnet. */
@@ -24,12 +30,16 @@ export interface EscrowParty extends TestTrader {
   wallet: Address;
   /** A fresh address the party is paid at (balance 0 at the start). */
   payoutAddress: Address;
+  /** With Bitcoin on: the party's Bitcoin escrow key (registered) and its fresh payout and refund addresses. */
+  bitcoin: BitcoinPartyWallet | null;
 }
 
 export interface EscrowDevnet {
   database: Database;
   app: FastifyInstance;
   chain: ChainInfo;
+  /** The local Bitcoin regtest node, when started with `bitcoin: true` (BTC in the server's registry). */
+  bitcoin: BitcoinTestNode | null;
   buyer: EscrowParty;
   seller: EscrowParty;
   /** The server's clock: tests move it to pass deadlines (the parties sign in again, their tokens expire). */
@@ -41,12 +51,17 @@ export interface EscrowDevnet {
     payload?: unknown,
   ): Promise<LightMyRequestResponse>;
   token(symbol: string): Address | null;
-  /** A deal between buyer and seller put straight into `terms_agreed` with both parties' addresses; its id. */
+  /**
+   * A deal between buyer and seller put straight into `terms_agreed` with both parties' addresses
+   * (each on the chain of the leg it is paid or refunded on); its id. Legs are on ETH unless told.
+   */
   agreedDeal(terms: {
     assetSymbol: string;
     assetAmount: bigint;
+    assetChain?: 'ETH' | 'BTC';
     stableSymbol: string;
     stableAmount: bigint;
+    stableChain?: 'ETH' | 'BTC';
     fundingDeadlineHours?: number;
   }): Promise<string>;
   /** The party pays `amount` of the symbol from its own wallet to `to`; the mined transaction hash. */
@@ -59,7 +74,7 @@ export interface EscrowDevnet {
   mine(blocks: number, seconds?: number): Promise<void>;
   /** Turns the devnet's mining of each transaction as it arrives off (transactions wait in the mempool) or on again. */
   automine(on: boolean): Promise<void>;
-  /** Runs engine passes until `done` holds (at most `passes`), mining a block between passes. */
+  /** Runs engine passes until `done` holds (at most `passes`), mining a block (on each chain) between passes. */
   settle(done: () => Promise<boolean>, passes?: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -67,12 +82,27 @@ export interface EscrowDevnet {
 /**
  * The whole server on a fresh test database and a fresh Ethereum devnet (anvil with the factory and
  * tokens), the engine's passes run by the test (`app.escrow.tick()`), a movable clock, and a buyer
- * and seller who each registered an escrow key and hold a funded wallet.
+ * and seller who each registered an escrow key and hold a funded wallet. With `bitcoin`, a bcoin
+ * regtest node in memory too (deposits count at 2 blocks), and each party registers a Bitcoin key.
  */
-export async function startEscrowDevnet(options: { confirmations?: number } = {}): Promise<EscrowDevnet> {
+export async function startEscrowDevnet(
+  options: { confirmations?: number; bitcoin?: boolean } = {},
+): Promise<EscrowDevnet> {
   const dataDir = await mkdtemp(join(tmpdir(), 'covenant-escrow-'));
   const devnet = await startEthereumDevnet({ dataDir, confirmations: options.confirmations ?? 2 });
-  const registry: ChainRegistry = { chains: [devnet.info], stop: devnet.stop };
+  let bitcoin: BitcoinTestNode | null = null;
+  try {
+    if (options.bitcoin) bitcoin = await startBitcoinTestNode(2);
+  } catch (error) {
+    await devnet.stop();
+    throw error;
+  }
+  const registry: ChainRegistry = {
+    chains: bitcoin ? [devnet.info, bitcoin.info] : [devnet.info],
+    stop: async () => {
+      await Promise.allSettled([devnet.stop(), bitcoin?.regtest.stop()]);
+    },
+  };
   const database = await createTestDatabase();
   const parties: EscrowParty[] = [];
   const clock = {
@@ -114,12 +144,23 @@ export async function startEscrowDevnet(options: { confirmations?: number } = {}
     if (connected.statusCode !== 200 && connected.statusCode !== 201) {
       throw new Error(`wallet not connected: ${connected.body}`);
     }
+    const bitcoinWallet = bitcoin ? bitcoinPartyWallet() : null;
+    if (bitcoinWallet) {
+      const registered = await call('POST', '/api/v1/wallets/connect', trader.token, {
+        chain: 'BTC',
+        public_key: bitcoinWallet.publicKey,
+      });
+      if (registered.statusCode !== 200 && registered.statusCode !== 201) {
+        throw new Error(`Bitcoin key not registered: ${registered.body}`);
+      }
+    }
     return {
       ...trader,
       escrowKey,
       walletKey,
       wallet,
       payoutAddress: privateKeyToAccount(generatePrivateKey()).address,
+      bitcoin: bitcoinWallet,
     };
   };
   const buyer = await party();
@@ -132,6 +173,7 @@ export async function startEscrowDevnet(options: { confirmations?: number } = {}
     database,
     app,
     chain: devnet.info,
+    bitcoin,
     buyer,
     seller,
     clock,
@@ -139,15 +181,23 @@ export async function startEscrowDevnet(options: { confirmations?: number } = {}
     token,
     async agreedDeal(terms) {
       const now = clock.now;
+      const assetChain = terms.assetChain ?? 'ETH';
+      const stableChain = terms.stableChain ?? 'ETH';
+      // The buyer is paid on the asset leg's chain and refunded on the stable leg's; the seller the other way round.
+      const addressOn = (party: EscrowParty, chain: 'ETH' | 'BTC', use: 'payout' | 'refund') => {
+        if (chain === 'ETH') return use === 'payout' ? party.payoutAddress : party.wallet;
+        if (!party.bitcoin) throw new Error('a Bitcoin leg needs the devnet started with bitcoin: true');
+        return use === 'payout' ? party.bitcoin.payoutAddress : party.bitcoin.refundAddress;
+      };
       const [deal] = await database.db
         .insert(schema.deals)
         .values({
           buyerId: buyer.id,
           sellerId: seller.id,
-          assetChain: 'ETH',
+          assetChain,
           assetSymbol: terms.assetSymbol,
           assetAmount: terms.assetAmount.toString(),
-          stableChain: 'ETH',
+          stableChain,
           stableSymbol: terms.stableSymbol,
           stableAmount: terms.stableAmount.toString(),
           status: 'terms_agreed',
@@ -160,12 +210,17 @@ export async function startEscrowDevnet(options: { confirmations?: number } = {}
         })
         .returning({ id: schema.deals.id });
       await database.db.insert(schema.dealAddresses).values([
-        { dealId: deal!.id, party: 'buyer', payoutAddress: buyer.payoutAddress, refundAddress: buyer.wallet },
+        {
+          dealId: deal!.id,
+          party: 'buyer',
+          payoutAddress: addressOn(buyer, assetChain, 'payout'),
+          refundAddress: addressOn(buyer, stableChain, 'refund'),
+        },
         {
           dealId: deal!.id,
           party: 'seller',
-          payoutAddress: seller.payoutAddress,
-          refundAddress: seller.wallet,
+          payoutAddress: addressOn(seller, stableChain, 'payout'),
+          refundAddress: addressOn(seller, assetChain, 'refund'),
         },
       ]);
       return deal!.id;
@@ -202,13 +257,14 @@ export async function startEscrowDevnet(options: { confirmations?: number } = {}
         await app.escrow.tick();
         if (await done()) return;
         await testClient.mine({ blocks: 1 });
+        await bitcoin?.mine(1);
       }
       throw new Error('the escrow did not get there within the passes allowed');
     },
     async close() {
       await testApp.close();
       await database.close();
-      await devnet.stop();
+      await registry.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
