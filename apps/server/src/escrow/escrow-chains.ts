@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import type { Database } from '@covenant/db';
+import { type Database, type Db, schema } from '@covenant/db';
 import { fundFromDevnetWallet } from '@covenant/devnets';
 import type { ConfirmationPolicy, EscrowChainAdapter } from '@covenant/escrow';
 import { BITCOIN_ADDRESS_FORMATS, createBitcoinEscrowChain } from '@covenant/escrow/bitcoin';
 import { createEthereumEscrowChain } from '@covenant/escrow/ethereum';
+import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Address, createTestClient, http, isAddress, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -51,7 +52,7 @@ export function confirmationPolicyOf(confirmations: Confirmations): Confirmation
 /** Builds one chain's adapter (and devnet helpers) from its registry entry. */
 type EscrowChainFactory = (
   info: ChainInfo,
-  context: { dataDir: string; logger: FastifyBaseLogger; signer: PlatformSigner },
+  context: { dataDir: string; logger: FastifyBaseLogger; signer: PlatformSigner; db: Db },
 ) => Promise<Omit<EscrowChain, 'relayerTurn'>>;
 
 /** The adapter of each chain the engine supports; a chain in the registry without one is skipped with a warning. */
@@ -68,7 +69,7 @@ export async function createEscrowChains(
   registry: ChainRegistry,
   dataDir: string,
   logger: FastifyBaseLogger,
-  locks: DatabaseLocks,
+  database: DatabaseLocks & Pick<Database, 'db'>,
   signer: PlatformSigner,
 ): Promise<EscrowChains> {
   const chains = new Map<string, EscrowChain>();
@@ -78,8 +79,8 @@ export async function createEscrowChains(
       logger.warn({ chain: info.chain }, 'no escrow adapter for this chain; its escrows are not available');
       continue;
     }
-    const chain = await factory(info, { dataDir, logger, signer });
-    chains.set(info.chain, { ...chain, relayerTurn: createTurns(locks, `escrow-relayer:${info.chain}`) });
+    const chain = await factory(info, { dataDir, logger, signer, db: database.db });
+    chains.set(info.chain, { ...chain, relayerTurn: createTurns(database, `escrow-relayer:${info.chain}`) });
   }
   return chains;
 }
@@ -142,7 +143,7 @@ async function createEthereumChain(
  */
 async function createBitcoinChain(
   info: ChainInfo,
-  { signer }: Parameters<EscrowChainFactory>[1],
+  { signer, db }: Parameters<EscrowChainFactory>[1],
 ): ReturnType<EscrowChainFactory> {
   const settings = info.bitcoin;
   if (info.chain !== 'BTC' || !settings) throw new Error('the Bitcoin chain needs its network settings');
@@ -161,7 +162,7 @@ async function createBitcoinChain(
       floor: BigInt(settings.feeRateSatPerVbyte.min),
       ceiling: BigInt(settings.feeRateSatPerVbyte.max),
     },
-    feeWallet: { key: feeWallet.key },
+    feeWallet: { key: feeWallet.key, outpoints: () => feeWalletOutpoints(db) },
   });
   const devWallet = settings.devWallet;
   return {
@@ -171,6 +172,25 @@ async function createBitcoinChain(
       ? { devFund: (to: string, _tokenAddress: string | null, amount: bigint) => devWallet.fund(to, amount) }
       : {}),
   };
+}
+
+/** Fee outputs the fee wallet may still hold, newest first: the coins a CPFP child adds when a payout's own fee output is too small (the adapter keeps only those unspent and confirmed). */
+const feeWalletCoinsTried = 50;
+
+export async function feeWalletOutpoints(db: Db): Promise<{ txid: string; vout: number }[]> {
+  const rows = await db
+    .select({ txid: schema.escrowLedgerEntries.txRef, vout: schema.escrowLedgerEntries.position })
+    .from(schema.escrowLedgerEntries)
+    .where(
+      and(
+        eq(schema.escrowLedgerEntries.chain, 'BTC'),
+        eq(schema.escrowLedgerEntries.kind, 'fee'),
+        eq(schema.escrowLedgerEntries.status, 'confirmed'),
+      ),
+    )
+    .orderBy(desc(schema.escrowLedgerEntries.createdAt))
+    .limit(feeWalletCoinsTried);
+  return rows;
 }
 
 function isEthereumInfo(info: ChainInfo): info is EthereumChainInfo {
