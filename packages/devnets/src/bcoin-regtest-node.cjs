@@ -5,9 +5,9 @@
 'use strict';
 
 process.env.NODE_BACKEND = 'js';
-const bcoin = require('bcoin');
-
 const options = JSON.parse(process.env.COVENANT_BCOIN_OPTIONS || '{}');
+if (options.dataDir) dropNullRangeOptions(require('leveldown'));
+const bcoin = require('bcoin');
 
 async function main() {
   const node = new bcoin.FullNode({
@@ -68,6 +68,24 @@ function keepTransactionsOfInvalidatedBlocks(node) {
         await mempool.addTX(tx).catch(() => {});
       }
     }
+  };
+}
+
+/**
+ * bcoin's database layer (bdb 0.2.3) gives every iterator all four range options, the unused ones
+ * null. leveldown 1.x (bdb's own) ignored a null bound; leveldown 6 (the override, DESIGN §10)
+ * serializes it as the string "null", so `gt: "null", lt: "null"` leaves nothing to read: every
+ * range query of an on-disk node came back empty (the address index behind GET /coin/address, so
+ * the dev wallet found no coins and could not fund anything). Unused bounds are dropped here.
+ */
+function dropNullRangeOptions(LevelDOWN) {
+  const iterator = LevelDOWN.prototype.iterator;
+  LevelDOWN.prototype.iterator = function (rangeOptions) {
+    const cleaned = { ...rangeOptions };
+    for (const bound of ['gt', 'gte', 'lt', 'lte']) {
+      if (cleaned[bound] === null || cleaned[bound] === undefined) delete cleaned[bound];
+    }
+    return iterator.call(this, cleaned);
   };
 }
 

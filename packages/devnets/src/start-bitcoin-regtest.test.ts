@@ -82,7 +82,7 @@ describe('startBitcoinRegtest', () => {
     expect(again).not.toBe(txid);
   });
 
-  it('mines on its own every blockIntervalMs, and keeps its chain in dataDir across a restart', async () => {
+  it('mines on its own every blockIntervalMs, keeps its chain in dataDir across a restart, and funds from it', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'covenant-bcoin-'));
     try {
       const first = await startBitcoinRegtest({ dataDir, blockIntervalMs: 100 });
@@ -99,6 +99,13 @@ describe('startBitcoinRegtest', () => {
       const second = await startBitcoinRegtest({ dataDir });
       try {
         expect(await rpc<string>('getblockhash', [height], second)).toBe(block);
+        // On disk, the dev wallet finds its coins through the address index (a range query) too.
+        const to = btc.p2wpkh(
+          secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true),
+          BCOIN_REGTEST_NETWORK,
+        ).address as string;
+        const txid = await second.fund(to, 123_456_789n);
+        expect(await rpc<string[]>('getrawmempool', [], second)).toContain(txid);
       } finally {
         await second.stop();
       }
