@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
-import { type Anvil, type Devnet, deployDevnet, startAnvil } from '@covenant/devnets';
+import {
+  type Anvil,
+  type BitcoinRegtest,
+  type Devnet,
+  deployDevnet,
+  startAnvil,
+  startBitcoinRegtest,
+} from '@covenant/devnets';
 import { Redis } from 'ioredis';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import { type Address, createTestClient, http } from 'viem';
@@ -22,7 +29,9 @@ import {
 import { type ServerProcess, startServerProcess } from './testing/start-server-process.js';
 
 // Two replicas of the real server (child processes on ports 3720 and 3721) behind one PostgreSQL
-// database and one Redis, on one Ethereum node (anvil on 3722), as ADR 017 describes a deployment
+// database and one Redis, on one Ethereum node (anvil on 3722) and one Bitcoin node (a bcoin regtest
+// given as BTC_RPC_URL: each replica's embedded node would want the shared DATA_DIR/bitcoin for
+// itself, and LevelDB lets one process open it), as ADR 017 describes a deployment
 // of several: the settings each must share are given to both, the data directory (uploaded files,
 // the escrow key files) is one shared volume, and the JWT and file keys come from settings.
 // PGlite serves one process only, so this file runs in the PostgreSQL pass (`npm run test:pg`,
@@ -33,6 +42,7 @@ const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redisKeyPrefix = `covenant-replicas-${randomUUID().slice(0, 8)}:`;
 
 let anvil: Anvil;
+let bitcoin: BitcoinRegtest;
 let devnet: Devnet;
 let dataDir: string;
 let database: Database;
@@ -54,6 +64,7 @@ beforeAll(async () => {
   }
   anvil = await startAnvil({ port: ports.anvil });
   devnet = await deployDevnet({ rpcUrl: anvil.rpcUrl });
+  bitcoin = await startBitcoinRegtest();
   dataDir = await mkdtemp(join(tmpdir(), 'covenant-replicas-'));
   const relayerKey = generatePrivateKey();
   await mkdir(join(dataDir, 'keys'), { recursive: true, mode: 0o700 });
@@ -93,6 +104,10 @@ beforeAll(async () => {
     AUTH_JWT_PRIVATE_JWK: JSON.stringify({ ...jwk, alg: 'ES256', kid: await calculateJwkThumbprint(jwk) }),
     FILE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     ETH_RPC_URL: anvil.rpcUrl,
+    BTC_RPC_URL: bitcoin.rpcUrl,
+    BTC_RPC_USER: bitcoin.rpcUser,
+    BTC_RPC_PASSWORD: bitcoin.rpcPassword,
+    BITCOIN_NETWORK: 'regtest',
     ETH_ESCROW_FACTORY: devnet.escrowFactory,
     ETH_FEE_ADDRESS: feeAddress,
     ETH_TOKENS: Object.entries(tokens)
@@ -121,6 +136,7 @@ afterAll(async () => {
   await replicaA?.kill();
   await replicaB?.kill();
   await anvil?.stop();
+  await bitcoin?.stop();
   await new Promise((resolve) => receiver?.close(resolve));
   const redis = new Redis(redisUrl);
   const keys = await redis.keys(`${redisKeyPrefix}*`);

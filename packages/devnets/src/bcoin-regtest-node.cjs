@@ -5,10 +5,9 @@
 'use strict';
 
 process.env.NODE_BACKEND = 'js';
-boundIteratorsOnlyWhereAsked();
-const bcoin = require('bcoin');
-
 const options = JSON.parse(process.env.COVENANT_BCOIN_OPTIONS || '{}');
+if (options.dataDir) dropNullRangeOptions(require('leveldown'));
+const bcoin = require('bcoin');
 
 async function main() {
   const node = new bcoin.FullNode({
@@ -73,22 +72,20 @@ function keepTransactionsOfInvalidatedBlocks(node) {
 }
 
 /**
- * bcoin's database layer (bdb 0.2.3) opens every iterator with `gt`, `gte`, `lt` and `lte` set to null
- * for the ends it leaves open; leveldown 6.1.1 (the version the root package.json pins) reads a null
- * range option as a bound, so every iteration of the on-disk chain came back empty: the address index
- * (the dev wallet's coins, so `POST /dev/fund` failed with a DATA_DIR), and everything else bcoin
- * iterates. The in-memory database was not affected. Null bounds are dropped before leveldown sees them.
+ * bcoin's database layer (bdb 0.2.3) gives every iterator all four range options, the unused ones
+ * null. leveldown 1.x (bdb's own) ignored a null bound; leveldown 6 (the override, DESIGN §10)
+ * serializes it as the string "null", so `gt: "null", lt: "null"` leaves nothing to read: every
+ * range query of an on-disk node came back empty (the address index behind GET /coin/address, so
+ * the dev wallet found no coins and could not fund anything). Unused bounds are dropped here.
  */
-function boundIteratorsOnlyWhereAsked() {
-  const LevelDOWN = require('leveldown');
-  const setup = LevelDOWN.prototype._setupIteratorOptions;
-  LevelDOWN.prototype._setupIteratorOptions = function (options) {
-    const bounded = {};
-    for (const [key, value] of Object.entries(options)) {
-      if (value === null && ['gt', 'gte', 'lt', 'lte'].includes(key)) continue;
-      bounded[key] = value;
+function dropNullRangeOptions(LevelDOWN) {
+  const iterator = LevelDOWN.prototype.iterator;
+  LevelDOWN.prototype.iterator = function (rangeOptions) {
+    const cleaned = { ...rangeOptions };
+    for (const bound of ['gt', 'gte', 'lt', 'lte']) {
+      if (cleaned[bound] === null || cleaned[bound] === undefined) delete cleaned[bound];
     }
-    return setup.call(this, bounded);
+    return iterator.call(this, cleaned);
   };
 }
 

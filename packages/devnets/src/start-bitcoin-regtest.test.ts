@@ -82,6 +82,32 @@ describe('startBitcoinRegtest', () => {
     expect(again).not.toBe(txid);
   });
 
+  it('starts on a dataDir whose previous node is still closing (its parent just died), once the lock is free', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'covenant-bcoin-'));
+    try {
+      // A busy node (mining every 20 ms, paying out) takes a moment to close its chain: a server
+      // restarted at once after a SIGKILL used to find LevelDB's lock still held and stop.
+      const first = await startBitcoinRegtest({ dataDir, blockIntervalMs: 20 });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const to = btc.p2wpkh(
+        secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true),
+        BCOIN_REGTEST_NETWORK,
+      ).address as string;
+      for (let payments = 0; payments < 5; payments++) first.fund(to, 10_000n).catch(() => {});
+      const height = await rpc<number>('getblockcount', [], first);
+      const closing = first.stop();
+      const second = await startBitcoinRegtest({ dataDir });
+      try {
+        expect(await rpc<number>('getblockcount', [], second)).toBeGreaterThanOrEqual(height);
+      } finally {
+        await second.stop();
+        await closing;
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('mines on its own every blockIntervalMs, keeps its chain in dataDir across a restart, and funds from it', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'covenant-bcoin-'));
     try {
@@ -99,13 +125,12 @@ describe('startBitcoinRegtest', () => {
       const second = await startBitcoinRegtest({ dataDir });
       try {
         expect(await rpc<string>('getblockhash', [height], second)).toBe(block);
-        // The dev wallet finds its coins through the on-disk address index (empty before the
-        // leveldown range fix in bcoin-regtest-node.cjs: every fund failed with a data directory).
+        // On disk, the dev wallet finds its coins through the address index (a range query) too.
         const to = btc.p2wpkh(
           secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true),
           BCOIN_REGTEST_NETWORK,
         ).address as string;
-        const txid = await second.fund(to, 12_345_678n);
+        const txid = await second.fund(to, 123_456_789n);
         expect(await rpc<string[]>('getrawmempool', [], second)).toContain(txid);
       } finally {
         await second.stop();

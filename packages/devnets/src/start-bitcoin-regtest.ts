@@ -21,6 +21,8 @@ export const BCOIN_REGTEST_NETWORK = { bech32: 'rb', pubKeyHash: 0x3c, scriptHas
  */
 export const BCOIN_REGTEST_SEGWIT_HEIGHT = 432;
 
+/** How long a start waits for a previous node (of a process that died) to release its data directory. */
+const lockWaitMs = 20_000;
 /** Regtest coinbase outputs are spendable 100 blocks deep. */
 const COINBASE_MATURITY = 100;
 /** What the dev wallet pays per input and per transaction, generously above regtest's 1 sat/vB relay floor. */
@@ -80,23 +82,27 @@ export async function startBitcoinRegtest(options: BitcoinRegtestOptions = {}): 
   const rpcUser = 'covenant';
   const rpcPassword = randomBytes(16).toString('hex');
   const rpcUrl = `http://${host}:${port}`;
-  const child = fork(fileURLToPath(new URL('./bcoin-regtest-node.cjs', import.meta.url)), [], {
-    env: {
-      ...process.env,
-      NODE_BACKEND: 'js',
-      COVENANT_BCOIN_OPTIONS: JSON.stringify({ dataDir: options.dataDir, port, apiKey: rpcPassword }),
-    },
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    // The parent's loaders (tsx) are not needed by the plain CommonJS node.
-    execArgv: [],
-  });
   let stderr = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => {
-    // bcoin logs refused transactions here; only the latest lines are kept for error messages.
-    stderr = (stderr + chunk).slice(-4000);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const spawnNode = () => {
+    const node = fork(fileURLToPath(new URL('./bcoin-regtest-node.cjs', import.meta.url)), [], {
+      env: {
+        ...process.env,
+        NODE_BACKEND: 'js',
+        COVENANT_BCOIN_OPTIONS: JSON.stringify({ dataDir: options.dataDir, port, apiKey: rpcPassword }),
+      },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      // The parent's loaders (tsx) are not needed by the plain CommonJS node.
+      execArgv: [],
+    });
+    stderr = '';
+    node.stderr?.setEncoding('utf8');
+    node.stderr?.on('data', (chunk: string) => {
+      // bcoin logs refused transactions here; only the latest lines are kept for error messages.
+      stderr = (stderr + chunk).slice(-4000);
+    });
+    return { node, exited: new Promise<void>((resolve) => node.once('exit', () => resolve())) };
+  };
+  let { node: child, exited } = spawnNode();
   let miner: NodeJS.Timeout | undefined;
   const stop = async () => {
     if (miner) clearInterval(miner);
@@ -119,7 +125,23 @@ export async function startBitcoinRegtest(options: BitcoinRegtestOptions = {}): 
   };
 
   try {
-    await waitForReady(child, () => stderr);
+    // The node of a process that just died (even by SIGKILL) closes its chain when its IPC channel
+    // does, which takes a moment when it was busy: until then LevelDB's lock on dataDir refuses a
+    // second node. A restart waits for it, up to lockWaitMs.
+    const lockDeadline = Date.now() + lockWaitMs;
+    for (;;) {
+      try {
+        await waitForReady(child, () => stderr);
+        break;
+      } catch (error) {
+        const running = child.exitCode === null && child.signalCode === null;
+        if (!options.dataDir || running || Date.now() > lockDeadline) throw error;
+        // Its last words may arrive just after its exit.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        if (!/IO error: lock/.test(`${(error as Error).message}\n${stderr}`)) throw error;
+        ({ node: child, exited } = spawnNode());
+      }
+    }
   } catch (error) {
     await stop();
     throw error;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
-import { type Anvil, type Devnet, deployDevnet, startAnvil } from '@covenant/devnets';
+import { type Anvil, type Devnet, deployDevnet, startAnvil, startBitcoinRegtest } from '@covenant/devnets';
 import type { EscrowStatusView } from '@covenant/domain';
 import { type Address, createTestClient, getAddress, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -39,6 +39,8 @@ let dataDir: string;
 let postgres: Database | undefined;
 let serverEnv: Record<string, string>;
 let server: ServerProcess | undefined;
+/** What the server that died last printed (the crash point names the payout it stopped at). */
+let lastCrashOutput = '';
 let driver: HttpDealDriver;
 let buyer: HttpParty;
 let seller: HttpParty;
@@ -75,6 +77,9 @@ beforeAll(async () => {
       .join(','),
     ETH_CONFIRMATIONS: '1',
     ESCROW_POLL_MS: '300',
+    // The server's own bcoin regtest node (DATA_DIR/bitcoin) mines only when asked: the Bitcoin case
+    // mines its blocks itself, and the other cases leave the two cores to the engine.
+    BTC_DEVNET_BLOCK_INTERVAL_MS: '0',
     // The test polls the API; the hourly limit is not under test here.
     API_RATE_LIMIT_STANDARD: '100000',
     ...(postgres ? { DATABASE_URL: postgres.connectionString, SEED_DEMO_DATA: 'true' } : {}),
@@ -120,6 +125,7 @@ async function expectCrashAt(point: EscrowCrashPoint): Promise<void> {
   ]);
   expect(exit, running.output()).toEqual({ code: null, signal: 'SIGKILL' });
   expect(running.output()).toContain(`crash point ${point}: killing the process`);
+  lastCrashOutput = running.output();
   server = undefined;
 }
 
@@ -297,6 +303,151 @@ describe('kill -9 at each settlement step, then a restart on the same data', { t
     });
   }
 
+  it('settles a BTC-for-USDT deal killed between co-signing and broadcasting the bitcoin payout: the same transaction, once', async () => {
+    // 0.87654321 BTC against 60,000.000003 USDT. The seller's bitcoin comes from the devnet's wallet
+    // (POST /dev/fund), the buyer's USDT from its own wallet.
+    const assetAmount = 87_654_321n;
+    const stableAmount = 60_000_000_003n;
+    // A block every half second on whichever server is running (none while it is down).
+    const miner = setInterval(() => {
+      if (server) driver.mineBitcoin(1).catch(() => {});
+    }, 500);
+    try {
+      await settleBitcoinDealKilledAfterCosign(assetAmount, stableAmount);
+    } finally {
+      clearInterval(miner);
+    }
+  });
+
+  async function settleBitcoinDealKilledAfterCosign(assetAmount: bigint, stableAmount: bigint) {
+    await start('after-cosign');
+    buyer ??= await driver.signIn('buyer@demo.covenant.test');
+    seller ??= await driver.signIn('seller@demo.covenant.test');
+    const deal = await driver.openBitcoinDeal(buyer, seller, {
+      assetSymbol: 'BTC',
+      assetAmount,
+      stableSymbol: 'USDT',
+      stableAmount,
+    });
+    const bitcoinFeeAddress = (await driver.bitcoinChainEntry()).fee_address;
+    const usdtBefore = await balancesOf(['USDT', 'USDT'], {
+      sellerPayout: deal.sellerPayout,
+      fee: feeAddress,
+    });
+    const funded = await driver.expectOk<{ transaction_hash: string }>(
+      'POST',
+      '/api/v1/dev/fund',
+      seller.token,
+      {
+        deal_id: deal.dealId,
+        leg: 'asset',
+      },
+    );
+    const deposit = (await driver.bitcoinOutputs(funded.transaction_hash)).find(
+      (output) => output.address === deal.asset,
+    )!;
+    expect(deposit.amount).toBe(assetAmount);
+    await driver.pay(buyer, 'USDT', deal.stable, stableAmount);
+    await driver.waitUntil(
+      'escrow_funded',
+      async () => (await driver.dealStatus(buyer, deal.dealId)) === 'escrow_funded',
+      60_000,
+    );
+    const heightBeforeCrash = await driver.bitcoinRpc<number>('getblockcount');
+    const bitcoinNode = new URL((await driver.bitcoinChainEntry()).rpc_url!);
+    const signed = await driver.approveBitcoin(seller, deal.dealId, 'asset');
+    await driver.approve(buyer, deal.dealId, 'stable', true);
+    await expectCrashAt('after-cosign');
+    // The legs go in the order the database lists them: if the USDT leg was co-signed first, a
+    // start with the same crash point sends it and then stops at the bitcoin leg.
+    for (let starts = 0; !lastCrashOutput.includes('asset leg on BTC') && starts < 2; starts++) {
+      await start('after-cosign');
+      await expectCrashAt('after-cosign');
+    }
+    expect(lastCrashOutput).toContain('asset leg on BTC stored, not broadcast');
+
+    // The server's bcoin node died with it (its IPC channel closed), so it no longer answers...
+    await driver.waitUntil('the dead server’s Bitcoin node to stop answering', async () => {
+      const answered = await fetch(bitcoinNode.origin, { method: 'POST' }).then(
+        () => true,
+        () => false,
+      );
+      return !answered;
+    });
+    // ...and its chain is intact in DATA_DIR/bitcoin: the deposit is there, unspent, and the
+    // payout transaction (signed and stored by the server) was never mined.
+    const offline = await startBitcoinRegtest({ dataDir: join(dataDir, 'bitcoin') });
+    try {
+      const offlineRpc = async <T>(method: string, params: unknown[]): Promise<T> => {
+        const response = await fetch(offline.rpcUrl, {
+          method: 'POST',
+          headers: {
+            authorization: `Basic ${Buffer.from(`${offline.rpcUser}:${offline.rpcPassword}`).toString('base64')}`,
+          },
+          body: JSON.stringify({ id: 1, method, params }),
+        });
+        return ((await response.json()) as { result: T }).result;
+      };
+      expect(await offlineRpc<number>('getblockcount', [])).toBeGreaterThanOrEqual(heightBeforeCrash);
+      const unspent = await offlineRpc<{ value: number } | null>('gettxout', [
+        funded.transaction_hash,
+        deposit.vout,
+      ]);
+      expect(unspent).not.toBeNull();
+      expect(await offlineRpc<unknown>('getrawtransaction', [signed.txid, true])).toBeNull();
+    } finally {
+      await offline.stop();
+    }
+
+    await start();
+    await driver.waitUntil(
+      'the deal to complete after the restart',
+      async () => (await driver.dealStatus(buyer, deal.dealId)) === 'completed',
+      90_000,
+    );
+    // The transaction the server stored before dying is the one the chain holds: the same txid.
+    const view = await driver.escrowView(buyer, deal.dealId);
+    expect(view.status).toBe('settled');
+    expect(driver.legOf(view, 'asset').payout?.transaction_hash).toBe(signed.txid);
+    expect(await driver.bitcoinConfirmations(signed.txid)).toBeGreaterThanOrEqual(2);
+    expect(await driver.bitcoinRpc<unknown>('gettxout', [funded.transaction_hash, deposit.vout])).toBeNull();
+    const payout = await driver.bitcoinRpc<{ vin: { txid: string; vout: number }[] }>('getrawtransaction', [
+      signed.txid,
+      true,
+    ]);
+    expect(payout.vin.map((input) => [input.txid, input.vout])).toEqual([
+      [funded.transaction_hash, deposit.vout],
+    ]);
+    // Every satoshi where it belongs: 87,654,321 in; floor(87,654,321 / 10,000) = 8,765 to the fee
+    // address; the buyer 87,654,321 − 8,765 − the network fee the seller was shown; the escrow empty.
+    const networkFee = BigInt(signed.summary.network_fee);
+    const outputs = await driver.bitcoinOutputs(signed.txid);
+    expect(outputs.map(({ address, amount }) => [address, amount])).toEqual([
+      [deal.buyerPayout, assetAmount - 8_765n - networkFee],
+      [bitcoinFeeAddress, 8_765n],
+    ]);
+    expect(await driver.bitcoinBalance(deal.buyerPayout)).toBe(assetAmount - 8_765n - networkFee);
+    expect(await driver.bitcoinBalance(deal.asset)).toBe(0n);
+    // The USDT leg, once: 60,000,000,003 in, floor(60,000,000,003 / 10,000) = 6,000,000 to the fee address.
+    const usdtAfter = await balancesOf(['USDT', 'USDT'], {
+      sellerPayout: deal.sellerPayout,
+      fee: feeAddress,
+    });
+    expect(usdtAfter['sellerPayout USDT']! - usdtBefore['sellerPayout USDT']!).toBe(
+      stableAmount - 6_000_000n,
+    );
+    expect(usdtAfter['fee USDT']! - usdtBefore['fee USDT']!).toBe(6_000_000n);
+    expect(await driver.balance('USDT', deal.stable)).toBe(0n);
+    expect((await driver.settledEvents(deal.stable)).length).toBe(1);
+    expect(view.legs.map((leg) => [leg.leg, leg.state, leg.payout?.status])).toEqual([
+      ['asset', 'released', 'confirmed'],
+      ['stable', 'released', 'confirmed'],
+    ]);
+    await expectClosedOnce(deal.dealId, 'escrow_settled');
+    deals.push({ dealId: deal.dealId, outcome: 'completed' });
+    await stop();
+  }
+
   it('refunds a cancelled deal killed mid-refund exactly once, to the base unit', async () => {
     // 0.5 WETH deposited in full by the seller, 1,234.567891 of 2,469.135782 USDC by the buyer; the
     // buyer cancels. The seller's refund is mined when the server dies, the buyer's is still to come.
@@ -388,7 +539,7 @@ describe('kill -9 at each settlement step, then a restart on the same data', { t
     );
     expect(alerts.data).toEqual([]);
     for (const { dealId, outcome } of deals) expect(await driver.dealStatus(buyer, dealId)).toBe(outcome);
-    expect(deals).toHaveLength(settlements.length + 1);
+    expect(deals).toHaveLength(settlements.length + 2);
     await stop();
   });
 });

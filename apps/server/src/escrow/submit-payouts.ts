@@ -139,7 +139,11 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
       deps.now(),
     );
   }
-  await crashIfAt(deps.crashAt, 'after-cosign', `payout ${payout.id} stored, not broadcast`);
+  await crashIfAt(
+    deps.crashAt,
+    'after-cosign',
+    `payout ${payout.id} of the ${payout.leg} leg on ${payout.chain} stored, not broadcast`,
+  );
   await broadcastStored(deps, marked[0]!);
   return true;
 }

@@ -1,7 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { covenantEscrowAbi, testTetherTokenAbi } from '@covenant/contracts';
-import { fundFromDevnetWallet } from '@covenant/devnets';
+import { BITCOIN_DEV_WALLET_ADDRESS, fundFromDevnetWallet } from '@covenant/devnets';
 import type { EscrowStatusView } from '@covenant/domain';
+import { BITCOIN_ADDRESS_FORMATS, type BitcoinAddressFormat } from '@covenant/escrow/bitcoin';
 import { typedDataFromJson } from '@covenant/escrow/ethereum';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { base64, hex } from '@scure/base';
+import * as btc from '@scure/btc-signer';
 import {
   type Address,
   createPublicClient,
@@ -17,12 +22,19 @@ import { expect } from 'vitest';
 
 export type LegName = 'asset' | 'stable';
 
-/** A demo trader signed in over HTTP, with a registered escrow key and a wallet of its own on the devnet. */
+/**
+ * A demo trader signed in over HTTP, with registered escrow keys (an Ethereum account, a Bitcoin key
+ * whose compressed public key is its Bitcoin signer) and a wallet of its own on the devnet.
+ */
 export interface HttpParty {
   email: string;
   id: string;
+  /** What its requests carry: the session's access token, or an API key (`withApiKey`). */
   token: string;
   escrowKey: PrivateKeyAccount;
+  /** The Bitcoin escrow key: 32 random bytes; its compressed public key is registered on BTC. */
+  bitcoinKey: Uint8Array;
+  bitcoinPublicKey: string;
   walletKey: Hex;
   wallet: Address;
 }
@@ -41,6 +53,37 @@ export interface DealTerms {
   assetAmount: bigint;
   stableSymbol: string;
   stableAmount: bigint;
+}
+
+/** A BTC-asset deal with its escrow open: the asset leg is a 2-of-3 P2WSH address, the stable leg an Ethereum escrow. */
+export interface OpenedBitcoinDeal {
+  dealId: string;
+  /** The asset leg's P2WSH deposit address. */
+  asset: string;
+  stable: Address;
+  /** The buyer is paid the bitcoin here (P2WPKH of a fresh key). */
+  buyerPayout: string;
+  /** The seller's bitcoin goes back here on a refund. */
+  sellerRefund: string;
+  sellerPayout: Address;
+  /** The legs as `POST /escrow/create` answered. */
+  legs: CreatedLeg[];
+}
+
+export interface CreatedLeg {
+  leg: LegName;
+  chain: string;
+  symbol: string;
+  amount: string;
+  deposit_address: string;
+  custody?: { witness_script?: string; public_keys?: Record<string, string> } & Record<string, unknown>;
+}
+
+/** One output of a Bitcoin transaction as the node shows it: its address and amount in satoshis. */
+export interface BitcoinOutput {
+  vout: number;
+  address: string | null;
+  amount: bigint;
 }
 
 export interface HttpDealDriverOptions {
@@ -94,7 +137,10 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
     body?: unknown,
   ): Promise<Body> {
     const response = await call<Body>(method, path, token, body);
-    expect(response.status, `${method} ${path}: ${JSON.stringify(response.json)}`).toBeLessThan(300);
+    expect(
+      response.status,
+      `${method} ${path}: ${JSON.stringify(response.json)}${response.status >= 500 ? `\n${options.describe?.() ?? ''}` : ''}`,
+    ).toBeLessThan(300);
     if (response.json === null) throw new Error(`${method} ${path} answered no body`);
     return response.json;
   }
@@ -117,15 +163,55 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
     const wallet = privateKeyToAccount(walletKey).address;
     await devnet.setBalance({ address: wallet, value: 10n ** 20n });
     const escrowKey = privateKeyToAccount(generatePrivateKey());
-    const party: HttpParty = { email, id: claims.sub, token, escrowKey, walletKey, wallet };
+    const bitcoinKey = new Uint8Array(randomBytes(32));
+    const bitcoinPublicKey = hex.encode(secp256k1.getPublicKey(bitcoinKey, true));
+    const party: HttpParty = {
+      email,
+      id: claims.sub,
+      token,
+      escrowKey,
+      bitcoinKey,
+      bitcoinPublicKey,
+      walletKey,
+      wallet,
+    };
     await expectOk('POST', '/api/v1/wallets/connect', token, { chain: 'ETH', address: escrowKey.address });
+    // Registering a signer is a sensitive action (a session that just signed in), never an API key's.
+    await expectOk('POST', '/api/v1/wallets/connect', token, { chain: 'BTC', public_key: bitcoinPublicKey });
     return party;
   }
 
-  /** A deal between the two, agreed through the API (CIS, addresses, terms), with its escrow opened. */
-  async function openDeal(buyer: HttpParty, seller: HttpParty, terms: DealTerms): Promise<OpenedDeal> {
+  /**
+   * The party with a new API key of its own (read and trade scopes) in place of its session: what
+   * an API user's program holds. Creating the key needs the session (a sensitive action).
+   */
+  async function withApiKey(party: HttpParty): Promise<HttpParty> {
+    const created = await expectOk<{ key: string; scopes: string[] }>(
+      'POST',
+      '/api/v1/api-keys',
+      party.token,
+      {
+        name: `${party.email} trading bot`,
+        scopes: ['read', 'trade'],
+      },
+    );
+    expect(created.scopes).toEqual(['read', 'trade']);
+    return { ...party, token: created.key };
+  }
+
+  /**
+   * A deal between the two, agreed through the API (CIS, addresses, terms), with its escrow opened;
+   * `addressesOf` gives each party's payout and refund addresses.
+   */
+  async function agreeAndOpen(
+    buyer: HttpParty,
+    seller: HttpParty,
+    terms: DealTerms & { assetChain: 'ETH' | 'BTC' },
+    addressesOf: (party: HttpParty) => { payout: string; refund: string },
+  ): Promise<{ dealId: string; legs: CreatedLeg[] }> {
+    const chains = terms.assetChain === 'ETH' ? ['ETH'] : [terms.assetChain, 'ETH'];
     const created = await expectOk('POST', '/api/v1/deals', buyer.token, {
-      asset_chain: 'ETH',
+      asset_chain: terms.assetChain,
       asset_symbol: terms.assetSymbol,
       asset_amount: terms.assetAmount.toString(),
       stable_chain: 'ETH',
@@ -143,7 +229,7 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
         assets: [terms.assetSymbol, terms.stableSymbol],
         size_min_usd: 1_000,
         size_max_usd: 1_000_000,
-        preferred_chains: ['ETH'],
+        preferred_chains: chains,
         settlement_window_hours: 72,
       });
       await expectOk('POST', `/api/v1/deals/${dealId}/cis`, party.token, { cis_id: sheet.id });
@@ -151,32 +237,71 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
     for (const party of [buyer, seller]) {
       await expectOk('POST', `/api/v1/deals/${dealId}/cis/approve`, party.token, {});
     }
-    const payouts = new Map<HttpParty, Address>();
     for (const party of [buyer, seller]) {
-      const payout = privateKeyToAccount(generatePrivateKey()).address;
-      payouts.set(party, payout);
+      const { payout, refund } = addressesOf(party);
       await expectOk('PUT', `/api/v1/deals/${dealId}/addresses`, party.token, {
         payout_address: payout,
-        refund_address: party.wallet,
+        refund_address: refund,
       });
     }
     const agreed = await expectOk('POST', `/api/v1/deals/${dealId}/terms/accept`, seller.token, {
       version: 1,
     });
     expect(agreed.status).toBe('terms_agreed');
-    const escrow = await expectOk<{ legs: { leg: string; deposit_address: Address }[] }>(
-      'POST',
-      '/api/v1/escrow/create',
-      buyer.token,
-      { deal_id: dealId },
-    );
-    const address = (leg: LegName) => escrow.legs.find((entry) => entry.leg === leg)!.deposit_address;
+    const escrow = await expectOk<{ legs: CreatedLeg[] }>('POST', '/api/v1/escrow/create', buyer.token, {
+      deal_id: dealId,
+    });
+    return { dealId, legs: escrow.legs };
+  }
+
+  /** A deal between the two on Ethereum, agreed through the API (CIS, addresses, terms), with its escrow opened. */
+  async function openDeal(buyer: HttpParty, seller: HttpParty, terms: DealTerms): Promise<OpenedDeal> {
+    const payouts = new Map<HttpParty, Address>();
+    const { dealId, legs } = await agreeAndOpen(buyer, seller, { ...terms, assetChain: 'ETH' }, (party) => {
+      const payout = privateKeyToAccount(generatePrivateKey()).address;
+      payouts.set(party, payout);
+      return { payout, refund: party.wallet };
+    });
+    const address = (leg: LegName) => legs.find((entry) => entry.leg === leg)!.deposit_address as Address;
     return {
       dealId,
       asset: address('asset'),
       stable: address('stable'),
       buyerPayout: payouts.get(buyer)!,
       sellerPayout: payouts.get(seller)!,
+    };
+  }
+
+  /**
+   * A deal of BTC (the asset leg, `terms.assetSymbol` is BTC) against a stablecoin on Ethereum,
+   * agreed through the API, with its escrow opened. The buyer is paid the bitcoin at a fresh P2WPKH
+   * address, the seller's bitcoin refund address is another; on Ethereum as `openDeal`.
+   */
+  async function openBitcoinDeal(
+    buyer: HttpParty,
+    seller: HttpParty,
+    terms: DealTerms,
+  ): Promise<OpenedBitcoinDeal> {
+    const format = await bitcoinAddressFormat();
+    const freshBitcoinAddress = () =>
+      btc.p2wpkh(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true), format).address as string;
+    const buyerPayout = freshBitcoinAddress();
+    const sellerRefund = freshBitcoinAddress();
+    const sellerPayout = privateKeyToAccount(generatePrivateKey()).address;
+    const { dealId, legs } = await agreeAndOpen(buyer, seller, { ...terms, assetChain: 'BTC' }, (party) =>
+      party === buyer
+        ? { payout: buyerPayout, refund: buyer.wallet }
+        : { payout: sellerPayout, refund: sellerRefund },
+    );
+    const address = (leg: LegName) => legs.find((entry) => entry.leg === leg)!.deposit_address;
+    return {
+      dealId,
+      asset: address('asset'),
+      stable: address('stable') as Address,
+      buyerPayout,
+      sellerRefund,
+      sellerPayout,
+      legs,
     };
   }
 
@@ -212,6 +337,136 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
     const request = call('POST', '/api/v1/escrow/release', party.token, { deal_id: dealId, leg, signature });
     const answered = mayDie ? await request.catch(() => null) : await request;
     if (answered) expect(answered.status, JSON.stringify(answered.json)).toBe(202);
+  }
+
+  /**
+   * The seller (or whoever the leg awaits) signs the Bitcoin leg's payout PSBT from the status's
+   * `signing_payload` with its Bitcoin key and posts it back. Returns the PSBT it signed (the
+   * unsigned transaction's id is the payout's txid) and the summary it was shown.
+   */
+  async function approveBitcoin(
+    party: HttpParty,
+    dealId: string,
+    leg: LegName,
+    mayDie = false,
+  ): Promise<{ txid: string; summary: BitcoinSummary }> {
+    let payload: BitcoinSigningPayload | null = null;
+    await waitUntil(`the ${leg} leg's PSBT to await ${party.email}'s signature`, async () => {
+      const view = legOf(await escrowView(party, dealId), leg);
+      payload = view.signing_payload as BitcoinSigningPayload | null;
+      return payload !== null && view.signer === party.bitcoinPublicKey;
+    });
+    const { data, summary } = payload as unknown as BitcoinSigningPayload;
+    expect((payload as unknown as BitcoinSigningPayload).format).toBe('psbt');
+    const psbt = signPsbt(data, party.bitcoinKey);
+    const request = call('POST', '/api/v1/escrow/release', party.token, { deal_id: dealId, leg, psbt });
+    const answered = mayDie ? await request.catch(() => null) : await request;
+    if (answered) expect(answered.status, JSON.stringify(answered.json)).toBe(202);
+    return { txid: btc.Transaction.fromPSBT(base64.decode(data)).id, summary };
+  }
+
+  /** What a PSBT-capable wallet does: signs every input with `key` (SIGHASH_ALL) and returns the PSBT, base64. */
+  function signPsbt(psbtBase64: string, key: Uint8Array): string {
+    const tx = btc.Transaction.fromPSBT(base64.decode(psbtBase64));
+    for (let index = 0; index < tx.inputsLength; index++) tx.signIdx(key, index);
+    return base64.encode(tx.toPSBT());
+  }
+
+  /** The BTC entry of `GET /chains` on the running server (its node's URL changes at each start). */
+  async function bitcoinChainEntry(): Promise<{ rpc_url?: string; network?: string; fee_address: string }> {
+    const chains = await call<{
+      data: { chain: string; rpc_url?: string; network?: string; fee_address: string }[];
+    }>('GET', '/api/v1/chains', null);
+    const entry = chains.json?.data.find((chain) => chain.chain === 'BTC');
+    if (!entry) throw new Error(`GET /chains lists no BTC: ${JSON.stringify(chains.json)}`);
+    return entry;
+  }
+
+  async function bitcoinAddressFormat(): Promise<BitcoinAddressFormat> {
+    const network = (await bitcoinChainEntry()).network;
+    if (network !== 'mainnet' && network !== 'testnet' && network !== 'regtest') {
+      throw new Error(`unknown Bitcoin network ${network}`);
+    }
+    return BITCOIN_ADDRESS_FORMATS[network];
+  }
+
+  /** The node behind the running server: its URL and basic-auth header, from the `rpc_url` local requests see. */
+  async function bitcoinNode(): Promise<{ url: string; authorization: string }> {
+    const rpcUrl = (await bitcoinChainEntry()).rpc_url;
+    if (!rpcUrl) throw new Error('GET /chains shows no rpc_url for BTC (not a local devnet?)');
+    const parsed = new URL(rpcUrl);
+    const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+    parsed.username = '';
+    parsed.password = '';
+    return {
+      url: parsed.toString().replace(/\/$/, ''),
+      authorization: `Basic ${Buffer.from(credentials).toString('base64')}`,
+    };
+  }
+
+  /** One JSON-RPC call to the server's Bitcoin node. */
+  async function bitcoinRpc<T>(method: string, params: unknown[] = []): Promise<T> {
+    const node = await bitcoinNode();
+    const response = await fetch(node.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: node.authorization },
+      body: JSON.stringify({ jsonrpc: '1.0', id: 1, method, params }),
+    });
+    const reply = (await response.json()) as { result: T; error: { code: number; message: string } | null };
+    if (reply.error) throw new Error(`bitcoin ${method}: ${reply.error.message} (${reply.error.code})`);
+    return reply.result;
+  }
+
+  /** Mines `blocks` blocks on the server's node (to the dev wallet); their hashes. */
+  function mineBitcoin(blocks = 1): Promise<string[]> {
+    return bitcoinRpc<string[]>('generatetoaddress', [blocks, BITCOIN_DEV_WALLET_ADDRESS]);
+  }
+
+  /** A transaction's outputs as the node shows it (`getrawtransaction <txid> true`), amounts in satoshis. */
+  async function bitcoinOutputs(txid: string): Promise<BitcoinOutput[]> {
+    const tx = await bitcoinRpc<{
+      vout: { n: number; value: number; scriptPubKey: { address?: string; addresses?: string[] } }[];
+    }>('getrawtransaction', [txid, true]);
+    const format = await bitcoinAddressFormat();
+    const raw = await bitcoinRpc<string>('getrawtransaction', [txid, false]);
+    // Amounts from the raw bytes, not the node's BTC floats.
+    const parsed = btc.Transaction.fromRaw(hex.decode(raw), { allowUnknownOutputs: true });
+    return tx.vout.map((output) => {
+      const exact = parsed.getOutput(output.n);
+      let address: string | null = null;
+      try {
+        address = exact.script ? btc.Address(format).encode(btc.OutScript.decode(exact.script)) : null;
+      } catch {
+        address = null;
+      }
+      return { vout: output.n, address, amount: exact.amount ?? 0n };
+    });
+  }
+
+  /** How many blocks deep the transaction is (0 in the mempool); null when the node does not know it. */
+  async function bitcoinConfirmations(txid: string): Promise<number | null> {
+    try {
+      const tx = await bitcoinRpc<{ confirmations?: number }>('getrawtransaction', [txid, true]);
+      return tx.confirmations ?? 0;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The unspent outputs paying `address`, from bcoin's address index (`GET /coin/address/<address>`). */
+  async function bitcoinCoinsAt(address: string): Promise<{ txid: string; vout: number; amount: bigint }[]> {
+    const node = await bitcoinNode();
+    const response = await fetch(`${node.url}/coin/address/${address}`, {
+      headers: { authorization: node.authorization },
+    });
+    expect(response.status).toBe(200);
+    const coins = (await response.json()) as { hash: string; index: number; value: number }[];
+    return coins.map((coin) => ({ txid: coin.hash, vout: coin.index, amount: BigInt(coin.value) }));
+  }
+
+  /** What `address` holds unspent, in satoshis. */
+  async function bitcoinBalance(address: string): Promise<bigint> {
+    return (await bitcoinCoinsAt(address)).reduce((sum, coin) => sum + coin.amount, 0n);
   }
 
   /** Polls until `done` holds. */
@@ -258,7 +513,9 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
     call,
     expectOk,
     signIn,
+    withApiKey,
     openDeal,
+    openBitcoinDeal,
     pay,
     escrowView,
     legOf,
@@ -268,7 +525,31 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
     balance,
     settledEvents,
     isSettled,
+    approveBitcoin,
+    signPsbt,
+    bitcoinChainEntry,
+    bitcoinAddressFormat,
+    bitcoinRpc,
+    mineBitcoin,
+    bitcoinOutputs,
+    bitcoinConfirmations,
+    bitcoinCoinsAt,
+    bitcoinBalance,
   };
 }
 
 export type HttpDealDriver = ReturnType<typeof httpDealDriver>;
+
+/** What the deal room shows before a Bitcoin payout is signed (amounts in satoshis, decimal strings). */
+export interface BitcoinSummary {
+  outputs: { kind: 'payout' | 'fee' | 'refund'; to: string; amount: string }[];
+  network_fee: string;
+  fee_rate_sat_vb: string;
+  dust_folded: { kind: 'payout' | 'fee' | 'refund'; to: string; amount: string }[];
+}
+
+interface BitcoinSigningPayload {
+  format: 'psbt';
+  data: string;
+  summary: BitcoinSummary;
+}
