@@ -203,12 +203,17 @@ test('two traders settle a BTC-for-USDT escrow from their browsers: a 2-of-3 P2W
   await expect(transfers).toContainText(`Fee of 0.00001234 BTC to Covenant’s fee address`);
   await expect(transfers).toContainText(bitcoin.feeAddress);
   const networkFeeText = (await sellerConfirm.getByText(/^Network fee/).textContent()) ?? '';
-  const networkFeeShown = /Network fee (0\.\d{8}) BTC/.exec(networkFeeText)?.[1];
+  // Shown without trailing zeros (0.0000113 BTC is 1 130 sat).
+  const networkFeeShown = /Network fee (0\.\d{1,8}) BTC/.exec(networkFeeText)?.[1];
   expect(networkFeeShown).toBeDefined();
-  const networkFee = BigInt((networkFeeShown ?? '').replace('.', ''));
+  const networkFee = BigInt((networkFeeShown ?? '').split('.')[1]?.padEnd(8, '0') ?? '');
   expect(networkFee).toBeGreaterThan(0n);
   const buyerReceives = asset - assetFee - networkFee;
-  const buyerAmount = `${buyerReceives / 100_000_000n}.${(buyerReceives % 100_000_000n).toString().padStart(8, '0')}`;
+  // As the page writes it: exact, without trailing zeros.
+  const buyerAmount =
+    `${buyerReceives / 100_000_000n}.${(buyerReceives % 100_000_000n).toString().padStart(8, '0')}`
+      .replace(/0+$/, '')
+      .replace(/\.$/, '');
   await expect(transfers).toContainText(`Pays ${buyerAmount} BTC to demo_buyer`);
   await sellerConfirm.getByLabel('Escrow password', { exact: true }).fill(escrowPasswords.seller);
   await sellerConfirm.getByRole('button', { name: 'Confirm settlement' }).click();
@@ -232,12 +237,12 @@ test('two traders settle a BTC-for-USDT escrow from their browsers: a 2-of-3 P2W
       await expect(leg.getByText('Released', { exact: true })).toBeVisible();
       hashes.push((await leg.locator('code').first().textContent()) ?? '');
     }
-    // The plan's transfers are before the network fee, and the page says so.
+    // What the Bitcoin transaction paid, after the network fee the seller saw before signing.
     const settledBtc = escrowCard(page).getByRole('region', { name: 'Asset leg', exact: true });
     await expect(settledBtc).toContainText(
-      page === buyer ? 'Pays 0.12344444 BTC to you' : 'Pays 0.12344444 BTC to demo_buyer',
+      page === buyer ? `Pays ${buyerAmount} BTC to you` : `Pays ${buyerAmount} BTC to demo_buyer`,
     );
-    await expect(settledBtc.getByText(/^Amounts before the Bitcoin network fee/)).toBeVisible();
+    await expect(settledBtc.getByText(/^Network fee/)).toContainText(`Network fee ${networkFeeShown} BTC`);
     await expectSameDocument(page);
   }
   expect(hashes.slice(2)).toEqual(hashes.slice(0, 2));

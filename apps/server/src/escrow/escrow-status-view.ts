@@ -36,9 +36,13 @@ export async function escrowStatusView(
     );
     const ethereum = awaiting !== undefined && approvalFormOf(awaiting) === 'signature';
     const signer = awaiting ? (party === 'buyer' ? row.buyerSigner : row.sellerSigner) : null;
-    const transfers =
-      (payout?.plan as { transfers?: { kind: 'payout' | 'fee' | 'refund'; to: string; amount: string }[] })
-        ?.transfers ?? [];
+    type TransferView = { kind: 'payout' | 'fee' | 'refund'; to: string; amount: string };
+    // A Bitcoin payout pays its network fee out of the recipient's output (and folds dust into it):
+    // what its transaction pays is the summary built with it, not the engine's plan.
+    const summary = (
+      payout?.signingPayload as { summary?: { outputs?: TransferView[]; network_fee?: string } }
+    )?.summary;
+    const transfers = summary?.outputs ?? (payout?.plan as { transfers?: TransferView[] })?.transfers ?? [];
     return {
       leg: row.leg,
       chain: row.chain,
@@ -58,6 +62,7 @@ export async function escrowStatusView(
         source: payout.source,
         status: payout.status,
         transfers,
+        network_fee: summary?.network_fee ?? null,
         approved_by: approvedBy,
         transaction_hash: payout.txRef,
       },

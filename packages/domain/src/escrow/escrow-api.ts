@@ -85,7 +85,17 @@ export const escrowPayoutViewSchema = z.object({
     .enum(['settlement', 'cancellation', 'mediator', 'late_deposit'])
     .describe('`late_deposit`: money that reached the leg after it was paid out, returned to the depositor'),
   status: z.enum(escrowPayoutStatuses),
-  transfers: z.array(transferSchema),
+  transfers: z
+    .array(transferSchema)
+    .describe(
+      'What the payout transaction pays: on Bitcoin after the network fee, which comes out of the recipient’s output',
+    ),
+  network_fee: baseUnits
+    .nullable()
+    .optional()
+    .describe(
+      'Bitcoin: what the transaction leaves to the miners (outputs below the dust limit folded in); null on Ethereum, where the relayer pays gas',
+    ),
   approved_by: z.array(z.enum(['buyer', 'seller', 'platform'])),
   transaction_hash: z.string().nullable(),
 });

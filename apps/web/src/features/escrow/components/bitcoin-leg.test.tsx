@@ -275,17 +275,20 @@ describe('signing a Bitcoin payout', () => {
     );
   });
 
-  it('says, once settled, that the transfers shown are before the network fee the transaction paid', async () => {
+  it('shows, once settled, what the transaction paid and the network fee it left to the miners', async () => {
     const released = {
       kind: 'release',
       source: 'settlement',
       status: 'confirmed',
       approved_by: ['seller', 'platform'],
       transaction_hash: 'ab'.repeat(32),
+      // 150 000 000 sat: fee 15 000, network fee 1 130 out of the buyer's output:
+      // 150 000 000 − 15 000 − 1 130 = 149 983 870.
       transfers: [
-        { kind: 'payout', to: adaPayout, amount: '149985000' },
+        { kind: 'payout', to: adaPayout, amount: '149983870' },
         { kind: 'fee', to: feeAddress, amount: '15000' },
       ],
+      network_fee: '1130',
     };
     openBitcoinDeal(
       'completed',
@@ -296,8 +299,10 @@ describe('signing a Bitcoin payout', () => {
     const leg = within(
       (await panel.findByRole('heading', { name: 'Asset leg' })).closest('section') as HTMLElement,
     );
-    expect(leg.getByText(/^Pays/)).toHaveTextContent('Pays 1.49985 BTC to ada');
-    expect(leg.getByText(/^Amounts before the Bitcoin network fee/)).toBeInTheDocument();
+    expect(leg.getByText(/^Pays/)).toHaveTextContent('Pays 1.4998387 BTC to ada');
+    expect(leg.getByText(/^Network fee/)).toHaveTextContent(
+      'Network fee 0.0000113 BTC, paid to the Bitcoin miners out of the recipient’s amount',
+    );
     // The Ethereum leg's transfers are exact as shown: no such note.
     const stable = within(
       (await panel.findByRole('heading', { name: 'Stablecoin leg' })).closest('section') as HTMLElement,

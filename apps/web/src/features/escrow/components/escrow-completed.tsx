@@ -1,5 +1,6 @@
 import type { DealWithHistory, EscrowStatusLegView, EscrowStatusView } from '@covenant/domain';
 import { ExternalLink } from 'lucide-react';
+import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
 import type { ChainView } from '../api/get-chains.js';
 import { CopyButton } from './copy-button.js';
 import type { EscrowViewer } from './escrow-viewer.js';
@@ -16,13 +17,10 @@ function transactionOf(escrow: EscrowStatusView, leg: EscrowStatusLegView): stri
   return leg.leg === 'asset' ? sent.buyer : sent.seller;
 }
 
-/**
- * The settlement plan lists a Bitcoin leg's transfers before the network fee, which the transaction
- * takes out of the recipient's output (the summary signed before showed it): say so, or the page would
- * claim more than arrived on-chain.
- */
-export const bitcoinNetworkFeeNote =
-  'Amounts before the Bitcoin network fee: it was paid to the miners out of the recipient’s amount, so the transaction pays the recipient that much less. An output below the dust limit, if any, went to the miners as well.';
+/** A Bitcoin payout's transfers are what its transaction paid; the network fee came out of the recipient's amount. */
+function bitcoinNetworkFeeNote(networkFee: string, symbol: string): string {
+  return `Network fee ${formatDealAmount(networkFee, symbol)}, paid to the Bitcoin miners out of the recipient’s amount (with any output below the dust limit).`;
+}
 
 /** A settled or refunded escrow: what each leg moved, and the transaction that moved it, to check on-chain. */
 export function EscrowCompleted({
@@ -60,7 +58,11 @@ export function EscrowCompleted({
             {leg.payout && leg.payout.transfers.length > 0 ? (
               <>
                 <PayoutTransfers deal={deal} viewer={viewer} leg={leg} transfers={leg.payout.transfers} />
-                {leg.chain === 'BTC' ? <p className="text-muted text-xs">{bitcoinNetworkFeeNote}</p> : null}
+                {leg.payout.network_fee ? (
+                  <p className="text-muted text-xs">
+                    {bitcoinNetworkFeeNote(leg.payout.network_fee, leg.symbol)}
+                  </p>
+                ) : null}
               </>
             ) : (
               <p className="text-muted text-sm">Nothing moved on this leg.</p>
