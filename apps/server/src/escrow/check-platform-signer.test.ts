@@ -5,6 +5,7 @@ import { type Database, schema } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertBitcoinDealEscrow, placeholderLeg } from '../testing/insert-escrow-rows.js';
 import { checkPlatformSigner } from './check-platform-signer.js';
 import { createFilePlatformSigner, type PlatformSigner } from './platform-signer.js';
 
@@ -20,55 +21,15 @@ describe('checkPlatformSigner', () => {
     dirs = [await mkdtemp(join(tmpdir(), 'covenant-key-')), await mkdtemp(join(tmpdir(), 'covenant-key-'))];
     platform = await createFilePlatformSigner(dirs[0]!);
     stranger = await createFilePlatformSigner(dirs[1]!);
-    const [buyer, seller] = await database.db
-      .insert(schema.users)
-      .values([{ email: 'buyer@example.com' }, { email: 'seller@example.com' }])
-      .returning({ id: schema.users.id });
-    const [deal] = await database.db
-      .insert(schema.deals)
-      .values({
-        buyerId: buyer!.id,
-        sellerId: seller!.id,
-        assetChain: 'BTC',
-        assetSymbol: 'BTC',
-        assetAmount: '12345678',
-        stableChain: 'ETH',
-        stableSymbol: 'USDT',
-        stableAmount: '60000000000',
-      })
-      .returning({ id: schema.deals.id });
-    const [escrow] = await database.db
-      .insert(schema.escrows)
-      .values({ dealId: deal!.id })
-      .returning({ id: schema.escrows.id });
-    escrowId = escrow!.id;
+    escrowId = await insertBitcoinDealEscrow(database.db);
   });
   afterAll(async () => {
     await database?.close();
     for (const dir of dirs ?? []) await rm(dir, { recursive: true, force: true });
   });
 
-  const leg = (
-    name: 'asset' | 'stable',
-    chain: string,
-    platformSigner: string,
-    platformKeyIndex: number,
-  ) => ({
-    escrowId,
-    leg: name,
-    chain,
-    symbol: chain === 'BTC' ? 'BTC' : 'USDT',
-    requiredAmount: '1',
-    depositAddress: `deposit-${name}`,
-    depositorRefundAddress: 'refund',
-    receiverPayoutAddress: 'payout',
-    buyerSigner: 'buyer',
-    sellerSigner: 'seller',
-    platformSigner,
-    platformKeyIndex,
-    requiredConfirmations: 2,
-    deadline: new Date(Date.now() + 3_600_000),
-  });
+  const leg = (name: 'asset' | 'stable', chain: string, platformSigner: string, platformKeyIndex: number) =>
+    placeholderLeg(escrowId, { leg: name, chain, platformSigner, platformKeyIndex });
 
   it("starts with the keys the open escrows were made with, and refuses another replica's keys on either chain", async () => {
     await database.db

@@ -1,6 +1,7 @@
 import { type Database, schema } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertBitcoinDealEscrow, placeholderLeg } from '../testing/insert-escrow-rows.js';
 import { feeWalletOutpoints } from './escrow-chains.js';
 
 describe('feeWalletOutpoints', () => {
@@ -13,42 +14,8 @@ describe('feeWalletOutpoints', () => {
   });
 
   it('offers the confirmed Bitcoin fee outputs, newest first, as the coins a CPFP child may add', async () => {
-    const [buyer, seller] = await database.db
-      .insert(schema.users)
-      .values([{ email: 'buyer@example.com' }, { email: 'seller@example.com' }])
-      .returning({ id: schema.users.id });
-    const [deal] = await database.db
-      .insert(schema.deals)
-      .values({
-        buyerId: buyer!.id,
-        sellerId: seller!.id,
-        assetChain: 'BTC',
-        assetSymbol: 'BTC',
-        assetAmount: '12345678',
-        stableChain: 'ETH',
-        stableSymbol: 'USDT',
-        stableAmount: '60000000000',
-      })
-      .returning({ id: schema.deals.id });
-    const [escrow] = await database.db
-      .insert(schema.escrows)
-      .values({ dealId: deal!.id })
-      .returning({ id: schema.escrows.id });
-    await database.db.insert(schema.escrowLegs).values({
-      escrowId: escrow!.id,
-      leg: 'asset',
-      chain: 'BTC',
-      symbol: 'BTC',
-      requiredAmount: '12345678',
-      depositAddress: 'deposit',
-      depositorRefundAddress: 'refund',
-      receiverPayoutAddress: 'payout',
-      buyerSigner: 'buyer',
-      sellerSigner: 'seller',
-      platformSigner: 'platform',
-      requiredConfirmations: 2,
-      deadline: new Date(Date.now() + 3_600_000),
-    });
+    const escrowId = await insertBitcoinDealEscrow(database.db);
+    await database.db.insert(schema.escrowLegs).values(placeholderLeg(escrowId));
     const entry = (
       txRef: string,
       chain: string,
@@ -56,7 +23,7 @@ describe('feeWalletOutpoints', () => {
       status: 'confirmed' | 'pending' | 'reorged',
       minutesAgo: number,
     ) => ({
-      escrowId: escrow!.id,
+      escrowId,
       leg: 'asset' as const,
       chain,
       kind,

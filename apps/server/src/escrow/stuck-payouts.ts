@@ -130,16 +130,43 @@ async function replaceWithHigherFee(
     return;
   }
   const bumped = bump.transaction;
-  const now = deps.now();
-  const [stored] = await deps.db
-    .update(schema.escrowPayouts)
-    .set({
+  await storeThenBroadcast(
+    deps,
+    chain,
+    payout,
+    current,
+    {
       rawTransaction: bumped.rawTransaction,
       txRef: bumped.txRef,
       replacedTransactions: [...payout.replacedTransactions, current],
-      submittedAt: now,
-      updatedAt: now,
-    })
+    },
+    bumped,
+    {
+      sent: [{ replaced: current.txRef, txRef: bumped.txRef }, 'payout sent again with a higher fee'],
+      // Refused when the earlier version was mined meanwhile: the next pass finds that one.
+      failed: 'sending the higher-fee payout failed',
+    },
+  );
+}
+
+/**
+ * Stores a new fee version of a sent payout, only while `current` is still the transaction it was
+ * sent as (and its wait before the next bump restarts), then sends `transaction`: a crash between
+ * the two re-sends what was stored.
+ */
+async function storeThenBroadcast(
+  deps: EscrowEngineDeps,
+  chain: EscrowChain,
+  payout: PayoutRow,
+  current: SignedTransaction,
+  changes: Partial<typeof schema.escrowPayouts.$inferInsert>,
+  transaction: SignedTransaction,
+  log: { sent: [Record<string, string>, string]; failed: string },
+): Promise<void> {
+  const now = deps.now();
+  const [stored] = await deps.db
+    .update(schema.escrowPayouts)
+    .set({ ...changes, submittedAt: now, updatedAt: now })
     .where(
       and(
         eq(schema.escrowPayouts.id, payout.id),
@@ -149,16 +176,10 @@ async function replaceWithHigherFee(
     )
     .returning();
   if (!stored) return;
-  deps.logger.info(
-    { payoutId: payout.id, replaced: current.txRef, txRef: bumped.txRef },
-    'payout sent again with a higher fee',
-  );
-  // Refused when the earlier version was mined meanwhile: the next pass finds that one.
+  deps.logger.info({ payoutId: payout.id, ...log.sent[0] }, log.sent[1]);
   await chain.adapter
-    .broadcast(bumped)
-    .catch((error: unknown) =>
-      deps.logger.warn({ err: error, payoutId: payout.id }, 'sending the higher-fee payout failed'),
-    );
+    .broadcast(transaction)
+    .catch((error: unknown) => deps.logger.warn({ err: error, payoutId: payout.id }, log.failed));
 }
 
 /** How many times the payout's fee was raised: replacements (Ethereum) or children (CPFP). */
@@ -178,33 +199,24 @@ async function addFeeBumpChild(
   current: SignedTransaction,
   child: SignedTransaction,
 ): Promise<void> {
-  const now = deps.now();
-  const [stored] = await deps.db
-    .update(schema.escrowPayouts)
-    .set({
+  await storeThenBroadcast(
+    deps,
+    chain,
+    payout,
+    current,
+    {
       feeBumpTransactions: [
         ...payout.feeBumpTransactions,
         { txRef: child.txRef, rawTransaction: child.rawTransaction },
       ],
-      submittedAt: now,
-      updatedAt: now,
-    })
-    .where(
-      and(
-        eq(schema.escrowPayouts.id, payout.id),
-        eq(schema.escrowPayouts.status, 'submitted'),
-        eq(schema.escrowPayouts.txRef, current.txRef),
-      ),
-    )
-    .returning();
-  if (!stored) return;
-  deps.logger.info(
-    { payoutId: payout.id, parent: current.txRef, child: child.txRef },
-    'a child transaction pays a higher fee for the payout',
+    },
+    child,
+    {
+      sent: [
+        { parent: current.txRef, child: child.txRef },
+        'a child transaction pays a higher fee for the payout',
+      ],
+      failed: 'sending the fee-bump child failed',
+    },
   );
-  await chain.adapter
-    .broadcast(child)
-    .catch((error: unknown) =>
-      deps.logger.warn({ err: error, payoutId: payout.id }, 'sending the fee-bump child failed'),
-    );
 }

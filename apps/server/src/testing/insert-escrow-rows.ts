@@ -1,0 +1,51 @@
+import { type Db, schema } from '@covenant/db';
+
+/** A BTC-for-USDT deal between two new users with its escrow, straight into the database: the escrow's id. */
+export async function insertBitcoinDealEscrow(db: Db): Promise<string> {
+  const [buyer, seller] = await db
+    .insert(schema.users)
+    .values([{ email: 'buyer@example.com' }, { email: 'seller@example.com' }])
+    .returning({ id: schema.users.id });
+  const [deal] = await db
+    .insert(schema.deals)
+    .values({
+      buyerId: buyer!.id,
+      sellerId: seller!.id,
+      assetChain: 'BTC',
+      assetSymbol: 'BTC',
+      assetAmount: '12345678',
+      stableChain: 'ETH',
+      stableSymbol: 'USDT',
+      stableAmount: '60000000000',
+    })
+    .returning({ id: schema.deals.id });
+  const [escrow] = await db
+    .insert(schema.escrows)
+    .values({ dealId: deal!.id })
+    .returning({ id: schema.escrows.id });
+  return escrow!.id;
+}
+
+/** An escrow leg row with placeholder addresses and signers, for tests of what reads the rows. */
+export function placeholderLeg(
+  escrowId: string,
+  overrides: Partial<typeof schema.escrowLegs.$inferInsert> = {},
+): typeof schema.escrowLegs.$inferInsert {
+  const chain = overrides.chain ?? 'BTC';
+  return {
+    escrowId,
+    leg: 'asset',
+    chain,
+    symbol: chain === 'BTC' ? 'BTC' : 'USDT',
+    requiredAmount: '1',
+    depositAddress: `deposit-${overrides.leg ?? 'asset'}`,
+    depositorRefundAddress: 'refund',
+    receiverPayoutAddress: 'payout',
+    buyerSigner: 'buyer',
+    sellerSigner: 'seller',
+    platformSigner: 'platform',
+    requiredConfirmations: 2,
+    deadline: new Date(Date.now() + 3_600_000),
+    ...overrides,
+  };
+}
