@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { validateChainAddress } from '@covenant/domain';
 import { type Address, getAddress } from 'viem';
 import { z } from 'zod';
 import { type EscrowCrashPoint, escrowCrashPoints } from './escrow/escrow-crash-point.js';
@@ -28,6 +29,13 @@ const ethereumTokens = z
   );
 
 /** How deep a deposit must be: `finalized` (the chain's finality) or a number of blocks. */
+const solanaAddress = z
+  .string()
+  .refine(
+    (value) => validateChainAddress('SOL', value, { bitcoinNetwork: 'mainnet' }).ok,
+    'must be a Solana address (base58 of 32 bytes)',
+  );
+
 const confirmationsFromEnv = z.union([z.literal('finalized'), z.coerce.number().int().min(1).max(10_000)]);
 
 const booleanFromEnv = z
@@ -83,7 +91,20 @@ const envSchema = z.object({
   BTC_FEE_RATE_MAX_SAT_VB: z.coerce.number().int().min(1).max(10_000).default(500),
   /** The embedded regtest node mines a block this often (0: only on request). */
   BTC_DEVNET_BLOCK_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  /**
+   * A Solana cluster's JSON-RPC (devnet or mainnet-beta, per SOL_NETWORK); unset → the embedded
+   * local devnet (LiteSVM behind the same JSON-RPC).
+   */
   SOL_RPC_URL: z.string().url().optional(),
+  /** Which cluster SOL_RPC_URL serves: the deal addresses and the default mints depend on it. */
+  SOL_NETWORK: z.enum(['devnet', 'mainnet-beta']).default('mainnet-beta'),
+  /** Slots on top of a deposit's before it counts, or `finalized` (the default on a real cluster). */
+  SOL_CONFIRMATIONS: confirmationsFromEnv.optional(),
+  /** The USDC and USDT mints on the cluster (defaults: Circle's and Tether's on mainnet-beta; USDC's devnet mint on devnet). */
+  SOL_USDC_MINT: solanaAddress.optional(),
+  SOL_USDT_MINT: solanaAddress.optional(),
+  /** The embedded devnet advances a slot this often. */
+  SOL_DEVNET_SLOT_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(400),
   /** The Bitcoin network whose address formats deal addresses must have (version bytes, bech32 prefix). */
   BITCOIN_NETWORK: z.enum(['mainnet', 'testnet', 'regtest']).default('regtest'),
   WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
@@ -206,6 +227,7 @@ export interface Config {
   seedDemoData: boolean;
   ethereum: EthereumConfig;
   bitcoin: BitcoinConfig;
+  solana: SolanaConfig;
   escrow: {
     settlementWindowHours: number;
     pollMs: number;
@@ -238,6 +260,26 @@ export type BitcoinConfig = {
   | { mode: 'devnet'; blockIntervalMs: number }
   | { mode: 'node'; rpcUrl: string; rpcUser: string | undefined; rpcPassword: string | undefined }
 );
+
+/** Solana: the embedded local devnet (SOL_RPC_URL unset) or a cluster's RPC. */
+export type SolanaConfig = { confirmations: Confirmations } & (
+  | { mode: 'devnet'; slotIntervalMs: number }
+  | {
+      mode: 'node';
+      rpcUrl: string;
+      network: Env['SOL_NETWORK'];
+      mints: { USDC: string; USDT: string | undefined };
+    }
+);
+
+/** The stablecoin mints of each cluster: Circle's USDC, Tether's USDT (none on devnet). */
+const solanaDefaultMints: Record<Env['SOL_NETWORK'], { USDC: string; USDT: string | undefined }> = {
+  'mainnet-beta': {
+    USDC: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    USDT: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB',
+  },
+  devnet: { USDC: '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU', USDT: undefined },
+};
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = checkedEnvSchema.safeParse(source);
@@ -275,6 +317,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemoData: env.SEED_DEMO_DATA,
     ethereum: ethereumConfig(env),
     bitcoin: bitcoinConfig(env),
+    solana: solanaConfig(env),
     escrow: {
       settlementWindowHours: env.ESCROW_SETTLEMENT_WINDOW_HOURS,
       pollMs: env.ESCROW_POLL_MS,
@@ -313,5 +356,23 @@ function bitcoinConfig(env: Env): BitcoinConfig {
     rpcUrl: env.BTC_RPC_URL,
     rpcUser: env.BTC_RPC_USER,
     rpcPassword: env.BTC_RPC_PASSWORD,
+  };
+}
+
+function solanaConfig(env: Env): SolanaConfig {
+  if (!env.SOL_RPC_URL) {
+    return {
+      mode: 'devnet',
+      confirmations: env.SOL_CONFIRMATIONS ?? 1,
+      slotIntervalMs: env.SOL_DEVNET_SLOT_INTERVAL_MS,
+    };
+  }
+  const defaults = solanaDefaultMints[env.SOL_NETWORK];
+  return {
+    mode: 'node',
+    rpcUrl: env.SOL_RPC_URL,
+    network: env.SOL_NETWORK,
+    confirmations: env.SOL_CONFIRMATIONS ?? 'finalized',
+    mints: { USDC: env.SOL_USDC_MINT ?? defaults.USDC, USDT: env.SOL_USDT_MINT ?? defaults.USDT },
   };
 }

@@ -1,6 +1,7 @@
 export * from './addresses/party-address-chains.js';
 export * from './addresses/validate-bitcoin-public-key.js';
 export * from './addresses/validate-chain-address.js';
+export * from './addresses/validate-solana-signer.js';
 export * from './assets.js';
 export * from './cis/cis.js';
 export * from './cis/country-codes.js';

@@ -5,6 +5,7 @@ import {
   type Chain,
   validateBitcoinPublicKey,
   validateChainAddress,
+  validateSolanaSigner,
 } from '@covenant/domain';
 import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
@@ -12,7 +13,10 @@ import type { Transaction } from '../deals/append-deal-event.js';
 
 export interface ConnectedWallet {
   chain: Chain;
-  /** The chain's signer: an EIP-55 address on Ethereum, a compressed public key (lower-case hex) on Bitcoin. */
+  /**
+   * The chain's signer: an EIP-55 address on Ethereum, a compressed public key (lower-case hex) on
+   * Bitcoin, an ed25519 public key in base58 (an address on the curve) on Solana.
+   */
   address: string;
   connectedAt: Date;
   /** False when the caller registered the address it already had. */
@@ -87,6 +91,16 @@ function storedSigner(chain: Chain, signer: string, bitcoinNetwork: BitcoinNetwo
     throw new AppError('VALIDATION_FAILED', `Not a valid ${chain} address: ${check.reason}`, {
       address: check.reason,
     });
+  }
+  if (chain === 'SOL') {
+    // Well-formed, but the escrow's multisig needs a key someone holds.
+    const signerCheck = validateSolanaSigner(signer);
+    if (!signerCheck.ok) {
+      throw new AppError('INVALID_PUBLIC_KEY', `Not a valid Solana signer: ${signerCheck.reason}`, {
+        in: 'body',
+        issues: [{ path: '/address', message: signerCheck.reason }],
+      });
+    }
   }
   return chain === 'ETH' ? getAddress(signer) : signer;
 }

@@ -38,7 +38,10 @@ const btcUncompressedKey =
   '0430d54fd0dd420a6e5f8d3624f5f3482cae350f79d5f0753bf5beef9c2d91af3c04717159ce0828a7f686c2c7510b7aa7d4c685ebc2051642ccbebc7099e2f679';
 // x = 5: x³ + 7 is not a square modulo p, so this x has no point on secp256k1.
 const btcNotOnCurve = `02${'00'.repeat(31)}05`;
-const solAddress = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+// A wallet (an ed25519 public key) and its USDC associated token account, a program-derived
+// address off the curve (findAssociatedTokenPda of @solana-program/token).
+const solAddress = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+const solOffCurve = 'FGETo8T8wMcN2wCjav8VK6eh3dLk63evNDPxzLSJra8B';
 
 function flipFirstLetter(address: string): string {
   const index = address.slice(2).search(/[a-fA-F]/) + 2;
@@ -157,6 +160,21 @@ describe('POST /api/v1/wallets/connect and GET /api/v1/wallets/balance', () => {
       issues: [{ path: '/public_key', message: expect.stringContaining(reason) }],
     });
     expect(await balances(app, trader)).toEqual({ data: [] });
+  });
+
+  it('refuses on Solana an address off the ed25519 curve (a program-derived address) with 422 INVALID_PUBLIC_KEY', async () => {
+    const trader = await createTestTrader(app);
+    // The associated token account of a wallet: a program-derived address, which no key can sign for.
+    const response = await connect(app, trader, 'SOL', solOffCurve);
+    expect(response.statusCode).toBe(422);
+    expect(response.json().error).toMatchObject({
+      code: 'INVALID_PUBLIC_KEY',
+      message: expect.stringContaining('not on the ed25519 curve'),
+      details: { in: 'body', issues: [{ path: '/address' }] },
+    });
+    expect(await balances(app, trader)).toEqual({ data: [] });
+    const onCurve = await connect(app, trader, 'SOL', solAddress);
+    expect(onCurve.statusCode).toBe(201);
   });
 
   it('refuses a Bitcoin address in place of the public key with 422, saying why', async () => {

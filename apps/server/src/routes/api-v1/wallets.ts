@@ -57,7 +57,9 @@ export const walletRoutes: FastifyPluginAsync = async (app) => {
             .min(1)
             .max(200)
             .optional()
-            .describe('Your signing address, on every chain but Bitcoin'),
+            .describe(
+              'Your signing address, on every chain but Bitcoin (on Solana: your ed25519 public key in base58)',
+            ),
           public_key: z
             .string()
             .min(1)
@@ -75,7 +77,8 @@ export const walletRoutes: FastifyPluginAsync = async (app) => {
           409: apiErrorSchema,
           422: apiErrorSchema.describe(
             'INVALID_PUBLIC_KEY: on Bitcoin, an address instead of a public key, or a key that is not a ' +
-              'compressed secp256k1 point',
+              'compressed secp256k1 point; on Solana, an address off the ed25519 curve (a program-derived ' +
+              'address, which no key can sign for)',
           ),
         },
       },
