@@ -1,0 +1,96 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { stringifyRpcJson } from './solana-devnet-json.js';
+import { RpcError, type RpcMethod } from './solana-devnet-rpc.js';
+
+interface JsonRpcReply {
+  jsonrpc: '2.0';
+  id: unknown;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/**
+ * Serves JSON-RPC 2.0 (single and batch requests) over HTTP POST on 127.0.0.1, replying as solana's
+ * RPC does: -32700 for unparsable JSON, -32600 for a malformed request, -32601 for an unknown method.
+ */
+export async function serveJsonRpc(
+  methods: Record<string, RpcMethod>,
+  port: number,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const call = async (request: unknown): Promise<JsonRpcReply> => {
+    const { id = null, jsonrpc, method, params = [] } = (request ?? {}) as Record<string, unknown>;
+    if (jsonrpc !== '2.0' || typeof method !== 'string') {
+      return { jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid request' } };
+    }
+    const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
+    if (!handler) return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
+    if (!Array.isArray(params))
+      return { jsonrpc: '2.0', id, error: { code: -32602, message: 'Invalid params' } };
+    try {
+      return { jsonrpc: '2.0', id, result: await handler(params) };
+    } catch (error) {
+      if (error instanceof RpcError) {
+        const data = error.data === undefined ? {} : { data: error.data };
+        return { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...data } };
+      }
+      // A devnet: the cause helps whoever runs it more than it could hurt.
+      return {
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32603, message: `Internal error: ${(error as Error).message}` },
+      };
+    }
+  };
+
+  const reply = async (body: string): Promise<unknown> => {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body);
+    } catch {
+      return { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } };
+    }
+    if (!Array.isArray(payload)) return call(payload);
+    if (payload.length === 0)
+      return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } };
+    return Promise.all(payload.map(call));
+  };
+
+  const server = createServer((request, response) => {
+    if (request.method !== 'POST') {
+      const healthy = request.method === 'GET' && request.url === '/health';
+      response.writeHead(healthy ? 200 : 405, { 'content-type': 'text/plain' }).end(healthy ? 'ok' : '');
+      return;
+    }
+    readBody(request)
+      .then(reply)
+      .then((payload) => {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(stringifyRpcJson(payload));
+      })
+      .catch(() => {
+        if (!response.headersSent) response.writeHead(500).end();
+      });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}

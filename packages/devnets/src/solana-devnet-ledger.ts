@@ -1,0 +1,404 @@
+import {
+  type Address,
+  type CompiledTransactionMessage,
+  type CompiledTransactionMessageWithLifetime,
+  getBase58Decoder,
+  getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
+  type Transaction,
+} from '@solana/kit';
+import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
+import { FailedTransactionMetadata, type LiteSVM, type TransactionMetadata } from 'litesvm';
+import {
+  LAMPORTS_PER_SIGNATURE,
+  readNonce,
+  readTokenBalances,
+  type TokenBalance,
+} from './solana-devnet-accounts.js';
+import { type TransactionErrorJson, transactionErrorJson } from './solana-transaction-error.js';
+
+/** A blockhash stays usable for this many slots after its block (solana's MAX_PROCESSING_AGE). */
+export const MAX_PROCESSING_AGE = 150;
+/** System program instruction index of AdvanceNonceAccount. */
+const ADVANCE_NONCE_ACCOUNT = 4;
+/** An address lookup table's addresses start after its 56-byte header. */
+const LOOKUP_TABLE_META_SIZE = 56;
+
+export type Commitment = 'processed' | 'confirmed' | 'finalized';
+
+export interface CompiledInstructionJson {
+  programIdIndex: number;
+  accounts: number[];
+  /** base58 */
+  data: string;
+  stackHeight: number | null;
+}
+
+export interface RecordedTransaction {
+  /** The first (fee payer's) signature, base58: the transaction's id. */
+  signature: string;
+  slot: number;
+  /** The wire transaction, base64. */
+  wire: string;
+  version: 'legacy' | 0;
+  signatures: string[];
+  message: {
+    header: {
+      numRequiredSignatures: number;
+      numReadonlySignedAccounts: number;
+      numReadonlyUnsignedAccounts: number;
+    };
+    accountKeys: string[];
+    recentBlockhash: string;
+    instructions: CompiledInstructionJson[];
+    addressTableLookups?: { accountKey: string; writableIndexes: number[]; readonlyIndexes: number[] }[];
+  };
+  meta: {
+    err: TransactionErrorJson | null;
+    fee: bigint;
+    preBalances: bigint[];
+    postBalances: bigint[];
+    preTokenBalances: TokenBalance[];
+    postTokenBalances: TokenBalance[];
+    logMessages: string[];
+    innerInstructions: { index: number; instructions: CompiledInstructionJson[] }[];
+    loadedAddresses: { writable: string[]; readonly: string[] };
+    computeUnitsConsumed: bigint;
+  };
+}
+
+export interface Block {
+  slot: number;
+  blockhash: string;
+  /** Unix seconds. */
+  blockTime: number;
+  transactions: RecordedTransaction[];
+}
+
+/** The block history that LiteSVM does not keep: what persistence writes next to LiteSVM's own snapshot. */
+export interface LedgerHistory {
+  genesisHash: string;
+  openSlot: number;
+  blocks: Block[];
+  /** Transactions already applied in the open slot. */
+  pending: RecordedTransaction[];
+}
+
+export type SendOutcome = { landed: RecordedTransaction } | { refused: TransactionErrorJson; logs: string[] };
+
+export interface SimulationOutcome {
+  err: TransactionErrorJson | null;
+  logs: string[];
+  unitsConsumed: bigint;
+}
+
+/** The message versions the devnet runs (v1 messages are not enabled on the clusters either). */
+type SupportedMessage = Exclude<CompiledTransactionMessage, { version: 1 }> &
+  CompiledTransactionMessageWithLifetime;
+
+interface DecodedTransaction {
+  transaction: Transaction;
+  message: SupportedMessage;
+  signature: string;
+  signatures: string[];
+  accountKeys: Address[];
+  loadedAddresses: { writable: Address[]; readonly: Address[] };
+}
+
+/**
+ * LiteSVM plus what a validator has and LiteSVM lacks: slots that close into blocks (with each
+ * transaction's meta as the RPC reports it), a window of recent blockhashes, durable nonces checked
+ * against the nonce account, and commitment levels. One slot is open at a time: transactions land
+ * in it and `closeSlot` turns it into a block with a fresh blockhash.
+ */
+export class SolanaLedger {
+  readonly svm: LiteSVM;
+  readonly genesisHash: string;
+  private readonly finalityLagSlots: number;
+  private readonly blocks = new Map<number, Block>();
+  private readonly blockhashSlots = new Map<string, number>();
+  private readonly transactions = new Map<string, RecordedTransaction>();
+  private pending: RecordedTransaction[];
+  private open: number;
+
+  /** With `history`, continues it (the svm then comes from the matching snapshot); otherwise starts at genesis. */
+  constructor(svm: LiteSVM, options: { finalityLagSlots: number; history?: LedgerHistory }) {
+    this.svm = svm;
+    this.finalityLagSlots = options.finalityLagSlots;
+    // The validator checks lifetimes here (a window of blockhashes and nonces), LiteSVM only knows the latest.
+    svm.withBlockhashCheck(false);
+    const history = options.history;
+    if (history) {
+      this.genesisHash = history.genesisHash;
+      for (const block of history.blocks) this.addBlock(block);
+      this.pending = history.pending;
+      for (const transaction of this.pending) this.transactions.set(transaction.signature, transaction);
+      this.open = history.openSlot;
+    } else {
+      this.genesisHash = svm.latestBlockhash();
+      this.addBlock({ slot: 0, blockhash: this.genesisHash, blockTime: unixNow(), transactions: [] });
+      this.pending = [];
+      this.open = 1;
+      svm.warpToSlot(1n);
+    }
+  }
+
+  /** The slot transactions land in now (commitment `processed`). */
+  get openSlot(): number {
+    return this.open;
+  }
+
+  /** The highest slot at a commitment: processed = open slot, confirmed = last block, finalized lags it. */
+  slotAt(commitment: Commitment = 'finalized'): number {
+    if (commitment === 'processed') return this.open;
+    const confirmed = this.open - 1;
+    return commitment === 'confirmed' ? confirmed : Math.max(0, confirmed - this.finalityLagSlots);
+  }
+
+  block(slot: number): Block | undefined {
+    return this.blocks.get(slot);
+  }
+
+  /** Slots of the blocks in [start, end], ascending. */
+  blockSlots(start: number, end: number): number[] {
+    const slots: number[] = [];
+    for (let slot = Math.max(0, start); slot <= end; slot++) if (this.blocks.has(slot)) slots.push(slot);
+    return slots;
+  }
+
+  /** The blockhash and last valid block height clients should use (the newest block at the commitment). */
+  latestBlockhash(commitment: Commitment): { slot: number; blockhash: string; lastValidBlockHeight: number } {
+    const slot = Math.min(this.slotAt(commitment), this.open - 1);
+    const block = this.blocks.get(slot);
+    if (!block) throw new Error(`no block at slot ${slot}`);
+    return { slot, blockhash: block.blockhash, lastValidBlockHeight: slot + MAX_PROCESSING_AGE };
+  }
+
+  isBlockhashValid(blockhash: string): boolean {
+    const slot = this.blockhashSlots.get(blockhash);
+    return slot !== undefined && slot >= this.open - 1 - MAX_PROCESSING_AGE;
+  }
+
+  /** A landed transaction (in a block or in the open slot). */
+  transaction(signature: string): RecordedTransaction | undefined {
+    return this.transactions.get(signature);
+  }
+
+  transactionCount(): number {
+    return this.transactions.size;
+  }
+
+  /** Processes a transaction in the open slot: refused ones leave no trace, executed ones (even failed) land. */
+  send(transaction: Transaction): SendOutcome {
+    const decoded = this.decode(transaction);
+    const refusal = this.refusal(decoded);
+    if (refusal) return { refused: refusal, logs: [] };
+    const preBalances = decoded.accountKeys.map((key) => this.svm.getBalance(key) ?? 0n);
+    const preTokenBalances = readTokenBalances(this.svm, decoded.accountKeys);
+    let result: TransactionMetadata | FailedTransactionMetadata;
+    try {
+      result = this.svm.sendTransaction(transaction);
+    } catch {
+      // litesvm's wrapper throws before the runtime on a missing signature.
+      return { refused: 'SignatureFailure', logs: [] };
+    }
+    const err = result instanceof FailedTransactionMetadata ? transactionErrorJson(result) : null;
+    const meta = result instanceof FailedTransactionMetadata ? result.meta() : result;
+    // Refused before execution (no fee charged): the runtime leaves the signature zeroed.
+    if (err !== null && meta.signature().every((byte) => byte === 0)) {
+      return { refused: err, logs: meta.logs() };
+    }
+    const recorded: RecordedTransaction = {
+      signature: decoded.signature,
+      slot: this.open,
+      wire: getBase64EncodedWireTransaction(transaction),
+      version: decoded.message.version === 'legacy' ? 'legacy' : 0,
+      signatures: decoded.signatures,
+      message: messageJson(decoded.message),
+      meta: {
+        err,
+        fee: LAMPORTS_PER_SIGNATURE * BigInt(decoded.message.header.numSignerAccounts),
+        preBalances,
+        postBalances: decoded.accountKeys.map((key) => this.svm.getBalance(key) ?? 0n),
+        preTokenBalances,
+        postTokenBalances: readTokenBalances(this.svm, decoded.accountKeys),
+        logMessages: meta.logs(),
+        innerInstructions: innerInstructionsJson(meta),
+        loadedAddresses: decoded.loadedAddresses,
+        computeUnitsConsumed: meta.computeUnitsConsumed(),
+      },
+    };
+    this.pending.push(recorded);
+    this.transactions.set(recorded.signature, recorded);
+    return { landed: recorded };
+  }
+
+  /** Runs a transaction against the current state without keeping its effects. */
+  simulate(transaction: Transaction, options: { sigVerify: boolean }): SimulationOutcome {
+    const decoded = this.decode(transaction);
+    const refusal = this.refusal(decoded);
+    if (refusal) return { err: refusal, logs: [], unitsConsumed: 0n };
+    if (!options.sigVerify) this.svm.withSigverify(false);
+    try {
+      const result = this.svm.simulateTransaction(transaction);
+      if (result instanceof FailedTransactionMetadata) {
+        const meta = result.meta();
+        return {
+          err: transactionErrorJson(result),
+          logs: meta.logs(),
+          unitsConsumed: meta.computeUnitsConsumed(),
+        };
+      }
+      const meta = result.meta();
+      return { err: null, logs: meta.logs(), unitsConsumed: meta.computeUnitsConsumed() };
+    } catch {
+      return { err: 'SignatureFailure', logs: [], unitsConsumed: 0n };
+    } finally {
+      if (!options.sigVerify) this.svm.withSigverify(true);
+    }
+  }
+
+  /** Closes the open slot into a block and opens the next one, with a new blockhash. */
+  closeSlot(now = Date.now()): Block {
+    const slot = this.open;
+    this.svm.warpToSlot(BigInt(slot + 1));
+    const clock = this.svm.getClock();
+    clock.unixTimestamp = BigInt(Math.floor(now / 1000));
+    this.svm.setClock(clock);
+    this.svm.expireBlockhash();
+    const block: Block = {
+      slot,
+      blockhash: this.svm.latestBlockhash(),
+      blockTime: Math.floor(now / 1000),
+      transactions: this.pending,
+    };
+    this.addBlock(block);
+    this.pending = [];
+    this.open = slot + 1;
+    return block;
+  }
+
+  history(): LedgerHistory {
+    return {
+      genesisHash: this.genesisHash,
+      openSlot: this.open,
+      blocks: [...this.blocks.values()],
+      pending: this.pending,
+    };
+  }
+
+  private addBlock(block: Block): void {
+    this.blocks.set(block.slot, block);
+    this.blockhashSlots.set(block.blockhash, block.slot);
+    for (const transaction of block.transactions) this.transactions.set(transaction.signature, transaction);
+  }
+
+  private decode(transaction: Transaction): DecodedTransaction {
+    const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
+    if (message.version === 1) throw new Error('version 1 transaction messages are not supported');
+    const signatures = Object.values(transaction.signatures).map((bytes) =>
+      getBase58Decoder().decode(bytes ?? new Uint8Array(64)),
+    );
+    const loadedAddresses = this.loadAddresses(message);
+    return {
+      transaction,
+      message,
+      signature: signatures[0] ?? '',
+      signatures,
+      accountKeys: [...message.staticAccounts, ...loadedAddresses.writable, ...loadedAddresses.readonly],
+      loadedAddresses,
+    };
+  }
+
+  /** The addresses a v0 message loads from lookup tables (writable ones first, as the runtime orders them). */
+  private loadAddresses(message: SupportedMessage): { writable: Address[]; readonly: Address[] } {
+    const loaded = { writable: [] as Address[], readonly: [] as Address[] };
+    if (message.version !== 0 || !message.addressTableLookups) return loaded;
+    for (const lookup of message.addressTableLookups) {
+      const table = this.svm.getAccount(lookup.lookupTableAddress);
+      if (!table.exists) continue;
+      const at = (index: number) =>
+        getBase58Decoder().decode(
+          table.data.slice(LOOKUP_TABLE_META_SIZE + index * 32, LOOKUP_TABLE_META_SIZE + (index + 1) * 32),
+        ) as Address;
+      loaded.writable.push(...lookup.writableIndexes.map(at));
+      loaded.readonly.push(...lookup.readonlyIndexes.map(at));
+    }
+    return loaded;
+  }
+
+  /** Why the validator would drop this transaction before running it, as RPC error JSON; null when it would run. */
+  private refusal(decoded: DecodedTransaction): TransactionErrorJson | null {
+    if (this.transactions.has(decoded.signature)) return 'AlreadyProcessed';
+    const token = decoded.message.lifetimeToken;
+    if (this.isBlockhashValid(token)) return null;
+    const nonceAccount = durableNonceAccount(decoded.message);
+    if (nonceAccount) {
+      const account = this.svm.getAccount(nonceAccount);
+      if (account.exists && account.programAddress === SYSTEM_PROGRAM_ADDRESS) {
+        if (readNonce(account.data)?.blockhash === token) return null;
+      }
+    }
+    return 'BlockhashNotFound';
+  }
+}
+
+/** The nonce account of a durable-nonce transaction (its first instruction is System AdvanceNonceAccount). */
+function durableNonceAccount(message: SupportedMessage): Address | null {
+  const first = message.instructions[0];
+  if (!first || message.staticAccounts[first.programAddressIndex] !== SYSTEM_PROGRAM_ADDRESS) return null;
+  const data = first.data;
+  if (!data || data.length < 4) return null;
+  const kind = new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(0, true);
+  const index = first.accountIndices?.[0];
+  if (kind !== ADVANCE_NONCE_ACCOUNT || index === undefined) return null;
+  return message.staticAccounts[index] ?? null;
+}
+
+function messageJson(message: SupportedMessage): RecordedTransaction['message'] {
+  const json: RecordedTransaction['message'] = {
+    header: {
+      numRequiredSignatures: message.header.numSignerAccounts,
+      numReadonlySignedAccounts: message.header.numReadonlySignerAccounts,
+      numReadonlyUnsignedAccounts: message.header.numReadonlyNonSignerAccounts,
+    },
+    accountKeys: [...message.staticAccounts],
+    recentBlockhash: message.lifetimeToken,
+    instructions: message.instructions.map((instruction) => ({
+      programIdIndex: instruction.programAddressIndex,
+      accounts: [...(instruction.accountIndices ?? [])],
+      data: getBase58Decoder().decode(instruction.data ?? new Uint8Array()),
+      stackHeight: null,
+    })),
+  };
+  if (message.version === 0) {
+    json.addressTableLookups = (message.addressTableLookups ?? []).map((lookup) => ({
+      accountKey: lookup.lookupTableAddress,
+      writableIndexes: [...lookup.writableIndexes],
+      readonlyIndexes: [...lookup.readonlyIndexes],
+    }));
+  }
+  return json;
+}
+
+function innerInstructionsJson(meta: TransactionMetadata): RecordedTransaction['meta']['innerInstructions'] {
+  return meta
+    .innerInstructions()
+    .map((inner, index) => ({
+      index,
+      instructions: inner.map((entry) => {
+        const instruction = entry.instruction();
+        return {
+          programIdIndex: instruction.programIdIndex(),
+          accounts: [...instruction.accounts()],
+          data: getBase58Decoder().decode(instruction.data()),
+          stackHeight: entry.stackHeight(),
+        };
+      }),
+    }))
+    .filter((inner) => inner.instructions.length > 0);
+}
+
+function unixNow(): number {
+  return Math.floor(Date.now() / 1000);
+}

@@ -1,0 +1,451 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type Address,
+  appendTransactionMessageInstructions,
+  createSolanaRpc,
+  createTransactionMessage,
+  devnet as devnetCluster,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  type Instruction,
+  isSolanaError,
+  type KeyPairSigner,
+  lamports,
+  type Nonce,
+  pipe,
+  type Signature,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_BLOCK_NOT_AVAILABLE,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  setTransactionMessageLifetimeUsingDurableNonce,
+  signTransactionMessageWithSigners,
+} from '@solana/kit';
+import {
+  getCreateAccountInstruction,
+  getInitializeNonceAccountInstruction,
+  getTransferSolInstruction,
+  SYSTEM_PROGRAM_ADDRESS,
+} from '@solana-program/system';
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SolanaDevnet, startSolanaDevnet } from './start-solana-devnet.js';
+
+const SLOT_MS = 25;
+/** A System nonce account's size. */
+const NONCE_ACCOUNT_SIZE = 80n;
+
+/** A kit client that knows it talks to a test cluster (so it offers requestAirdrop). */
+const connect = (url: string) => createSolanaRpc(devnetCluster(url));
+
+let devnet: SolanaDevnet;
+let rpc: ReturnType<typeof connect>;
+
+beforeAll(async () => {
+  devnet = await startSolanaDevnet({ slotIntervalMs: SLOT_MS });
+  rpc = connect(devnet.rpcUrl);
+});
+
+afterAll(async () => {
+  await devnet?.stop();
+});
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, SLOT_MS));
+  }
+}
+
+/** Waits until the transaction is in a confirmed block; returns its slot. */
+async function confirmed(signature: string, on = rpc): Promise<bigint> {
+  const status = await until(
+    async () => (await on.getSignatureStatuses([signature as Signature]).send()).value[0],
+    (value) => value?.confirmationStatus === 'confirmed' || value?.confirmationStatus === 'finalized',
+    `${signature} to be confirmed`,
+  );
+  return status!.slot;
+}
+
+async function signed(feePayer: KeyPairSigner, instructions: Instruction[], on = rpc) {
+  const { value: latest } = await on.getLatestBlockhash({ commitment: 'confirmed' }).send();
+  return signTransactionMessageWithSigners(
+    pipe(
+      createTransactionMessage({ version: 'legacy' }),
+      (message) => setTransactionMessageFeePayerSigner(feePayer, message),
+      (message) => setTransactionMessageLifetimeUsingBlockhash(latest, message),
+      (message) => appendTransactionMessageInstructions(instructions, message),
+    ),
+  );
+}
+
+async function send(
+  feePayer: KeyPairSigner,
+  instructions: Instruction[],
+  options: { skipPreflight?: boolean } = {},
+) {
+  const transaction = await signed(feePayer, instructions);
+  return rpc
+    .sendTransaction(getBase64EncodedWireTransaction(transaction), { encoding: 'base64', ...options })
+    .send();
+}
+
+async function fundedWallet(sol = 1_000_000_000n): Promise<KeyPairSigner> {
+  const wallet = await generateKeyPairSigner();
+  await confirmed(await devnet.faucet.fundSol(wallet.address, sol));
+  return wallet;
+}
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('startSolanaDevnet', () => {
+  it('answers requestAirdrop with a signature and getBalance with the lamports', async () => {
+    const wallet = await generateKeyPairSigner();
+    const signature = await rpc.requestAirdrop(wallet.address, lamports(2_500_000_000n)).send();
+    await confirmed(signature);
+    expect((await rpc.getBalance(wallet.address, { commitment: 'confirmed' }).send()).value).toBe(
+      2_500_000_000n,
+    );
+    const transaction = await rpc
+      .getTransaction(signature, {
+        commitment: 'confirmed',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
+    expect(transaction?.meta?.err).toBeNull();
+  });
+
+  it('lands a System transfer and reports it in statuses, getTransaction and getBlock with its balances', async () => {
+    const payer = await fundedWallet();
+    const recipient = await generateKeyPairSigner();
+    const signature = await send(payer, [
+      getTransferSolInstruction({ source: payer, destination: recipient.address, amount: 1_000_000n }),
+    ]);
+    const slot = await confirmed(signature);
+
+    const transaction = await rpc
+      .getTransaction(signature, {
+        commitment: 'confirmed',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
+    expect(transaction).not.toBeNull();
+    const { meta, transaction: body } = transaction!;
+    expect(transaction!.slot).toBe(slot);
+    expect(transaction!.version).toBe('legacy');
+    expect(body.signatures[0]).toBe(signature);
+    expect(body.message.accountKeys).toEqual([payer.address, recipient.address, SYSTEM_PROGRAM_ADDRESS]);
+    expect(body.message.instructions).toHaveLength(1);
+    expect(body.message.accountKeys[body.message.instructions[0]!.programIdIndex]).toBe(
+      SYSTEM_PROGRAM_ADDRESS,
+    );
+    expect(meta?.err).toBeNull();
+    // One signature: 5000 lamports. The payer had 1 SOL: 1_000_000_000 − 1_000_000 − 5_000.
+    expect(meta?.fee).toBe(5000n);
+    expect(meta?.preBalances.slice(0, 2)).toEqual([1_000_000_000n, 0n]);
+    expect(meta?.postBalances.slice(0, 2)).toEqual([998_995_000n, 1_000_000n]);
+    expect(meta?.logMessages?.[0]).toBe(`Program ${SYSTEM_PROGRAM_ADDRESS} invoke [1]`);
+
+    const block = await rpc
+      .getBlock(slot, {
+        commitment: 'confirmed',
+        encoding: 'json',
+        transactionDetails: 'full',
+        maxSupportedTransactionVersion: 0,
+        rewards: false,
+      })
+      .send();
+    const inBlock = block?.transactions.find((entry) => entry.transaction.signatures[0] === signature);
+    expect(inBlock?.meta?.postBalances.slice(0, 2)).toEqual([998_995_000n, 1_000_000n]);
+    expect(block?.blockHeight).toBe(slot);
+    const previous = await rpc.getBlock(slot - 1n, { commitment: 'confirmed', rewards: false }).send();
+    expect(block?.previousBlockhash).toBe(previous?.blockhash);
+
+    const [status] = (await rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send())
+      .value;
+    expect(status).toMatchObject({ slot, err: null });
+  });
+
+  it('reports an SPL TransferChecked with its pre and post token balances', async () => {
+    const alice = await fundedWallet();
+    const bob = await generateKeyPairSigner();
+    const mint = devnet.mints.USDC;
+    await confirmed(await devnet.faucet.fundToken(alice.address, mint, 5_000_000n));
+    const [aliceAta] = await findAssociatedTokenPda({
+      owner: alice.address,
+      mint,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const [bobAta] = await findAssociatedTokenPda({
+      owner: bob.address,
+      mint,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const signature = await send(alice, [
+      getCreateAssociatedTokenIdempotentInstruction({ payer: alice, ata: bobAta, owner: bob.address, mint }),
+      getTransferCheckedInstruction({
+        source: aliceAta,
+        mint,
+        destination: bobAta,
+        authority: alice,
+        amount: 1_250_000n,
+        decimals: 6,
+      }),
+    ]);
+    await confirmed(signature);
+    const transaction = await rpc
+      .getTransaction(signature, {
+        commitment: 'confirmed',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
+    const keys = transaction!.transaction.message.accountKeys;
+    const entry = <T extends { accountIndex: number }>(
+      balances: readonly T[] | undefined,
+      account: Address,
+    ) => balances?.find((balance) => keys[balance.accountIndex] === account);
+    const meta = transaction!.meta!;
+    expect(entry(meta.preTokenBalances, aliceAta)).toMatchObject({
+      mint,
+      owner: alice.address,
+      programId: TOKEN_PROGRAM_ADDRESS,
+      uiTokenAmount: { amount: '5000000', decimals: 6, uiAmountString: '5' },
+    });
+    // Bob's account is created by this transaction: no pre balance.
+    expect(entry(meta.preTokenBalances, bobAta)).toBeUndefined();
+    expect(entry(meta.postTokenBalances, aliceAta)?.uiTokenAmount.amount).toBe('3750000');
+    expect(entry(meta.postTokenBalances, bobAta)).toMatchObject({
+      owner: bob.address,
+      uiTokenAmount: { amount: '1250000', uiAmount: 1.25, uiAmountString: '1.25' },
+    });
+
+    expect((await rpc.getTokenAccountBalance(bobAta).send()).value.amount).toBe('1250000');
+    const owned = await rpc.getTokenAccountsByOwner(bob.address, { mint }, { encoding: 'jsonParsed' }).send();
+    expect(owned.value.map((account) => account.pubkey)).toEqual([bobAta]);
+    expect(owned.value[0]?.account.data.parsed.info.tokenAmount.amount).toBe('1250000');
+  });
+
+  it('accepts a durable-nonce transaction and refuses a second one with the same, now advanced, nonce', async () => {
+    const payer = await fundedWallet();
+    const nonceAccount = await generateKeyPairSigner();
+    const rent = await rpc.getMinimumBalanceForRentExemption(NONCE_ACCOUNT_SIZE).send();
+    await confirmed(
+      await send(payer, [
+        getCreateAccountInstruction({
+          payer,
+          newAccount: nonceAccount,
+          lamports: rent,
+          space: NONCE_ACCOUNT_SIZE,
+          programAddress: SYSTEM_PROGRAM_ADDRESS,
+        }),
+        getInitializeNonceAccountInstruction({
+          nonceAccount: nonceAccount.address,
+          nonceAuthority: payer.address,
+        }),
+      ]),
+    );
+    const readNonce = async () => {
+      const { value } = await rpc.getAccountInfo(nonceAccount.address, { encoding: 'jsonParsed' }).send();
+      const data = value?.data as {
+        program: string;
+        parsed: { info: { blockhash: string; authority: string } };
+      };
+      expect(data.program).toBe('nonce');
+      expect(data.parsed.info.authority).toBe(payer.address);
+      return data.parsed.info.blockhash as Nonce;
+    };
+    const nonce = await readNonce();
+    // A nonce is not a blockhash: only the nonce account makes this transaction valid.
+    expect((await rpc.isBlockhashValid(nonce as never).send()).value).toBe(false);
+    const recipient = await generateKeyPairSigner();
+    const withNonce = (amount: bigint) =>
+      signTransactionMessageWithSigners(
+        pipe(
+          createTransactionMessage({ version: 'legacy' }),
+          (message) => setTransactionMessageFeePayerSigner(payer, message),
+          (message) =>
+            setTransactionMessageLifetimeUsingDurableNonce(
+              { nonce, nonceAccountAddress: nonceAccount.address, nonceAuthorityAddress: payer.address },
+              message,
+            ),
+          (message) =>
+            appendTransactionMessageInstructions(
+              [getTransferSolInstruction({ source: payer, destination: recipient.address, amount })],
+              message,
+            ),
+        ),
+      );
+    const first = await withNonce(10_000_000n);
+    const signature = await rpc
+      .sendTransaction(getBase64EncodedWireTransaction(first), { encoding: 'base64' })
+      .send();
+    expect(signature).toBe(getSignatureFromTransaction(first));
+    await confirmed(signature);
+    expect((await rpc.getBalance(recipient.address).send()).value).toBe(10_000_000n);
+    expect(await readNonce()).not.toBe(nonce);
+
+    const stale = await withNonce(20_000_000n);
+    const error = await caught(
+      rpc.sendTransaction(getBase64EncodedWireTransaction(stale), { encoding: 'base64' }).send(),
+    );
+    expect(
+      isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE),
+    ).toBe(true);
+    expect(isSolanaError((error as Error).cause, SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND)).toBe(
+      true,
+    );
+    expect((await rpc.getBalance(recipient.address).send()).value).toBe(10_000_000n);
+  });
+
+  it('refuses a failing transaction in preflight with -32002 and its logs, and lands it with skipPreflight', async () => {
+    const payer = await fundedWallet(10_000_000n);
+    const recipient = await generateKeyPairSigner();
+    const overdraft = [
+      getTransferSolInstruction({ source: payer, destination: recipient.address, amount: 50_000_000n }),
+    ];
+    const error = await caught(send(payer, overdraft));
+    expect(
+      isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE),
+    ).toBe(true);
+    const context = (error as { context: { logs?: string[]; unitsConsumed?: bigint } }).context;
+    expect(context.logs?.join('\n')).toMatch(/insufficient lamports 9995000, need 50000000/);
+    expect((await rpc.getBalance(payer.address).send()).value).toBe(10_000_000n);
+
+    // Without preflight it runs and fails on chain: the fee is charged and the error is in its meta.
+    const signature = await send(payer, overdraft, { skipPreflight: true });
+    await confirmed(signature);
+    const transaction = await rpc
+      .getTransaction(signature, {
+        commitment: 'confirmed',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
+    // kit reads every JSON integer as a bigint.
+    expect(transaction?.meta?.err).toEqual({ InstructionError: [0n, { Custom: 1n }] });
+    expect(transaction?.meta?.postBalances[0]).toBe(9_995_000n);
+    const [status] = (await rpc.getSignatureStatuses([signature]).send()).value;
+    expect(status?.err).toEqual({ InstructionError: [0n, { Custom: 1n }] });
+  });
+
+  it('advances slots and blockhashes on its timer, with finalized lagging confirmed', async () => {
+    const first = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+    const slot = await rpc.getSlot({ commitment: 'confirmed' }).send();
+    const later = await until(
+      () => rpc.getSlot({ commitment: 'confirmed' }).send(),
+      (value) => value >= slot + 3n,
+      'three more slots',
+    );
+    const second = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+    expect(second.value.blockhash).not.toBe(first.value.blockhash);
+    expect(second.value.lastValidBlockHeight).toBeGreaterThan(first.value.lastValidBlockHeight);
+    expect((await rpc.isBlockhashValid(first.value.blockhash).send()).value).toBe(true);
+
+    const processed = await rpc.getSlot({ commitment: 'processed' }).send();
+    const confirmedSlot = await rpc.getSlot({ commitment: 'confirmed' }).send();
+    const finalized = await rpc.getSlot({ commitment: 'finalized' }).send();
+    expect(confirmedSlot).toBeGreaterThanOrEqual(later);
+    expect(processed).toBeGreaterThan(finalized);
+    expect(finalized).toBeLessThanOrEqual(confirmedSlot - 2n);
+
+    const blocks = await rpc.getBlocks(slot, later).send();
+    expect(blocks).toEqual(
+      Array.from({ length: Number(later - slot) + 1 }, (_, index) => slot + BigInt(index)),
+    );
+    const missing = await caught(rpc.getBlock(processed + 100n, { commitment: 'confirmed' }).send());
+    expect(isSolanaError(missing, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_BLOCK_NOT_AVAILABLE)).toBe(true);
+  });
+
+  it('funds a wallet (through its associated token account) and a token account, in blocks like any transaction', async () => {
+    const owner = await generateKeyPairSigner();
+    const mint = devnet.mints.USDT;
+    const toWallet = await devnet.faucet.fundToken(owner.address, mint, 2_000_000n);
+    const [ata] = await findAssociatedTokenPda({
+      owner: owner.address,
+      mint,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const toAccount = await devnet.faucet.fundToken(ata, mint, 500_000n);
+    expect(toAccount).not.toBe(toWallet);
+    const slot = await confirmed(toAccount);
+    expect((await rpc.getTokenAccountBalance(ata).send()).value).toMatchObject({
+      amount: '2500000',
+      uiAmountString: '2.5',
+    });
+    const block = await rpc
+      .getBlock(slot, { commitment: 'confirmed', maxSupportedTransactionVersion: 0, rewards: false })
+      .send();
+    const inBlock = block?.transactions.find((entry) => entry.transaction.signatures[0] === toAccount);
+    const keys = inBlock!.transaction.message.accountKeys;
+    const post = inBlock?.meta?.postTokenBalances?.find((balance) => keys[balance.accountIndex] === ata);
+    const pre = inBlock?.meta?.preTokenBalances?.find((balance) => keys[balance.accountIndex] === ata);
+    expect([pre?.uiTokenAmount.amount, post?.uiTokenAmount.amount]).toEqual(['2000000', '2500000']);
+    expect(post?.owner).toBe(owner.address);
+    // The same payment twice is still two transactions.
+    const again = await devnet.faucet.fundSol(owner.address, 1_000_000n);
+    expect(await devnet.faucet.fundSol(owner.address, 1_000_000n)).not.toBe(again);
+    expect((await rpc.getBalance(owner.address).send()).value).toBe(2_000_000n);
+    await expect(devnet.faucet.fundToken(ata, devnet.mints.USDC, 1n)).rejects.toThrow(/not of/);
+  });
+
+  it('keeps accounts and block history across a restart from its data directory', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'covenant-solana-devnet-'));
+    try {
+      const first = await startSolanaDevnet({ slotIntervalMs: SLOT_MS, dataDir });
+      const firstRpc = connect(first.rpcUrl);
+      const wallet = await generateKeyPairSigner();
+      const signature = await first.faucet.fundToken(wallet.address, first.mints.USDC, 7_000_000n);
+      const slot = await confirmed(signature, firstRpc);
+      const block = await firstRpc.getBlock(slot, { commitment: 'confirmed', rewards: false }).send();
+      const genesis = await firstRpc.getGenesisHash().send();
+      await first.stop();
+
+      const second = await startSolanaDevnet({ slotIntervalMs: SLOT_MS, dataDir });
+      try {
+        const secondRpc = connect(second.rpcUrl);
+        expect(second.mints).toEqual(first.mints);
+        expect(second.mintAuthority.address).toBe(first.mintAuthority.address);
+        expect(await secondRpc.getGenesisHash().send()).toBe(genesis);
+        const [ata] = await findAssociatedTokenPda({
+          owner: wallet.address,
+          mint: first.mints.USDC,
+          tokenProgram: TOKEN_PROGRAM_ADDRESS,
+        });
+        expect((await secondRpc.getTokenAccountBalance(ata).send()).value.amount).toBe('7000000');
+        const again = await secondRpc.getBlock(slot, { commitment: 'confirmed', rewards: false }).send();
+        expect(again?.blockhash).toBe(block?.blockhash);
+        expect(again?.transactions.map((entry) => entry.transaction.signatures[0])).toContain(signature);
+        expect((await secondRpc.getSlot({ commitment: 'processed' }).send()) > slot).toBe(true);
+        // And it goes on: a new transaction lands after the restart.
+        await confirmed(await second.faucet.fundToken(ata, first.mints.USDC, 1_000_000n), secondRpc);
+        expect((await secondRpc.getTokenAccountBalance(ata).send()).value.amount).toBe('8000000');
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,274 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type Address,
+  address,
+  appendTransactionMessageInstructions,
+  type Blockhash,
+  createKeyPairSignerFromPrivateKeyBytes,
+  createTransactionMessage,
+  getBase58Decoder,
+  getBase58Encoder,
+  type Instruction,
+  type KeyPairSigner,
+  lamports,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+} from '@solana/kit';
+import {
+  getCreateAccountInstruction,
+  getTransferSolInstruction,
+  SYSTEM_PROGRAM_ADDRESS,
+} from '@solana-program/system';
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getInitializeMint2Instruction,
+  getMintSize,
+  getMintToCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
+import { LiteSVM } from 'litesvm';
+import { serveJsonRpc } from './serve-json-rpc.js';
+import { readTokenAccount } from './solana-devnet-accounts.js';
+import { parseStateJson, stringifyStateJson } from './solana-devnet-json.js';
+import { type LedgerHistory, SolanaLedger } from './solana-devnet-ledger.js';
+import { createSolanaRpcMethods } from './solana-devnet-rpc.js';
+
+/** Decimals of the devnet's USDC and USDT, as on mainnet. */
+export const SOLANA_DEVNET_TOKEN_DECIMALS = 6;
+/** What the faucet holds at genesis: a billion SOL. */
+const FAUCET_LAMPORTS = 1_000_000_000n * 1_000_000_000n;
+/** The Memo program (in LiteSVM's defaults): makes a repeated faucet payment a distinct transaction. */
+const MEMO_PROGRAM_ADDRESS = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+
+export interface SolanaDevnetOptions {
+  /** The HTTP JSON-RPC port on 127.0.0.1; a free one without it (or with 0). */
+  port?: number;
+  /** Closes a slot into a block every this many milliseconds (400, solana's target, by default). */
+  slotIntervalMs?: number;
+  /** Keeps the ledger, the block history and the devnet's keys here; in memory without it. */
+  dataDir?: string;
+  /** How many slots `finalized` trails `confirmed` (2 by default). */
+  finalityLagSlots?: number;
+}
+
+export interface SolanaDevnetFaucet {
+  /** Pays `lamports` to `to` in a System transfer; resolves with its signature once it has landed. */
+  fundSol(to: string, lamports: bigint): Promise<string>;
+  /**
+   * Mints `amount` base units of `mint` (USDC or USDT) to a token account of that mint, or, given a
+   * wallet address, to its associated token account (created in the same transaction when missing).
+   */
+  fundToken(ownerOrTokenAccount: string, mint: string, amount: bigint): Promise<string>;
+}
+
+export interface SolanaDevnet {
+  rpcUrl: string;
+  mints: { USDC: Address; USDT: Address };
+  /** Mint authority of both test mints. */
+  mintAuthority: KeyPairSigner;
+  faucet: SolanaDevnetFaucet;
+  stop(): Promise<void>;
+}
+
+/** The devnet's keys as stored in dataDir: 32-byte ed25519 private keys, base58. */
+interface DevnetKeys {
+  faucet: string;
+  mintAuthority: string;
+  usdcMint: string;
+  usdtMint: string;
+}
+
+/**
+ * Starts a local Solana devnet: LiteSVM (System, SPL Token and Associated Token programs, the
+ * native mint) behind the Solana JSON-RPC on 127.0.0.1, with USDC and USDT test mints, a faucet,
+ * and a slot closed into a block on every tick. Its transactions' metas (balances, token balances,
+ * logs) are recorded as a validator's RPC reports them, so a client built for a real cluster
+ * works against it unchanged.
+ */
+export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Promise<SolanaDevnet> {
+  const dataDir = options.dataDir;
+  const files = dataDir && {
+    keys: join(dataDir, 'keys.json'),
+    svm: join(dataDir, 'litesvm.bin'),
+    history: join(dataDir, 'history.json'),
+  };
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+
+  const storedKeys =
+    files && existsSync(files.keys) ? (JSON.parse(readFileSync(files.keys, 'utf8')) as DevnetKeys) : null;
+  const keys: DevnetKeys = storedKeys ?? {
+    faucet: newPrivateKey(),
+    mintAuthority: newPrivateKey(),
+    usdcMint: newPrivateKey(),
+    usdtMint: newPrivateKey(),
+  };
+  if (files && !storedKeys) writeAtomically(files.keys, JSON.stringify(keys, null, 2));
+  const [faucet, mintAuthority, usdcMint, usdtMint] = (await Promise.all(
+    [keys.faucet, keys.mintAuthority, keys.usdcMint, keys.usdtMint].map((key) =>
+      createKeyPairSignerFromPrivateKeyBytes(getBase58Encoder().encode(key)),
+    ),
+  )) as [KeyPairSigner, KeyPairSigner, KeyPairSigner, KeyPairSigner];
+
+  const finalityLagSlots = options.finalityLagSlots ?? 2;
+  const resumed = files && existsSync(files.svm) && existsSync(files.history);
+  const ledger = resumed
+    ? new SolanaLedger(LiteSVM.loadFromFile(files.svm).withSigverify(true), {
+        finalityLagSlots,
+        history: parseStateJson<LedgerHistory>(readFileSync(files.history, 'utf8')),
+      })
+    : new SolanaLedger(new LiteSVM().withNativeMints(), { finalityLagSlots });
+
+  const save = () => {
+    if (!files) return;
+    const temporary = `${files.svm}.tmp`;
+    ledger.svm.saveToFile(temporary);
+    renameSync(temporary, files.svm);
+    writeAtomically(files.history, stringifyStateJson(ledger.history()));
+  };
+
+  let memoCounter = 0;
+  /** Signs with the faucet as fee payer and lands the transaction in the open slot. */
+  const submit = async (instructions: Instruction[]): Promise<string> => {
+    for (;;) {
+      const { blockhash, lastValidBlockHeight } = ledger.latestBlockhash('processed');
+      const message = pipe(
+        createTransactionMessage({ version: 'legacy' }),
+        (draft) => setTransactionMessageFeePayerSigner(faucet, draft),
+        (draft) =>
+          setTransactionMessageLifetimeUsingBlockhash(
+            { blockhash: blockhash as Blockhash, lastValidBlockHeight: BigInt(lastValidBlockHeight) },
+            draft,
+          ),
+        (draft) => appendTransactionMessageInstructions(instructions, draft),
+      );
+      const outcome = ledger.send(await signTransactionMessageWithSigners(message));
+      if ('landed' in outcome) {
+        if (outcome.landed.meta.err !== null) {
+          throw new Error(
+            `the devnet faucet's transaction failed: ${JSON.stringify(outcome.landed.meta.err)}\n${outcome.landed.meta.logMessages.join('\n')}`,
+          );
+        }
+        return outcome.landed.signature;
+      }
+      // The same payment twice in one blockhash's life is the same transaction: tell them apart.
+      if (outcome.refused !== 'AlreadyProcessed') {
+        throw new Error(`the devnet refused the faucet's transaction: ${JSON.stringify(outcome.refused)}`);
+      }
+      memoCounter += 1;
+      instructions = [
+        ...instructions.filter((instruction) => instruction.programAddress !== MEMO_PROGRAM_ADDRESS),
+        {
+          programAddress: MEMO_PROGRAM_ADDRESS,
+          data: new TextEncoder().encode(`covenant faucet ${memoCounter}`),
+        },
+      ];
+    }
+  };
+
+  const mints = { USDC: usdcMint.address, USDT: usdtMint.address };
+  if (!resumed) {
+    ledger.svm.setAccount({
+      address: faucet.address,
+      lamports: lamports(FAUCET_LAMPORTS),
+      data: new Uint8Array(),
+      programAddress: SYSTEM_PROGRAM_ADDRESS,
+      executable: false,
+      space: 0n,
+    });
+    const mintRent = ledger.svm.minimumBalanceForRentExemption(BigInt(getMintSize()));
+    await submit(
+      [usdcMint, usdtMint].flatMap((mint) => [
+        getCreateAccountInstruction({
+          payer: faucet,
+          newAccount: mint,
+          lamports: mintRent,
+          space: getMintSize(),
+          programAddress: TOKEN_PROGRAM_ADDRESS,
+        }),
+        getInitializeMint2Instruction({
+          mint: mint.address,
+          decimals: SOLANA_DEVNET_TOKEN_DECIMALS,
+          mintAuthority: mintAuthority.address,
+        }),
+      ]),
+    );
+    save();
+  }
+
+  const faucetApi: SolanaDevnetFaucet = {
+    fundSol: (to, amount) =>
+      submit([getTransferSolInstruction({ source: faucet, destination: address(to), amount })]),
+    fundToken: async (ownerOrTokenAccount, mint, amount) => {
+      const target = address(ownerOrTokenAccount);
+      const mintAddress = address(mint);
+      if (mintAddress !== mints.USDC && mintAddress !== mints.USDT) {
+        throw new Error(
+          `the devnet faucet mints only its USDC (${mints.USDC}) and USDT (${mints.USDT}), not ${mint}`,
+        );
+      }
+      const mintTo = (token: Address) =>
+        getMintToCheckedInstruction({
+          mint: mintAddress,
+          token,
+          mintAuthority,
+          amount,
+          decimals: SOLANA_DEVNET_TOKEN_DECIMALS,
+        });
+      const existing = readTokenAccount(ledger.svm, target);
+      if (existing) {
+        if (existing.mint !== mintAddress) {
+          throw new Error(`${target} is a token account of ${existing.mint}, not of ${mintAddress}`);
+        }
+        return submit([mintTo(target)]);
+      }
+      const [ata] = await findAssociatedTokenPda({
+        owner: target,
+        mint: mintAddress,
+        tokenProgram: TOKEN_PROGRAM_ADDRESS,
+      });
+      return submit([
+        getCreateAssociatedTokenIdempotentInstruction({
+          payer: faucet,
+          ata,
+          owner: target,
+          mint: mintAddress,
+        }),
+        mintTo(ata),
+      ]);
+    },
+  };
+
+  const methods = createSolanaRpcMethods(ledger, (to, amount) => faucetApi.fundSol(to, amount));
+  const server = await serveJsonRpc(methods, options.port ?? 0);
+  const ticker = setInterval(() => {
+    const block = ledger.closeSlot();
+    if (block.transactions.length > 0) save();
+  }, options.slotIntervalMs ?? 400);
+  ticker.unref();
+
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      clearInterval(ticker);
+      await server.close();
+      save();
+    })();
+    return stopped;
+  };
+  return { rpcUrl: server.url, mints, mintAuthority, faucet: faucetApi, stop };
+}
+
+function newPrivateKey(): string {
+  return getBase58Decoder().decode(randomBytes(32));
+}
+
+function writeAtomically(path: string, text: string): void {
+  const temporary = `${path}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+}
