@@ -1,0 +1,142 @@
+import { getTokenSize } from '@solana-program/token';
+import type {
+  DepositAddressIndex,
+  DepositMovement,
+  ScanRange,
+  ScanResult,
+  WatchedLeg,
+} from '../chain-adapter.js';
+import type { SolanaChainContext } from './solana-chain-context.js';
+import {
+  RPC_BLOCK_NOT_AVAILABLE,
+  RPC_LONG_TERM_STORAGE_SLOT_SKIPPED,
+  RPC_SLOT_SKIPPED,
+  rpcErrorCode,
+} from './solana-rpc.js';
+import { accountKeysOf, type JsonTransaction, tokenAmountAt } from './solana-transaction-json.js';
+
+interface JsonBlock {
+  blockhash: string;
+  transactions: readonly JsonTransaction[];
+}
+
+const SKIPPED = new Set([RPC_SLOT_SKIPPED, RPC_LONG_TERM_STORAGE_SLOT_SKIPPED]);
+
+/** The slot's block with full transactions in `json` encoding; null for a skipped slot. */
+async function readBlock(context: SolanaChainContext, slot: bigint): Promise<JsonBlock | null> {
+  try {
+    const block = await context.rpc
+      .getBlock(slot, {
+        encoding: 'json',
+        transactionDetails: 'full',
+        maxSupportedTransactionVersion: 0,
+        rewards: false,
+        commitment: context.blockCommitment,
+      })
+      .send();
+    // The kit's response type is a union over every encoding; this is the json one.
+    return block as unknown as JsonBlock | null;
+  } catch (error) {
+    if (SKIPPED.has(rpcErrorCode(error) ?? 0)) return null;
+    if (rpcErrorCode(error) === RPC_BLOCK_NOT_AVAILABLE) {
+      throw new Error(
+        `slot ${slot} has no ${context.blockCommitment} block yet: scan only up to currentHeight()`,
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * What one successful transaction paid the watched accounts among its keys. A SOL leg's deposits
+ * are lamports (its wSOL account's lamport balance, less the rent-exempt reserve in the
+ * transaction that created it); a token leg's are increases of its token balance, and lamports
+ * reaching it are a wrong-asset movement (tokenAddress null).
+ */
+function depositsIn(
+  tx: JsonTransaction,
+  position: number,
+  watched: ReadonlyMap<string, WatchedLeg>,
+  tokenAccountRent: bigint,
+): Omit<DepositMovement, 'blockRef' | 'height'>[] {
+  const meta = tx.meta!;
+  const keys = accountKeysOf(tx);
+  const txRef = tx.transaction.signatures[0]!;
+  const movements: Omit<DepositMovement, 'blockRef' | 'height'>[] = [];
+  keys.forEach((key, index) => {
+    const leg = watched.get(key);
+    if (!leg) return;
+    const pre = meta.preBalances[index] ?? 0n;
+    const post = meta.postBalances[index] ?? 0n;
+    const lamports = post - pre - (pre === 0n ? tokenAccountRent : 0n);
+    if (lamports > 0n) {
+      const sender = keys.find(
+        (other, otherIndex) =>
+          other !== key &&
+          (meta.preBalances[otherIndex] ?? 0n) - (meta.postBalances[otherIndex] ?? 0n) >= lamports,
+      );
+      movements.push({
+        watched: leg,
+        tokenAddress: null,
+        amount: lamports,
+        txRef,
+        position,
+        from: sender ?? null,
+      });
+    }
+    if (leg.tokenAddress === null) return;
+    const before = tokenAmountAt(meta.preTokenBalances, index);
+    const after = tokenAmountAt(meta.postTokenBalances, index);
+    const received = after.amount - before.amount;
+    const mint = after.balance?.mint ?? before.balance?.mint;
+    if (received <= 0n || !mint) return;
+    const sender = (meta.postTokenBalances ?? []).find((balance) => {
+      if (balance.mint !== mint || balance.accountIndex === index) return false;
+      return (
+        tokenAmountAt(meta.preTokenBalances, balance.accountIndex).amount >
+        BigInt(balance.uiTokenAmount.amount)
+      );
+    });
+    movements.push({
+      watched: leg,
+      tokenAddress: mint,
+      amount: received,
+      txRef,
+      position,
+      from: sender?.owner ?? null,
+    });
+  });
+  return movements;
+}
+
+/**
+ * Deposits in the slots of `range`: each block is read once (getBlock, json, full transactions),
+ * the account keys of its successful transactions are asked of the index in one query, and every
+ * watched account's balance increase is a deposit at the transaction's index in the block.
+ * Skipped slots have no block and are passed over.
+ */
+export async function scanSolanaDeposits(
+  context: SolanaChainContext,
+  range: ScanRange,
+  index: DepositAddressIndex,
+): Promise<ScanResult> {
+  const movements: DepositMovement[] = [];
+  const tokenAccountRent = await context.rentExempt(getTokenSize());
+  for (let slot = range.fromHeight; slot <= range.toHeight; slot++) {
+    const block = await readBlock(context, slot);
+    if (!block) continue;
+    const succeeded = block.transactions.flatMap((tx, position) =>
+      tx.meta && tx.meta.err === null ? [{ tx, position }] : [],
+    );
+    const candidates = new Set(succeeded.flatMap(({ tx }) => accountKeysOf(tx)));
+    if (candidates.size === 0) continue;
+    const watched = await index.match([...candidates]);
+    if (watched.size === 0) continue;
+    for (const { tx, position } of succeeded) {
+      for (const deposit of depositsIn(tx, position, watched, tokenAccountRent)) {
+        movements.push({ ...deposit, blockRef: block.blockhash, height: slot });
+      }
+    }
+  }
+  return { movements, scannedTo: range.toHeight };
+}
