@@ -1,7 +1,7 @@
 import type { EscrowStatusLegView } from '@covenant/domain';
 import { Button } from '@/components/ui/button.js';
 import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
-import type { EscrowLegWithSigning } from '../api/escrow-leg-signing.js';
+import { type EscrowLegWithSigning, isBitcoinCustody } from '../api/escrow-leg-signing.js';
 import { BitcoinCustody } from './bitcoin-custody.js';
 import { BitcoinDeposit } from './bitcoin-deposit.js';
 import { ConfirmationsProgress } from './confirmations-progress.js';
@@ -88,7 +88,7 @@ export function EscrowLegCard({
             : `${formatDealAmount(leg.pending, leg.symbol)} seen, waiting for confirmations.`}
         </p>
       ) : null}
-      {bitcoin && leg.custody ? <BitcoinCustody leg={leg} custody={leg.custody} /> : null}
+      {bitcoin && isBitcoinCustody(leg.custody) ? <BitcoinCustody leg={leg} custody={leg.custody} /> : null}
       {awaiting ? <FundingCountdown deadline={leg.deadline} /> : null}
       {devFund && awaiting ? (
         <div className="space-y-2">
