@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { createEscrowSeed } from '../lib/escrow-seed.js';
 import { BackupPhrase } from './backup-phrase.js';
-import { EscrowPasswordForm } from './escrow-password-form.js';
+import { EscrowPasswordForm, type SavedEscrowKey } from './escrow-password-form.js';
 
 /**
  * A new escrow key: its backup phrase, shown this once (the page never shows it again), then the
@@ -11,7 +11,7 @@ export function CreateEscrowKey({
   onSaved,
   onCancel,
 }: {
-  onSaved: (ethereumAddress: string, bitcoinPublicKey?: string) => void;
+  onSaved: (saved: SavedEscrowKey) => void;
   onCancel: () => void;
 }) {
   const id = useId();

@@ -7,18 +7,24 @@ import { Label } from '@/components/ui/label.js';
 import { getChainsQueryOptions } from '@/features/escrow/api/get-chains.js';
 import { useApiClient } from '@/lib/api-client.js';
 import { useConnectBitcoinKey } from '../api/connect-bitcoin-key.js';
+import { useConnectSolanaKey } from '../api/connect-solana-key.js';
 import { usePutEscrowKey } from '../api/escrow-key.js';
 import { bitcoinEscrowKeyFromSeed, bitcoinKeyNetworkOfChains } from '../lib/bitcoin-escrow-key.js';
 import { encryptEscrowSeed, ethereumAccountFromSeed } from '../lib/escrow-seed.js';
+import { chainsListSolana, solanaEscrowKeyFromSeed } from '../lib/solana-escrow-key.js';
 
 const minPasswordLength = 12;
 
 type Problems = { password?: string; confirm?: string; save?: string };
 
+/** What was saved: the Ethereum address, and the Bitcoin and Solana keys registered with it. */
+export type SavedEscrowKey = { ethereumAddress: string; bitcoinPublicKey?: string; solanaAddress?: string };
+
 /**
  * Chooses the escrow password, encrypts `mnemonic` with it in the browser and stores only the
  * ciphertext. The password is never sent: forgetting it leaves only the backup phrase. Where the
- * server runs Bitcoin escrows, the seed's Bitcoin public key is registered as well.
+ * server runs Bitcoin or Solana escrows, the seed's Bitcoin public key and Solana address are
+ * registered as well.
  */
 export function EscrowPasswordForm({
   mnemonic,
@@ -26,19 +32,20 @@ export function EscrowPasswordForm({
   onCancel,
 }: {
   mnemonic: string;
-  onSaved: (ethereumAddress: string, bitcoinPublicKey?: string) => void;
+  onSaved: (saved: SavedEscrowKey) => void;
   onCancel: () => void;
 }) {
   const id = useId();
   const api = useApiClient();
   const queryClient = useQueryClient();
   const connectBitcoin = useConnectBitcoinKey();
+  const connectSolana = useConnectSolanaKey();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [problems, setProblems] = useState<Problems>({});
   const [encrypting, setEncrypting] = useState(false);
   const save = usePutEscrowKey();
-  const busy = encrypting || save.isPending || connectBitcoin.isPending;
+  const busy = encrypting || save.isPending || connectBitcoin.isPending || connectSolana.isPending;
 
   const submit = async () => {
     const found: Problems = {};
@@ -53,19 +60,33 @@ export function EscrowPasswordForm({
       const encrypted = await encryptEscrowSeed(mnemonic, password);
       const ethereumAddress = ethereumAccountFromSeed(mnemonic).address;
       await save.mutateAsync({ ...encrypted, ethereum_address: ethereumAddress });
-      // Without the chain list the Bitcoin key is registered later, from the escrow key page.
+      // Without the chain list the Bitcoin and Solana keys are registered later, from the escrow key page.
       const chains = await queryClient.fetchQuery(getChainsQueryOptions(api)).catch(() => []);
+      const saved: SavedEscrowKey = { ethereumAddress };
       const bitcoinNetwork = bitcoinKeyNetworkOfChains(chains);
-      if (!bitcoinNetwork) return onSaved(ethereumAddress);
-      const bitcoinPublicKey = bitcoinEscrowKeyFromSeed(mnemonic, bitcoinNetwork).publicKey;
-      try {
-        await connectBitcoin.mutateAsync(bitcoinPublicKey);
-      } catch (error) {
-        const reason = error instanceof Error ? ` ${error.message}` : '';
-        setProblems({ save: `Your escrow key is saved, but its Bitcoin key was not registered.${reason}` });
-        return;
+      if (bitcoinNetwork) {
+        const bitcoinPublicKey = bitcoinEscrowKeyFromSeed(mnemonic, bitcoinNetwork).publicKey;
+        try {
+          await connectBitcoin.mutateAsync(bitcoinPublicKey);
+          saved.bitcoinPublicKey = bitcoinPublicKey;
+        } catch (error) {
+          const reason = error instanceof Error ? ` ${error.message}` : '';
+          setProblems({ save: `Your escrow key is saved, but its Bitcoin key was not registered.${reason}` });
+          return;
+        }
       }
-      onSaved(ethereumAddress, bitcoinPublicKey);
+      if (chainsListSolana(chains)) {
+        const solanaAddress = solanaEscrowKeyFromSeed(mnemonic).address;
+        try {
+          await connectSolana.mutateAsync(solanaAddress);
+          saved.solanaAddress = solanaAddress;
+        } catch (error) {
+          const reason = error instanceof Error ? ` ${error.message}` : '';
+          setProblems({ save: `Your escrow key is saved, but its Solana key was not registered.${reason}` });
+          return;
+        }
+      }
+      onSaved(saved);
     } catch (error) {
       setProblems({ save: error instanceof Error ? error.message : 'The escrow key was not saved.' });
     } finally {

@@ -4,7 +4,7 @@ import { FieldError } from '@/components/ui/field-error.js';
 import { Label } from '@/components/ui/label.js';
 import { Textarea } from '@/components/ui/textarea.js';
 import { ethereumAccountFromSeed, isValidEscrowSeed, normalizeEscrowSeed } from '../lib/escrow-seed.js';
-import { EscrowPasswordForm } from './escrow-password-form.js';
+import { EscrowPasswordForm, type SavedEscrowKey } from './escrow-password-form.js';
 
 const invalidPhrase = 'That backup phrase is not valid.';
 
@@ -16,7 +16,7 @@ export function RestoreEscrowKey({
   onSaved,
   onCancel,
 }: {
-  onSaved: (ethereumAddress: string, bitcoinPublicKey?: string) => void;
+  onSaved: (saved: SavedEscrowKey) => void;
   onCancel: () => void;
 }) {
   const id = useId();

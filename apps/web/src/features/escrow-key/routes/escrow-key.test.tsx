@@ -23,6 +23,27 @@ const chainsWithBitcoin = {
   },
 };
 const password = 'a long escrow password';
+// The phrase's Solana key at m/44'/501'/0'/0' (see solana-escrow-key.test.ts).
+const testPhraseSolanaAddress = 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk';
+/** `GET /chains` of a server running Bitcoin (regtest) and Solana escrows. */
+const chainsWithSolana = {
+  status: 200,
+  body: {
+    data: [
+      ...chainsWithBitcoin.body.data,
+      {
+        chain: 'SOL',
+        chain_id: 0,
+        network: 'localnet',
+        fee_address: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T',
+        tokens: [
+          { symbol: 'SOL', decimals: 9, address: null },
+          { symbol: 'USDC', decimals: 6, address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' },
+        ],
+      },
+    ],
+  },
+};
 
 /** Ada signed in on /settings/escrow-key; the fake API keeps what a PUT stores and answers it to GET. */
 function openEscrowKeyPage(stored: Record<string, unknown> | null = null) {
@@ -172,6 +193,91 @@ describe('/settings/escrow-key', () => {
     expect(await screen.findByText(testPhraseBitcoinKey, {}, { timeout: 10_000 })).toBeInTheDocument();
     expect(api.requestsTo('POST /wallets/connect').map((request) => request.body)).toEqual([
       { chain: 'BTC', public_key: testPhraseBitcoinKey },
+    ]);
+  });
+
+  it('registers the Solana address with the key where the server runs Solana escrows', async () => {
+    const api = openEscrowKeyPage();
+    api.on('GET /chains', chainsWithSolana);
+    api.on('POST /wallets/connect', (request) => {
+      const body = request.body as { chain: string; public_key?: string; address?: string };
+      return {
+        status: 201,
+        body: {
+          chain: body.chain,
+          address: body.public_key ?? body.address,
+          connected_at: '2026-03-04T10:00:00.000Z',
+        },
+      };
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Restore from backup phrase' }));
+    await userEvent.type(screen.getByLabelText('Backup phrase'), testPhrase);
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await choosePassword(password);
+    const status = await screen.findByRole('status', {}, { timeout: 10_000 });
+    expect(status).toHaveTextContent(`Bitcoin signing key: ${testPhraseBitcoinKey}`);
+    expect(status).toHaveTextContent(`Solana signing address: ${testPhraseSolanaAddress}`);
+    // Only public keys leave the browser: the Bitcoin key, then the Solana address.
+    expect(api.requestsTo('POST /wallets/connect').map((request) => request.body)).toEqual([
+      { chain: 'BTC', public_key: testPhraseBitcoinKey },
+      { chain: 'SOL', address: testPhraseSolanaAddress },
+    ]);
+  });
+
+  it('says when the key is saved but the Solana address was refused', async () => {
+    const api = openEscrowKeyPage();
+    api.on('GET /chains', chainsWithSolana);
+    api.on('POST /wallets/connect', (request) =>
+      (request.body as { chain: string }).chain === 'SOL'
+        ? apiError(
+            409,
+            'CONFLICT',
+            'Your address on this chain cannot change while an escrow you sign for is funded',
+          )
+        : {
+            status: 201,
+            body: { chain: 'BTC', address: testPhraseBitcoinKey, connected_at: '2026-03-04T10:00:00.000Z' },
+          },
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Restore from backup phrase' }));
+    await userEvent.type(screen.getByLabelText('Backup phrase'), testPhrase);
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await choosePassword(password);
+    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent(
+      'Your escrow key is saved, but its Solana key was not registered. Your address on this chain cannot change',
+    );
+    expect(api.requestsTo('PUT /wallets/escrow-key')).toHaveLength(1);
+  });
+
+  it('registers the Solana key of a key saved before Solana was offered, once unlocked', async () => {
+    const stored = {
+      ...(await encryptEscrowSeed(testPhrase, password, 1_000)),
+      ethereum_address: testPhraseAddress,
+      created_at: '2026-03-04T10:00:00.000Z',
+      updated_at: '2026-03-04T10:00:00.000Z',
+    };
+    const api = openEscrowKeyPage(stored);
+    api.on('GET /chains', chainsWithSolana);
+    const eth = { chain: 'ETH', address: testPhraseAddress, balances: null, held_in_escrow: [] };
+    const btc = { chain: 'BTC', address: testPhraseBitcoinKey, balances: null, held_in_escrow: [] };
+    api.on('GET /wallets/balance', { status: 200, body: { data: [btc, eth] } });
+    api.on('POST /wallets/connect', () => {
+      const sol = { chain: 'SOL', address: testPhraseSolanaAddress, balances: null, held_in_escrow: [] };
+      api.on('GET /wallets/balance', { status: 200, body: { data: [btc, eth, sol] } });
+      return {
+        status: 201,
+        body: { chain: 'SOL', address: testPhraseSolanaAddress, connected_at: stored.created_at },
+      };
+    });
+    // The Bitcoin key is registered already: only the Solana one is offered.
+    expect(await screen.findByText(testPhraseBitcoinKey)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Register Bitcoin key' })).not.toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('button', { name: 'Register Solana key' }));
+    await userEvent.type(screen.getByLabelText('Escrow password'), password);
+    await userEvent.click(screen.getByRole('button', { name: 'Register Solana key' }));
+    expect(await screen.findByText(testPhraseSolanaAddress, {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(api.requestsTo('POST /wallets/connect').map((request) => request.body)).toEqual([
+      { chain: 'SOL', address: testPhraseSolanaAddress },
     ]);
   });
 

@@ -7,7 +7,9 @@ import { Button } from '@/components/ui/button.js';
 import { Card } from '@/components/ui/card.js';
 import { useEscrowKey } from '../api/escrow-key.js';
 import { CreateEscrowKey } from '../components/create-escrow-key.js';
+import type { SavedEscrowKey } from '../components/escrow-password-form.js';
 import { RegisterBitcoinKey } from '../components/register-bitcoin-key.js';
+import { RegisterSolanaKey } from '../components/register-solana-key.js';
 import { RestoreEscrowKey } from '../components/restore-escrow-key.js';
 
 type Flow = 'idle' | 'choose' | 'create' | 'restore';
@@ -16,9 +18,9 @@ type Flow = 'idle' | 'choose' | 'create' | 'restore';
 export function EscrowKeyRoute() {
   const escrowKey = useEscrowKey();
   const [flow, setFlow] = useState<Flow>('idle');
-  const [saved, setSaved] = useState<{ ethereumAddress: string; bitcoinPublicKey?: string | undefined }>();
-  const finish = (ethereumAddress: string, bitcoinPublicKey?: string) => {
-    setSaved({ ethereumAddress, bitcoinPublicKey });
+  const [saved, setSaved] = useState<SavedEscrowKey>();
+  const finish = (key: SavedEscrowKey) => {
+    setSaved(key);
     setFlow('idle');
   };
   const start = (next: Flow) => {
@@ -47,6 +49,12 @@ export function EscrowKeyRoute() {
             <p className="mt-1 text-muted">
               Bitcoin signing key:{' '}
               <code className="break-all font-mono text-foreground">{saved.bitcoinPublicKey}</code>
+            </p>
+          ) : null}
+          {saved.solanaAddress ? (
+            <p className="mt-1 text-muted">
+              Solana signing address:{' '}
+              <code className="break-all font-mono text-foreground">{saved.solanaAddress}</code>
             </p>
           ) : null}
         </div>
@@ -91,6 +99,7 @@ function CurrentEscrowKey({ record, onReplace }: { record: EscrowKeyRecord; onRe
         </dd>
       </dl>
       <RegisterBitcoinKey />
+      <RegisterSolanaKey />
       <Button variant="outline" onClick={onReplace}>
         Replace escrow key
       </Button>
@@ -114,7 +123,7 @@ function ChooseHow({
       </h2>
       <p className="text-muted text-sm">
         {replacing
-          ? 'The new key becomes your Ethereum signing address (and your Bitcoin key where Bitcoin is offered). While an escrow you sign for is funded, the old key stays.'
+          ? 'The new key becomes your Ethereum signing address (and your Bitcoin and Solana keys where those chains are offered). While an escrow you sign for is funded, the old key stays.'
           : 'You need an escrow key before you can fund or settle an escrow.'}
       </p>
       <div className="flex flex-wrap gap-2">

@@ -14,7 +14,22 @@ export type ChainView = {
   network?: string;
   explorer_url: string | null;
   rpc_url?: string;
+  /** Solana: the tokens escrowed there, with their mints (null for SOL itself). */
+  tokens?: { symbol: string; decimals: number; address: string | null }[];
 };
+
+/**
+ * The mint the server lists for `symbol` on `chain` (null for SOL itself), or undefined when it
+ * lists no tokens there: what a Solana leg's custody is checked against.
+ */
+export function listedMintOf(
+  chains: readonly ChainView[],
+  chain: string,
+  symbol: string,
+): string | null | undefined {
+  return chains.find((entry) => entry.chain === chain)?.tokens?.find((token) => token.symbol === symbol)
+    ?.address;
+}
 
 /** `GET /api/v1/chains` (public): the chains escrows run on. */
 export async function getChains(api: ApiClient): Promise<ChainView[]> {

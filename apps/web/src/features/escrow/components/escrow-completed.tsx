@@ -58,7 +58,7 @@ export function EscrowCompleted({
             {leg.payout && leg.payout.transfers.length > 0 ? (
               <>
                 <PayoutTransfers deal={deal} viewer={viewer} leg={leg} transfers={leg.payout.transfers} />
-                {leg.payout.network_fee ? (
+                {leg.payout.network_fee && leg.chain === 'BTC' ? (
                   <p className="text-muted text-xs">
                     {bitcoinNetworkFeeNote(leg.payout.network_fee, leg.symbol)}
                   </p>

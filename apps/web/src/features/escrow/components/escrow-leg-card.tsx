@@ -1,7 +1,7 @@
 import type { EscrowStatusLegView } from '@covenant/domain';
 import { Button } from '@/components/ui/button.js';
 import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
-import type { EscrowLegWithSigning } from '../api/escrow-leg-signing.js';
+import { type EscrowLegWithSigning, isBitcoinCustody, isSolanaCustody } from '../api/escrow-leg-signing.js';
 import { BitcoinCustody } from './bitcoin-custody.js';
 import { BitcoinDeposit } from './bitcoin-deposit.js';
 import { ConfirmationsProgress } from './confirmations-progress.js';
@@ -10,6 +10,8 @@ import { DepositQrCode } from './deposit-qr-code.js';
 import type { EscrowViewer } from './escrow-viewer.js';
 import { FundingCountdown } from './funding-countdown.js';
 import { legStateText } from './leg-state-text.js';
+import { SolanaCustody } from './solana-custody.js';
+import { SolanaDeposit } from './solana-deposit.js';
 import { tokenAmount } from './token-amount.js';
 
 const chainNames: Record<string, string> = { BTC: 'Bitcoin', ETH: 'Ethereum', SOL: 'Solana' };
@@ -21,17 +23,24 @@ const open = new Set<EscrowStatusLegView['state']>(['awaiting_deposit', 'partial
 /**
  * One leg of the escrow while it is funded and paid out: who deposits what where, the deposit address
  * (copyable, and as a QR code), how deep the deposits are, the leg's state and the funding deadline.
- * A Bitcoin leg's code is a BIP 21 payment request, and its custody (keys and script) is shown.
+ * A Bitcoin leg's code is a BIP 21 payment request, a Solana leg's a Solana Pay request, and their
+ * custody (keys and script, or multisig and accounts) is shown.
  * On the devnet the depositor may fund it from the devnet wallet.
  */
 export function EscrowLegCard({
   leg,
   viewer,
+  dealId,
+  expectedMint,
   fundingOpen,
   devFund,
 }: {
   leg: EscrowLegWithSigning;
   viewer: EscrowViewer;
+  /** Named in a Solana Pay request's message. */
+  dealId: string;
+  /** The mint `GET /chains` lists for a Solana leg's token (null: SOL), when it lists one. */
+  expectedMint?: string | null | undefined;
   /** False once the escrow is past funding (refunding a cancelled deal): no deposit is invited then. */
   fundingOpen: boolean;
   /** Present only on the devnet, for the viewer's own leg. */
@@ -43,6 +52,7 @@ export function EscrowLegCard({
   const awaiting = fundingOpen && open.has(leg.state);
   const pending = BigInt(leg.pending) > 0n;
   const bitcoin = leg.chain === 'BTC';
+  const solanaCustody = leg.chain === 'SOL' && isSolanaCustody(leg.custody) ? leg.custody : null;
   return (
     <section aria-labelledby={titleId} className="space-y-4 rounded-lg border border-border p-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -57,6 +67,8 @@ export function EscrowLegCard({
       </p>
       {awaiting && bitcoin ? (
         <BitcoinDeposit leg={leg} />
+      ) : awaiting && solanaCustody ? (
+        <SolanaDeposit leg={leg} custody={solanaCustody} dealId={dealId} expectedMint={expectedMint} />
       ) : awaiting ? (
         <div className="flex flex-col gap-4 sm:flex-row">
           <DepositQrCode address={leg.deposit_address} />
@@ -88,7 +100,8 @@ export function EscrowLegCard({
             : `${formatDealAmount(leg.pending, leg.symbol)} seen, waiting for confirmations.`}
         </p>
       ) : null}
-      {bitcoin && leg.custody ? <BitcoinCustody leg={leg} custody={leg.custody} /> : null}
+      {bitcoin && isBitcoinCustody(leg.custody) ? <BitcoinCustody leg={leg} custody={leg.custody} /> : null}
+      {solanaCustody ? <SolanaCustody leg={leg} custody={solanaCustody} expectedMint={expectedMint} /> : null}
       {awaiting ? <FundingCountdown deadline={leg.deadline} /> : null}
       {devFund && awaiting ? (
         <div className="space-y-2">

@@ -4,12 +4,19 @@ import { Spinner } from '@/components/ui/spinner.js';
 import { QueryErrorState } from '@/features/trading/components/query-error-state.js';
 import { ApiError } from '@/lib/api-client.js';
 import { useDevFund } from '../api/dev-fund.js';
-import { type EscrowLegWithSigning, legWithSigning, psbtToSign } from '../api/escrow-leg-signing.js';
-import { type ChainView, useChains } from '../api/get-chains.js';
+import {
+  type EscrowLegWithSigning,
+  isSolanaCustody,
+  legWithSigning,
+  psbtToSign,
+  solanaMessageToSign,
+} from '../api/escrow-leg-signing.js';
+import { type ChainView, listedMintOf, useChains } from '../api/get-chains.js';
 import { useEscrow } from '../api/get-escrow.js';
 import { useEscrowFollowsDeal } from '../api/use-escrow-follows-deal.js';
 import { ConfirmBitcoinPayout } from './confirm-bitcoin-payout.js';
 import { ConfirmPayout } from './confirm-payout.js';
+import { ConfirmSolanaPayout } from './confirm-solana-payout.js';
 import { EscrowCompleted } from './escrow-completed.js';
 import { EscrowLegCard } from './escrow-leg-card.js';
 import { type EscrowViewer, escrowViewer } from './escrow-viewer.js';
@@ -68,7 +75,8 @@ function payoutNote(escrow: EscrowStatusView, viewer: EscrowViewer): string | nu
   if (sending.length > 0) {
     return sending.every((p) => p.kind === 'refund') ? 'Refunding on-chain' : 'Settling on-chain';
   }
-  if (escrow.legs.some((leg) => leg.release_typed_data || psbtToSign(legWithSigning(leg)))) return null;
+  const awaitsSignature = (leg: EscrowLegWithSigning) => psbtToSign(leg) ?? solanaMessageToSign(leg);
+  if (escrow.legs.some((leg) => leg.release_typed_data || awaitsSignature(legWithSigning(leg)))) return null;
   // A release the viewer approved is `ready` (theirs and the platform's approvals make two) until the
   // other leg's is too; only then are both sent.
   const releases = payouts.filter(
@@ -96,10 +104,14 @@ function EscrowUnderWay({
   const toSign = escrow.legs.flatMap((leg) =>
     leg.release_typed_data ? [{ leg, typedData: leg.release_typed_data }] : [],
   );
-  // The Bitcoin fields of a leg (PSBT to sign, custody), read where present.
+  // The Bitcoin and Solana fields of a leg (PSBT or message to sign, custody), read where present.
   const legs: readonly EscrowLegWithSigning[] = escrow.legs.map(legWithSigning);
   const psbtsToSign = legs.flatMap((leg) => {
     const payload = psbtToSign(leg);
+    return payload ? [{ leg, ...payload }] : [];
+  });
+  const solanaToSign = legs.flatMap((leg) => {
+    const payload = solanaMessageToSign(leg);
     return payload ? [{ leg, ...payload }] : [];
   });
   const onDevnet = (chain: string) => chains.some((c) => c.chain === chain && c.rpc_url !== undefined);
@@ -123,12 +135,25 @@ function EscrowUnderWay({
           summary={summary}
         />
       ))}
+      {solanaToSign.map(({ leg, message, summary }) => (
+        <ConfirmSolanaPayout
+          key={leg.leg}
+          deal={deal}
+          viewer={viewer}
+          leg={leg}
+          custody={isSolanaCustody(leg.custody) ? leg.custody : null}
+          message={message}
+          summary={summary}
+        />
+      ))}
       <div className="grid gap-4 lg:grid-cols-2">
         {legs.map((leg) => (
           <EscrowLegCard
             key={leg.leg}
             leg={leg}
             viewer={viewer}
+            dealId={deal.id}
+            expectedMint={listedMintOf(chains, leg.chain, leg.symbol)}
             fundingOpen={escrow.status === 'awaiting_funding'}
             devFund={
               leg.depositor === viewer.party && onDevnet(leg.chain)

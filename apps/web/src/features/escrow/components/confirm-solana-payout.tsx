@@ -1,0 +1,138 @@
+import { type DealWithHistory, isTokenSymbol, tokenDecimals } from '@covenant/domain';
+import { base64 } from '@scure/base';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { UnlockEscrowKey } from '@/features/escrow-key/components/unlock-escrow-key.js';
+import { solanaEscrowKeyFromSeed } from '@/features/escrow-key/lib/solana-escrow-key.js';
+import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
+import type { EscrowLegWithSigning, SolanaLegCustody, SolanaSummary } from '../api/escrow-leg-signing.js';
+import { useReleaseEscrow } from '../api/release-escrow.js';
+import {
+  checkSolanaPayout,
+  type SolanaPayoutExpectation,
+  signSolanaPayout,
+} from '../lib/check-solana-payout.js';
+import type { EscrowViewer } from './escrow-viewer.js';
+import { PayoutTransfers } from './payout-transfers.js';
+
+const legTitles = { asset: 'asset leg', stable: 'stablecoin leg' } as const;
+
+/** What the message is checked against, or why it cannot be. */
+function expectationOf(
+  leg: EscrowLegWithSigning,
+  custody: SolanaLegCustody | null,
+  summary: SolanaSummary | null,
+): SolanaPayoutExpectation | string {
+  if (!summary)
+    return 'This payout comes without the summary of what it pays, so it cannot be checked or signed.';
+  if (!custody) return 'This leg comes without its custody, so its payout cannot be checked or signed.';
+  if (!isTokenSymbol(leg.symbol)) return `This page does not know the token ${leg.symbol}.`;
+  return { summary, custody, decimals: tokenDecimals[leg.symbol], received: leg.received };
+}
+
+function refusalOf(message: string, expected: SolanaPayoutExpectation | string): string | null {
+  if (typeof expected === 'string') return expected;
+  try {
+    checkSolanaPayout(base64.decode(message), expected);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * The viewer's approval of a Solana leg's payout: the message is read in this browser and checked
+ * to pay exactly the transfers shown (recipient amount, platform fee, any refund) and nothing else,
+ * then the escrow password unlocks the seed, whose Solana escrow key signs the message bytes; only
+ * the signature is sent. A message that does not check out is not offered for signing. The same
+ * flow confirms a refund.
+ */
+export function ConfirmSolanaPayout({
+  deal,
+  viewer,
+  leg,
+  custody,
+  message,
+  summary,
+}: {
+  deal: DealWithHistory;
+  viewer: EscrowViewer;
+  leg: EscrowLegWithSigning;
+  custody: SolanaLegCustody | null;
+  message: string;
+  summary: SolanaSummary | null;
+}) {
+  const release = useReleaseEscrow(deal.id);
+  const [signError, setSignError] = useState<string | null>(null);
+  const refund = leg.payout?.kind === 'refund';
+  const label = refund ? 'Confirm refund' : 'Confirm settlement';
+  const titleId = `escrow-confirm-${leg.leg}-title`;
+  const expected = expectationOf(leg, custody, summary);
+  // Checked before the password is asked for: a payout that does not check out is never signable.
+  const refusal = refusalOf(message, expected);
+
+  const confirm = (mnemonic: string) => {
+    setSignError(null);
+    release.reset();
+    if (typeof expected === 'string') return;
+    let signature: string;
+    try {
+      const key = solanaEscrowKeyFromSeed(mnemonic);
+      if (leg.signer && key.address !== leg.signer) {
+        throw new Error(`It asks for the Solana key ${leg.signer}, and yours is ${key.address}.`);
+      }
+      signature = signSolanaPayout(message, expected, key);
+    } catch (error) {
+      const reason = error instanceof Error ? ` ${error.message}` : '';
+      setSignError(`Your escrow key could not sign this payout.${reason} Nothing was sent.`);
+      return;
+    }
+    release.mutate(
+      { leg: leg.leg, signature },
+      { onSuccess: () => toast.success(refund ? 'Refund confirmed' : 'Settlement confirmed') },
+    );
+  };
+
+  const problem = signError ?? (release.isError ? release.error.message : null);
+  const transfers = summary?.transfers ?? leg.payout?.transfers ?? [];
+  return (
+    <section aria-labelledby={titleId} className="space-y-4 rounded-lg border border-primary/40 p-4">
+      <h3 id={titleId} className="font-medium">
+        {label}
+      </h3>
+      <p className="text-muted text-sm">
+        {refund
+          ? `You approve returning the ${legTitles[leg.leg]}’s ${formatDealAmount(leg.amount, leg.symbol)}, exactly as below.`
+          : `You approve paying out the ${legTitles[leg.leg]}’s ${formatDealAmount(leg.amount, leg.symbol)}, exactly as below. The escrow pays only once ${viewer.counterparty} has confirmed the other leg too.`}
+      </p>
+      <PayoutTransfers deal={deal} viewer={viewer} leg={leg} transfers={transfers} />
+      <p className="text-sm">
+        Network fee <span className="font-medium">none</span>{' '}
+        <span className="text-muted">(Covenant pays the Solana network fee, not out of these amounts)</span>
+      </p>
+      {leg.signer ? (
+        <p className="text-muted text-xs">
+          Signed in this browser with your Solana escrow key{' '}
+          <span className="break-all font-mono">{leg.signer}</span>; your password and seed never leave it.
+        </p>
+      ) : null}
+      {refusal ? (
+        <p role="alert" className="text-destructive text-sm">
+          {refusal} Contact support.
+        </p>
+      ) : null}
+      {problem ? (
+        <p role="alert" className="text-destructive text-sm">
+          {problem}
+        </p>
+      ) : null}
+      {refusal ? null : release.isPending ? (
+        <p role="status" className="text-muted text-sm">
+          Sending your confirmation…
+        </p>
+      ) : (
+        <UnlockEscrowKey onUnlocked={confirm} submitLabel={label} />
+      )}
+    </section>
+  );
+}
