@@ -53,8 +53,9 @@ export const SOL = 1_000_000_000n;
  */
 export async function startSolanaFixture(
   confirmationPolicy: ConfirmationPolicy = { finality: 'depth', confirmations: 1 },
+  finalityLagSlots = 2,
 ) {
-  const devnet: SolanaDevnet = await startSolanaDevnet({ slotIntervalMs: 20 });
+  const devnet: SolanaDevnet = await startSolanaDevnet({ slotIntervalMs: 20, finalityLagSlots });
   const rpc = createSolanaRpcClient(devnet.rpcUrl);
   const platformKey = solanaPlatformKeyFromSeed(randomBytes(32));
   const feeAddress = partyKey().address;
@@ -173,6 +174,19 @@ export async function startSolanaFixture(
     return txRef;
   }
 
+  /** The fee a confirmed transaction paid. */
+  async function feePaid(txRef: string): Promise<bigint> {
+    const tx = await rpc
+      .getTransaction(signature(txRef), {
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+        commitment: 'confirmed',
+      })
+      .send();
+    if (!tx?.meta) throw new Error(`transaction ${txRef} is not confirmed`);
+    return BigInt(tx.meta.fee);
+  }
+
   /** Waits until a transaction is confirmed; returns its slot. */
   async function waitConfirmed(txRef: string): Promise<bigint> {
     for (;;) {
@@ -212,6 +226,7 @@ export async function startSolanaFixture(
     send,
     signerOf,
     waitConfirmed,
+    feePaid,
     settleSlot,
     lamportsOf,
     tokensOf,
