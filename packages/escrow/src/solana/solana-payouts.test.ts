@@ -237,6 +237,42 @@ describe('Solana payouts: durable-nonce message, approval, co-signature, broadca
     expect(movements.reduce((sum, movement) => sum + movement.amount, 0n)).toBe(8_500_000n);
   });
 
+  it('refuses to sign a payout when a deposit raced in after it was built (the engine rebuilds it)', async () => {
+    const sol = await fundedLeg('SOL', SOL);
+    const solPayout = await fx.solana.buildPayout(
+      sol.leg,
+      planSettlement(sol.leg, SOL, { kind: 'release' }, fx.feeAddress),
+    );
+    await fx.waitConfirmed(await fx.devnet.faucet.fundSol(sol.leg.depositAddress, 1_000n));
+    // Closing the wSOL account would hand the extra 1,000 lamports to the relayer: refused before the chain.
+    await expect(
+      fx.solana.signPayoutTransaction(solPayout, [
+        { signer: 'seller', signature: signPayout(solPayout, sol.keys.seller.privateKey) },
+        { signer: 'platform', signature: await fx.solana.cosign(solPayout, sol.leg.platformKeyIndex) },
+      ]),
+    ).rejects.toThrow(/pays 1000000000 lamports but the leg's wSOL account holds 1000001000 beyond its rent/);
+
+    const usdc = await fundedLeg('USDC', 3_000_000n);
+    const usdcPayout = await fx.solana.buildPayout(
+      usdc.leg,
+      planSettlement(usdc.leg, 3_000_000n, { kind: 'release' }, fx.feeAddress),
+    );
+    await fx.waitConfirmed(
+      await fx.devnet.faucet.fundToken(usdc.leg.depositAddress, fx.devnet.mints.USDC, 1n),
+    );
+    // CloseAccount refuses a token account that still holds something: the chain's reason is in the error.
+    await expect(
+      fx.solana.signPayoutTransaction(usdcPayout, [
+        { signer: 'buyer', signature: signPayout(usdcPayout, usdc.keys.buyer.privateKey) },
+        { signer: 'platform', signature: await fx.solana.cosign(usdcPayout, usdc.leg.platformKeyIndex) },
+      ]),
+    ).rejects.toThrow(
+      new RegExp(
+        `the chain would refuse payout ${usdcPayout.payoutRef}: .*Non-native account can only be closed if its balance is zero`,
+      ),
+    );
+  });
+
   it('refuses a payout whose nonce another payout of the leg used first, with a clear reason', async () => {
     const { leg, keys } = await fundedLeg('USDC', 5_000_000n);
     const release = await fx.solana.buildPayout(
