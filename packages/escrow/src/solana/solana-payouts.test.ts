@@ -79,6 +79,13 @@ describe('Solana payouts: durable-nonce message, approval, co-signature, broadca
       { signer: 'platform', signature: platform },
     ]);
     expect(signed.txRef).toBe(payout.payoutRef);
+    // Signed again after a crash between co-signing and sending: the very same bytes.
+    expect(
+      await fx.solana.signPayoutTransaction(payout, [
+        { signer: 'platform', signature: platform },
+        { signer: 'buyer', signature: approval },
+      ]),
+    ).toEqual(signed);
 
     const relayerBefore = await fx.lamportsOf(fx.relayer);
     expect(await fx.solana.isSettled(leg)).toBe(false);
@@ -142,6 +149,18 @@ describe('Solana payouts: durable-nonce message, approval, co-signature, broadca
     expect(await fx.lamportsOf(leg.depositAddress)).toBe(0n);
     // The close paid the relayer rent + 2 SOL; it paid 2 SOL out and the fee: Δ = tokenRent − fee.
     expect((await fx.lamportsOf(fx.relayer)) - relayerBefore).toBe(tokenRent - (await fx.feePaid(txRef)));
+    expect(await fx.solana.isSettled(leg)).toBe(true);
+    // A late payment to the closed address lands in a system account and is seen whole.
+    const late = await fx.devnet.faucet.fundSol(leg.depositAddress, 1_000_000n);
+    const lateSlot = await fx.waitConfirmed(late);
+    await fx.settleSlot(lateSlot);
+    const scanned = await fx.solana.scanDeposits(
+      { fromHeight: lateSlot, toHeight: lateSlot },
+      fx.indexOf([leg]),
+    );
+    expect(
+      scanned.movements.map(({ tokenAddress, amount, txRef: ref }) => [tokenAddress, amount, ref]),
+    ).toEqual([[null, 1_000_000n, late]]);
     expect(await fx.solana.isSettled(leg)).toBe(true);
     const { movements } = await fx.solana.outgoingMovements(txRef, leg);
     // Instructions: 0 advance nonce, 1 close, 2–3 the system transfers.
