@@ -82,6 +82,8 @@ export interface LedgerHistory {
   blocks: Block[];
   /** Transactions already applied in the open slot. */
   pending: RecordedTransaction[];
+  /** When it was written (ms since the epoch): a restart skips the slots that time would have produced. */
+  savedAt: number;
 }
 
 export type SendOutcome = { landed: RecordedTransaction } | { refused: TransactionErrorJson; logs: string[] };
@@ -116,6 +118,8 @@ export class SolanaLedger {
   readonly genesisHash: string;
   private readonly finalityLagSlots: number;
   private readonly blocks = new Map<number, Block>();
+  /** The slots of `blocks`, ascending (slots only grow). */
+  private readonly slots: number[] = [];
   private readonly blockhashSlots = new Map<string, number>();
   private readonly transactions = new Map<string, RecordedTransaction>();
   private pending: RecordedTransaction[];
@@ -148,11 +152,15 @@ export class SolanaLedger {
     return this.open;
   }
 
-  /** The highest slot at a commitment: processed = open slot, confirmed = last block, finalized lags it. */
+  /**
+   * The highest slot at a commitment: processed = the open slot, confirmed = the newest block,
+   * finalized = the block finalityLagSlots blocks before it.
+   */
   slotAt(commitment: Commitment = 'finalized'): number {
     if (commitment === 'processed') return this.open;
-    const confirmed = this.open - 1;
-    return commitment === 'confirmed' ? confirmed : Math.max(0, confirmed - this.finalityLagSlots);
+    const newest = this.slots.length - 1;
+    const index = commitment === 'confirmed' ? newest : Math.max(0, newest - this.finalityLagSlots);
+    return this.slots[index] ?? 0;
   }
 
   block(slot: number): Block | undefined {
@@ -161,14 +169,28 @@ export class SolanaLedger {
 
   /** Slots of the blocks in [start, end], ascending. */
   blockSlots(start: number, end: number): number[] {
-    const slots: number[] = [];
-    for (let slot = Math.max(0, start); slot <= end; slot++) if (this.blocks.has(slot)) slots.push(slot);
-    return slots;
+    return this.slots.slice(this.slotIndex(start), this.slotIndex(end + 1));
+  }
+
+  /** The block before `slot` (skipped slots have none); the genesis block is its own parent. */
+  parentBlock(slot: number): Block | undefined {
+    const parentSlot = this.slots[this.slotIndex(slot) - 1] ?? 0;
+    return this.blocks.get(parentSlot);
+  }
+
+  /**
+   * Continues after a restart: the open slot's transactions become its block, then `skippedSlots`
+   * pass without blocks (as a validator that was down skips its slots), so no slot number is reused.
+   */
+  resume(skippedSlots: number): void {
+    if (this.pending.length > 0) this.closeSlot();
+    this.open += Math.max(0, skippedSlots);
+    this.svm.warpToSlot(BigInt(this.open));
   }
 
   /** The blockhash and last valid block height clients should use (the newest block at the commitment). */
   latestBlockhash(commitment: Commitment): { slot: number; blockhash: string; lastValidBlockHeight: number } {
-    const slot = Math.min(this.slotAt(commitment), this.open - 1);
+    const slot = this.slotAt(commitment === 'processed' ? 'confirmed' : commitment);
     const block = this.blocks.get(slot);
     if (!block) throw new Error(`no block at slot ${slot}`);
     return { slot, blockhash: block.blockhash, lastValidBlockHeight: slot + MAX_PROCESSING_AGE };
@@ -284,11 +306,25 @@ export class SolanaLedger {
       openSlot: this.open,
       blocks: [...this.blocks.values()],
       pending: this.pending,
+      savedAt: Date.now(),
     };
+  }
+
+  /** The index in `slots` of the first slot at or above `slot`. */
+  private slotIndex(slot: number): number {
+    let low = 0;
+    let high = this.slots.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((this.slots[middle] ?? 0) < slot) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   private addBlock(block: Block): void {
     this.blocks.set(block.slot, block);
+    this.slots.push(block.slot);
     this.blockhashSlots.set(block.blockhash, block.slot);
     for (const transaction of block.transactions) this.transactions.set(transaction.signature, transaction);
   }

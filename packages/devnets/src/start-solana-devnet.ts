@@ -116,12 +116,18 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
 
   const finalityLagSlots = options.finalityLagSlots ?? 2;
   const resumed = files && existsSync(files.svm) && existsSync(files.history);
-  const ledger = resumed
-    ? new SolanaLedger(LiteSVM.loadFromFile(files.svm).withSigverify(true), {
-        finalityLagSlots,
-        history: parseStateJson<LedgerHistory>(readFileSync(files.history, 'utf8')),
-      })
-    : new SolanaLedger(new LiteSVM().withNativeMints(), { finalityLagSlots });
+  const slotIntervalMs = options.slotIntervalMs ?? 400;
+  let ledger: SolanaLedger;
+  if (resumed) {
+    const history = parseStateJson<LedgerHistory>(readFileSync(files.history, 'utf8'));
+    ledger = new SolanaLedger(LiteSVM.loadFromFile(files.svm).withSigverify(true), {
+      finalityLagSlots,
+      history,
+    });
+    ledger.resume(Math.floor((Date.now() - history.savedAt) / slotIntervalMs));
+  } else {
+    ledger = new SolanaLedger(new LiteSVM().withNativeMints(), { finalityLagSlots });
+  }
 
   const save = () => {
     if (!files) return;
@@ -248,7 +254,7 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
   const ticker = setInterval(() => {
     const block = ledger.closeSlot();
     if (block.transactions.length > 0) save();
-  }, options.slotIntervalMs ?? 400);
+  }, slotIntervalMs);
   ticker.unref();
 
   let stopped: Promise<void> | undefined;
