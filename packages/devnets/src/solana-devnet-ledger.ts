@@ -75,17 +75,6 @@ export interface Block {
   transactions: RecordedTransaction[];
 }
 
-/** The block history that LiteSVM does not keep: what persistence writes next to LiteSVM's own snapshot. */
-export interface LedgerHistory {
-  genesisHash: string;
-  openSlot: number;
-  blocks: Block[];
-  /** Transactions already applied in the open slot. */
-  pending: RecordedTransaction[];
-  /** When it was written (ms since the epoch): a restart skips the slots that time would have produced. */
-  savedAt: number;
-}
-
 export type SendOutcome = { landed: RecordedTransaction } | { refused: TransactionErrorJson; logs: string[] };
 
 export interface SimulationOutcome {
@@ -122,29 +111,34 @@ export class SolanaLedger {
   private readonly slots: number[] = [];
   private readonly blockhashSlots = new Map<string, number>();
   private readonly transactions = new Map<string, RecordedTransaction>();
-  private pending: RecordedTransaction[];
+  private pending: RecordedTransaction[] = [];
   private open: number;
 
-  /** With `history`, continues it (the svm then comes from the matching snapshot); otherwise starts at genesis. */
-  constructor(svm: LiteSVM, options: { finalityLagSlots: number; history?: LedgerHistory }) {
+  /**
+   * Starts at genesis, or continues `resumed.blocks` (the svm then comes from the snapshot taken
+   * with them) after `resumed.skippedSlots` slots without blocks, as a validator that was down skips
+   * its slots: no slot number is used twice.
+   */
+  constructor(
+    svm: LiteSVM,
+    options: { finalityLagSlots: number; resumed?: { blocks: Block[]; skippedSlots: number } },
+  ) {
     this.svm = svm;
     this.finalityLagSlots = options.finalityLagSlots;
     // The validator checks lifetimes here (a window of blockhashes and nonces), LiteSVM only knows the latest.
     svm.withBlockhashCheck(false);
-    const history = options.history;
-    if (history) {
-      this.genesisHash = history.genesisHash;
-      for (const block of history.blocks) this.addBlock(block);
-      this.pending = history.pending;
-      for (const transaction of this.pending) this.transactions.set(transaction.signature, transaction);
-      this.open = history.openSlot;
+    const resumed = options.resumed;
+    const genesis = resumed?.blocks[0];
+    if (resumed && genesis) {
+      for (const block of resumed.blocks) this.addBlock(block);
+      this.genesisHash = genesis.blockhash;
+      this.open = (this.slots.at(-1) ?? 0) + 1 + Math.max(0, resumed.skippedSlots);
     } else {
       this.genesisHash = svm.latestBlockhash();
       this.addBlock({ slot: 0, blockhash: this.genesisHash, blockTime: unixNow(), transactions: [] });
-      this.pending = [];
       this.open = 1;
-      svm.warpToSlot(1n);
     }
+    svm.warpToSlot(BigInt(this.open));
   }
 
   /** The slot transactions land in now (commitment `processed`). */
@@ -176,16 +170,6 @@ export class SolanaLedger {
   parentBlock(slot: number): Block | undefined {
     const parentSlot = this.slots[this.slotIndex(slot) - 1] ?? 0;
     return this.blocks.get(parentSlot);
-  }
-
-  /**
-   * Continues after a restart: the open slot's transactions become its block, then `skippedSlots`
-   * pass without blocks (as a validator that was down skips its slots), so no slot number is reused.
-   */
-  resume(skippedSlots: number): void {
-    if (this.pending.length > 0) this.closeSlot();
-    this.open += Math.max(0, skippedSlots);
-    this.svm.warpToSlot(BigInt(this.open));
   }
 
   /** The blockhash and last valid block height clients should use (the newest block at the commitment). */
@@ -298,16 +282,6 @@ export class SolanaLedger {
     this.pending = [];
     this.open = slot + 1;
     return block;
-  }
-
-  history(): LedgerHistory {
-    return {
-      genesisHash: this.genesisHash,
-      openSlot: this.open,
-      blocks: [...this.blocks.values()],
-      pending: this.pending,
-      savedAt: Date.now(),
-    };
   }
 
   /** The index in `slots` of the first slot at or above `slot`. */

@@ -271,7 +271,8 @@ export function createSolanaRpcMethods(
     getBlocks: (params) => {
       const start = slotParam(params, 0);
       const endGiven = typeof params[1] === 'number';
-      const options = config(params, endGiven ? 2 : 1);
+      // The end slot is optional: [start, config] and [start, null, config] both occur.
+      const options = config(params, typeof params[1] === 'object' && params[1] !== null ? 1 : 2);
       const tip = ledger.slotAt(commitmentOf(options));
       const end = endGiven ? Math.min(slotParam(params, 1), tip) : tip;
       if (end - start > MAX_GET_BLOCKS_RANGE)
