@@ -223,7 +223,7 @@ export class SolanaLedger {
       message: messageJson(decoded.message),
       meta: {
         err,
-        fee: LAMPORTS_PER_SIGNATURE * BigInt(decoded.message.header.numSignerAccounts),
+        fee: chargedFee(meta, decoded.message.header.numSignerAccounts),
         preBalances,
         postBalances: decoded.accountKeys.map((key) => this.svm.getBalance(key) ?? 0n),
         preTokenBalances,
@@ -407,6 +407,15 @@ function innerInstructionsJson(meta: TransactionMetadata): RecordedTransaction['
       }),
     }))
     .filter((inner) => inner.instructions.length > 0);
+}
+
+/**
+ * The fee the runtime charged, priority fee included. litesvm's typings expose it only in the
+ * metadata's debug text (`… fee: 205000 })`); without it, the base fee of the signatures.
+ */
+function chargedFee(meta: TransactionMetadata, signatures: number): bigint {
+  const match = /\bfee: (\d+) \}\)?$/.exec(meta.toString());
+  return match?.[1] ? BigInt(match[1]) : LAMPORTS_PER_SIGNATURE * BigInt(signatures);
 }
 
 function unixNow(): number {

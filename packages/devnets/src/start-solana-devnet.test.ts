@@ -48,6 +48,7 @@ import { type SolanaDevnet, startSolanaDevnet } from './start-solana-devnet.js';
 
 const SLOT_MS = 25;
 const NATIVE_MINT = 'So11111111111111111111111111111111111111112' as Address;
+const COMPUTE_BUDGET_PROGRAM_ADDRESS = 'ComputeBudget111111111111111111111111111111' as Address;
 /** A System nonce account's size. */
 const NONCE_ACCOUNT_SIZE = 80n;
 
@@ -192,6 +193,33 @@ describe('startSolanaDevnet', () => {
     const [status] = (await rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send())
       .value;
     expect(status).toMatchObject({ slot, err: null });
+  });
+
+  it('reports the fee actually charged, priority fee included', async () => {
+    const payer = await fundedWallet();
+    // ComputeBudget SetComputeUnitLimit(200_000) and SetComputeUnitPrice(1_000_000 micro-lamports).
+    const limit = new Uint8Array(5);
+    limit[0] = 2;
+    new DataView(limit.buffer).setUint32(1, 200_000, true);
+    const price = new Uint8Array(9);
+    price[0] = 3;
+    new DataView(price.buffer).setBigUint64(1, 1_000_000n, true);
+    const signature = await send(payer, [
+      { programAddress: COMPUTE_BUDGET_PROGRAM_ADDRESS, data: limit },
+      { programAddress: COMPUTE_BUDGET_PROGRAM_ADDRESS, data: price },
+      getTransferSolInstruction({ source: payer, destination: payer.address, amount: 1n }),
+    ]);
+    await confirmed(signature);
+    const transaction = await rpc
+      .getTransaction(signature, {
+        commitment: 'confirmed',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
+    // 5_000 per signature + 200_000 units × 1 lamport per unit (1_000_000 micro-lamports).
+    expect(transaction?.meta?.fee).toBe(205_000n);
+    expect(transaction!.meta!.preBalances[0]! - transaction!.meta!.postBalances[0]!).toBe(205_000n);
   });
 
   it('reports an SPL TransferChecked with its pre and post token balances', async () => {
