@@ -412,7 +412,7 @@ describe('startSolanaDevnet', () => {
     const { value: nonceInfo } = await rpc
       .getAccountInfo(nonceAccount.address, { encoding: 'jsonParsed' })
       .send();
-    const nonce = (nonceInfo?.data as { parsed: { info: { blockhash: Nonce } } }).parsed.info.blockhash;
+    const nonce = (nonceInfo!.data as { parsed: { info: { blockhash: Nonce } } }).parsed.info.blockhash;
     const payout = (multiSigners: KeyPairSigner[]) =>
       signTransactionMessageWithSigners(
         pipe(
