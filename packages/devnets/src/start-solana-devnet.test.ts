@@ -36,8 +36,11 @@ import {
 } from '@solana-program/system';
 import {
   findAssociatedTokenPda,
+  getCloseAccountInstruction,
   getCreateAssociatedTokenIdempotentInstruction,
   getInitializeAccount3Instruction,
+  getInitializeMultisig2Instruction,
+  getMultisigSize,
   getSyncNativeInstruction,
   getTokenSize,
   getTransferCheckedInstruction,
@@ -354,6 +357,142 @@ describe('startSolanaDevnet', () => {
     expect((await rpc.getBalance(recipient.address).send()).value).toBe(10_000_000n);
   });
 
+  it('runs an escrow leg as the adapter will: 2-of-3 SPL multisig, durable-nonce payout, one signer refused', async () => {
+    const relayer = await fundedWallet();
+    const [buyer, seller, platform, recipient, multisig, nonceAccount] = (await Promise.all(
+      Array.from({ length: 6 }, () => generateKeyPairSigner()),
+    )) as [KeyPairSigner, KeyPairSigner, KeyPairSigner, KeyPairSigner, KeyPairSigner, KeyPairSigner];
+    const mint = devnet.mints.USDC;
+    const [legAccount] = await findAssociatedTokenPda({
+      owner: multisig.address,
+      mint,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const [recipientAccount] = await findAssociatedTokenPda({
+      owner: recipient.address,
+      mint,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const rent = (size: number) => rpc.getMinimumBalanceForRentExemption(BigInt(size)).send();
+    await confirmed(
+      await send(relayer, [
+        getCreateAccountInstruction({
+          payer: relayer,
+          newAccount: nonceAccount,
+          lamports: await rent(Number(NONCE_ACCOUNT_SIZE)),
+          space: NONCE_ACCOUNT_SIZE,
+          programAddress: SYSTEM_PROGRAM_ADDRESS,
+        }),
+        getInitializeNonceAccountInstruction({
+          nonceAccount: nonceAccount.address,
+          nonceAuthority: relayer.address,
+        }),
+        getCreateAccountInstruction({
+          payer: relayer,
+          newAccount: multisig,
+          lamports: await rent(getMultisigSize()),
+          space: getMultisigSize(),
+          programAddress: TOKEN_PROGRAM_ADDRESS,
+        }),
+        getInitializeMultisig2Instruction({
+          multisig: multisig.address,
+          m: 2,
+          signers: [buyer.address, seller.address, platform.address],
+        }),
+        getCreateAssociatedTokenIdempotentInstruction({
+          payer: relayer,
+          ata: legAccount,
+          owner: multisig.address,
+          mint,
+        }),
+      ]),
+    );
+    await confirmed(await devnet.faucet.fundToken(legAccount, mint, 1_000_000n));
+
+    const { value: nonceInfo } = await rpc
+      .getAccountInfo(nonceAccount.address, { encoding: 'jsonParsed' })
+      .send();
+    const nonce = (nonceInfo!.data as { parsed: { info: { blockhash: Nonce } } }).parsed.info.blockhash;
+    const payout = (multiSigners: KeyPairSigner[]) =>
+      signTransactionMessageWithSigners(
+        pipe(
+          createTransactionMessage({ version: 'legacy' }),
+          (message) => setTransactionMessageFeePayerSigner(relayer, message),
+          (message) =>
+            setTransactionMessageLifetimeUsingDurableNonce(
+              { nonce, nonceAccountAddress: nonceAccount.address, nonceAuthorityAddress: relayer.address },
+              message,
+            ),
+          (message) =>
+            appendTransactionMessageInstructions(
+              [
+                getCreateAssociatedTokenIdempotentInstruction({
+                  payer: relayer,
+                  ata: recipientAccount,
+                  owner: recipient.address,
+                  mint,
+                }),
+                getTransferCheckedInstruction({
+                  source: legAccount,
+                  mint,
+                  destination: recipientAccount,
+                  authority: multisig.address,
+                  multiSigners,
+                  amount: 1_000_000n,
+                  decimals: 6,
+                }),
+                getCloseAccountInstruction({
+                  account: legAccount,
+                  destination: relayer.address,
+                  owner: multisig.address,
+                  multiSigners,
+                }),
+              ],
+              message,
+            ),
+        ),
+      );
+
+    const oneSigner = await caught(
+      rpc
+        .sendTransaction(getBase64EncodedWireTransaction(await payout([platform])), { encoding: 'base64' })
+        .send(),
+    );
+    expect(
+      isSolanaError(oneSigner, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE),
+    ).toBe(true);
+    expect((oneSigner as { context: { logs: string[] } }).context.logs.join('\n')).toMatch(
+      /NotEnoughSigners|failed/,
+    );
+
+    const signature = await rpc
+      .sendTransaction(getBase64EncodedWireTransaction(await payout([seller, platform])), {
+        encoding: 'base64',
+        skipPreflight: true,
+      })
+      .send();
+    await confirmed(signature);
+    const transaction = await rpc
+      .getTransaction(signature, {
+        commitment: 'confirmed',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
+    expect(transaction?.meta?.err).toBeNull();
+    expect((await rpc.getTokenAccountBalance(recipientAccount).send()).value.amount).toBe('1000000');
+    expect((await rpc.getAccountInfo(legAccount).send()).value).toBeNull();
+    const keys = transaction!.transaction.message.accountKeys;
+    const leg = transaction!.meta!.preTokenBalances!.find(
+      (balance) => keys[balance.accountIndex] === legAccount,
+    );
+    expect(leg?.uiTokenAmount.amount).toBe('1000000');
+    // Closed in the same transaction: no post balance for the leg's account.
+    expect(
+      transaction!.meta!.postTokenBalances!.some((balance) => keys[balance.accountIndex] === legAccount),
+    ).toBe(false);
+  });
+
   it('refuses a failing transaction in preflight with -32002 and its logs, and lands it with skipPreflight', async () => {
     const payer = await fundedWallet(10_000_000n);
     const recipient = await generateKeyPairSigner();
@@ -398,9 +537,10 @@ describe('startSolanaDevnet', () => {
     expect(second.value.lastValidBlockHeight).toBeGreaterThan(first.value.lastValidBlockHeight);
     expect((await rpc.isBlockhashValid(first.value.blockhash).send()).value).toBe(true);
 
-    const processed = await rpc.getSlot({ commitment: 'processed' }).send();
-    const confirmedSlot = await rpc.getSlot({ commitment: 'confirmed' }).send();
+    // Read from the lowest commitment up, so a tick in between cannot invert them.
     const finalized = await rpc.getSlot({ commitment: 'finalized' }).send();
+    const confirmedSlot = await rpc.getSlot({ commitment: 'confirmed' }).send();
+    const processed = await rpc.getSlot({ commitment: 'processed' }).send();
     expect(confirmedSlot).toBeGreaterThanOrEqual(later);
     expect(processed).toBeGreaterThan(finalized);
     expect(finalized).toBeLessThanOrEqual(confirmedSlot - 2n);
