@@ -75,15 +75,6 @@ export interface Block {
   transactions: RecordedTransaction[];
 }
 
-/** The block history that LiteSVM does not keep: what persistence writes next to LiteSVM's own snapshot. */
-export interface LedgerHistory {
-  genesisHash: string;
-  openSlot: number;
-  blocks: Block[];
-  /** Transactions already applied in the open slot. */
-  pending: RecordedTransaction[];
-}
-
 export type SendOutcome = { landed: RecordedTransaction } | { refused: TransactionErrorJson; logs: string[] };
 
 export interface SimulationOutcome {
@@ -116,31 +107,38 @@ export class SolanaLedger {
   readonly genesisHash: string;
   private readonly finalityLagSlots: number;
   private readonly blocks = new Map<number, Block>();
+  /** The slots of `blocks`, ascending (slots only grow). */
+  private readonly slots: number[] = [];
   private readonly blockhashSlots = new Map<string, number>();
   private readonly transactions = new Map<string, RecordedTransaction>();
-  private pending: RecordedTransaction[];
+  private pending: RecordedTransaction[] = [];
   private open: number;
 
-  /** With `history`, continues it (the svm then comes from the matching snapshot); otherwise starts at genesis. */
-  constructor(svm: LiteSVM, options: { finalityLagSlots: number; history?: LedgerHistory }) {
+  /**
+   * Starts at genesis, or continues `resumed.blocks` (the svm then comes from the snapshot taken
+   * with them) after `resumed.skippedSlots` slots without blocks, as a validator that was down skips
+   * its slots: no slot number is used twice.
+   */
+  constructor(
+    svm: LiteSVM,
+    options: { finalityLagSlots: number; resumed?: { blocks: Block[]; skippedSlots: number } },
+  ) {
     this.svm = svm;
     this.finalityLagSlots = options.finalityLagSlots;
     // The validator checks lifetimes here (a window of blockhashes and nonces), LiteSVM only knows the latest.
     svm.withBlockhashCheck(false);
-    const history = options.history;
-    if (history) {
-      this.genesisHash = history.genesisHash;
-      for (const block of history.blocks) this.addBlock(block);
-      this.pending = history.pending;
-      for (const transaction of this.pending) this.transactions.set(transaction.signature, transaction);
-      this.open = history.openSlot;
+    const resumed = options.resumed;
+    const genesis = resumed?.blocks[0];
+    if (resumed && genesis) {
+      for (const block of resumed.blocks) this.addBlock(block);
+      this.genesisHash = genesis.blockhash;
+      this.open = (this.slots.at(-1) ?? 0) + 1 + Math.max(0, resumed.skippedSlots);
     } else {
       this.genesisHash = svm.latestBlockhash();
       this.addBlock({ slot: 0, blockhash: this.genesisHash, blockTime: unixNow(), transactions: [] });
-      this.pending = [];
       this.open = 1;
-      svm.warpToSlot(1n);
     }
+    svm.warpToSlot(BigInt(this.open));
   }
 
   /** The slot transactions land in now (commitment `processed`). */
@@ -148,11 +146,15 @@ export class SolanaLedger {
     return this.open;
   }
 
-  /** The highest slot at a commitment: processed = open slot, confirmed = last block, finalized lags it. */
+  /**
+   * The highest slot at a commitment: processed = the open slot, confirmed = the newest block,
+   * finalized = the block finalityLagSlots blocks before it.
+   */
   slotAt(commitment: Commitment = 'finalized'): number {
     if (commitment === 'processed') return this.open;
-    const confirmed = this.open - 1;
-    return commitment === 'confirmed' ? confirmed : Math.max(0, confirmed - this.finalityLagSlots);
+    const newest = this.slots.length - 1;
+    const index = commitment === 'confirmed' ? newest : Math.max(0, newest - this.finalityLagSlots);
+    return this.slots[index] ?? 0;
   }
 
   block(slot: number): Block | undefined {
@@ -161,14 +163,18 @@ export class SolanaLedger {
 
   /** Slots of the blocks in [start, end], ascending. */
   blockSlots(start: number, end: number): number[] {
-    const slots: number[] = [];
-    for (let slot = Math.max(0, start); slot <= end; slot++) if (this.blocks.has(slot)) slots.push(slot);
-    return slots;
+    return this.slots.slice(this.slotIndex(start), this.slotIndex(end + 1));
+  }
+
+  /** The block before `slot` (skipped slots have none); the genesis block is its own parent. */
+  parentBlock(slot: number): Block | undefined {
+    const parentSlot = this.slots[this.slotIndex(slot) - 1] ?? 0;
+    return this.blocks.get(parentSlot);
   }
 
   /** The blockhash and last valid block height clients should use (the newest block at the commitment). */
   latestBlockhash(commitment: Commitment): { slot: number; blockhash: string; lastValidBlockHeight: number } {
-    const slot = Math.min(this.slotAt(commitment), this.open - 1);
+    const slot = this.slotAt(commitment === 'processed' ? 'confirmed' : commitment);
     const block = this.blocks.get(slot);
     if (!block) throw new Error(`no block at slot ${slot}`);
     return { slot, blockhash: block.blockhash, lastValidBlockHeight: slot + MAX_PROCESSING_AGE };
@@ -217,7 +223,7 @@ export class SolanaLedger {
       message: messageJson(decoded.message),
       meta: {
         err,
-        fee: LAMPORTS_PER_SIGNATURE * BigInt(decoded.message.header.numSignerAccounts),
+        fee: chargedFee(meta, decoded.message.header.numSignerAccounts),
         preBalances,
         postBalances: decoded.accountKeys.map((key) => this.svm.getBalance(key) ?? 0n),
         preTokenBalances,
@@ -278,17 +284,21 @@ export class SolanaLedger {
     return block;
   }
 
-  history(): LedgerHistory {
-    return {
-      genesisHash: this.genesisHash,
-      openSlot: this.open,
-      blocks: [...this.blocks.values()],
-      pending: this.pending,
-    };
+  /** The index in `slots` of the first slot at or above `slot`. */
+  private slotIndex(slot: number): number {
+    let low = 0;
+    let high = this.slots.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((this.slots[middle] ?? 0) < slot) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   private addBlock(block: Block): void {
     this.blocks.set(block.slot, block);
+    this.slots.push(block.slot);
     this.blockhashSlots.set(block.blockhash, block.slot);
     for (const transaction of block.transactions) this.transactions.set(transaction.signature, transaction);
   }
@@ -397,6 +407,15 @@ function innerInstructionsJson(meta: TransactionMetadata): RecordedTransaction['
       }),
     }))
     .filter((inner) => inner.instructions.length > 0);
+}
+
+/**
+ * The fee the runtime charged, priority fee included. litesvm's typings expose it only in the
+ * metadata's debug text (`… fee: 205000 })`); without it, the base fee of the signatures.
+ */
+function chargedFee(meta: TransactionMetadata, signatures: number): bigint {
+  const match = /\bfee: (\d+) \}\)?$/.exec(meta.toString());
+  return match?.[1] ? BigInt(match[1]) : LAMPORTS_PER_SIGNATURE * BigInt(signatures);
 }
 
 function unixNow(): number {

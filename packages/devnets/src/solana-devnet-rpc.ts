@@ -239,7 +239,7 @@ export function createSolanaRpcMethods(
           `Slot ${slot} was skipped, or missing due to ledger jump to recent snapshot`,
         );
       }
-      const parent = slot === 0 ? block : (ledger.block(slot - 1) ?? block);
+      const parent = ledger.parentBlock(slot) ?? block;
       const details = options.transactionDetails ?? 'full';
       const result: Record<string, unknown> = {
         blockhash: block.blockhash,
@@ -271,7 +271,8 @@ export function createSolanaRpcMethods(
     getBlocks: (params) => {
       const start = slotParam(params, 0);
       const endGiven = typeof params[1] === 'number';
-      const options = config(params, endGiven ? 2 : 1);
+      // The end slot is optional: [start, config] and [start, null, config] both occur.
+      const options = config(params, typeof params[1] === 'object' && params[1] !== null ? 1 : 2);
       const tip = ledger.slotAt(commitmentOf(options));
       const end = endGiven ? Math.min(slotParam(params, 1), tip) : tip;
       if (end - start > MAX_GET_BLOCKS_RANGE)
@@ -372,6 +373,9 @@ function transactionWithMeta(transaction: RecordedTransaction, options: Config):
     );
   }
   const encoding = options.encoding ?? 'json';
+  if (encoding === 'jsonParsed') {
+    throw invalidParams('this devnet serves transactions as json, base64 or base58, not jsonParsed');
+  }
   const meta = transaction.meta;
   const result: Record<string, unknown> = {
     transaction:
@@ -485,7 +489,10 @@ function transactionParam(params: unknown[], options: Config): Transaction {
   } else
     throw invalidParams(`unsupported encoding: ${String(encoding)}. Supported encodings: base58, base64`);
   try {
-    return getTransactionDecoder().decode(bytes);
+    const transaction = getTransactionDecoder().decode(bytes);
+    const { version } = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
+    if (version !== 'legacy' && version !== 0) throw new Error(`unsupported message version ${version}`);
+    return transaction;
   } catch (error) {
     throw invalidParams(
       `failed to deserialize solana_transaction::versioned::VersionedTransaction: ${(error as Error).message}`,

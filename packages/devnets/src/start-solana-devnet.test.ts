@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import {
   type Address,
   appendTransactionMessageInstructions,
+  type Blockhash,
   createSolanaRpc,
   createTransactionMessage,
   devnet as devnetCluster,
   generateKeyPairSigner,
+  getBase64Decoder,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
   type Instruction,
@@ -19,6 +21,7 @@ import {
   type Signature,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_BLOCK_NOT_AVAILABLE,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED,
   SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
@@ -33,7 +36,13 @@ import {
 } from '@solana-program/system';
 import {
   findAssociatedTokenPda,
+  getCloseAccountInstruction,
   getCreateAssociatedTokenIdempotentInstruction,
+  getInitializeAccount3Instruction,
+  getInitializeMultisig2Instruction,
+  getMultisigSize,
+  getSyncNativeInstruction,
+  getTokenSize,
   getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
@@ -41,6 +50,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SolanaDevnet, startSolanaDevnet } from './start-solana-devnet.js';
 
 const SLOT_MS = 25;
+const NATIVE_MINT = 'So11111111111111111111111111111111111111112' as Address;
+const COMPUTE_BUDGET_PROGRAM_ADDRESS = 'ComputeBudget111111111111111111111111111111' as Address;
 /** A System nonce account's size. */
 const NONCE_ACCOUNT_SIZE = 80n;
 
@@ -187,6 +198,33 @@ describe('startSolanaDevnet', () => {
     expect(status).toMatchObject({ slot, err: null });
   });
 
+  it('reports the fee actually charged, priority fee included', async () => {
+    const payer = await fundedWallet();
+    // ComputeBudget SetComputeUnitLimit(200_000) and SetComputeUnitPrice(1_000_000 micro-lamports).
+    const limit = new Uint8Array(5);
+    limit[0] = 2;
+    new DataView(limit.buffer).setUint32(1, 200_000, true);
+    const price = new Uint8Array(9);
+    price[0] = 3;
+    new DataView(price.buffer).setBigUint64(1, 1_000_000n, true);
+    const signature = await send(payer, [
+      { programAddress: COMPUTE_BUDGET_PROGRAM_ADDRESS, data: limit },
+      { programAddress: COMPUTE_BUDGET_PROGRAM_ADDRESS, data: price },
+      getTransferSolInstruction({ source: payer, destination: payer.address, amount: 1n }),
+    ]);
+    await confirmed(signature);
+    const transaction = await rpc
+      .getTransaction(signature, {
+        commitment: 'confirmed',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
+    // 5_000 per signature + 200_000 units × 1 lamport per unit (1_000_000 micro-lamports).
+    expect(transaction?.meta?.fee).toBe(205_000n);
+    expect(transaction!.meta!.preBalances[0]! - transaction!.meta!.postBalances[0]!).toBe(205_000n);
+  });
+
   it('reports an SPL TransferChecked with its pre and post token balances', async () => {
     const alice = await fundedWallet();
     const bob = await generateKeyPairSigner();
@@ -319,6 +357,142 @@ describe('startSolanaDevnet', () => {
     expect((await rpc.getBalance(recipient.address).send()).value).toBe(10_000_000n);
   });
 
+  it('runs an escrow leg as the adapter will: 2-of-3 SPL multisig, durable-nonce payout, one signer refused', async () => {
+    const relayer = await fundedWallet();
+    const [buyer, seller, platform, recipient, multisig, nonceAccount] = (await Promise.all(
+      Array.from({ length: 6 }, () => generateKeyPairSigner()),
+    )) as [KeyPairSigner, KeyPairSigner, KeyPairSigner, KeyPairSigner, KeyPairSigner, KeyPairSigner];
+    const mint = devnet.mints.USDC;
+    const [legAccount] = await findAssociatedTokenPda({
+      owner: multisig.address,
+      mint,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const [recipientAccount] = await findAssociatedTokenPda({
+      owner: recipient.address,
+      mint,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const rent = (size: number) => rpc.getMinimumBalanceForRentExemption(BigInt(size)).send();
+    await confirmed(
+      await send(relayer, [
+        getCreateAccountInstruction({
+          payer: relayer,
+          newAccount: nonceAccount,
+          lamports: await rent(Number(NONCE_ACCOUNT_SIZE)),
+          space: NONCE_ACCOUNT_SIZE,
+          programAddress: SYSTEM_PROGRAM_ADDRESS,
+        }),
+        getInitializeNonceAccountInstruction({
+          nonceAccount: nonceAccount.address,
+          nonceAuthority: relayer.address,
+        }),
+        getCreateAccountInstruction({
+          payer: relayer,
+          newAccount: multisig,
+          lamports: await rent(getMultisigSize()),
+          space: getMultisigSize(),
+          programAddress: TOKEN_PROGRAM_ADDRESS,
+        }),
+        getInitializeMultisig2Instruction({
+          multisig: multisig.address,
+          m: 2,
+          signers: [buyer.address, seller.address, platform.address],
+        }),
+        getCreateAssociatedTokenIdempotentInstruction({
+          payer: relayer,
+          ata: legAccount,
+          owner: multisig.address,
+          mint,
+        }),
+      ]),
+    );
+    await confirmed(await devnet.faucet.fundToken(legAccount, mint, 1_000_000n));
+
+    const { value: nonceInfo } = await rpc
+      .getAccountInfo(nonceAccount.address, { encoding: 'jsonParsed' })
+      .send();
+    const nonce = (nonceInfo!.data as { parsed: { info: { blockhash: Nonce } } }).parsed.info.blockhash;
+    const payout = (multiSigners: KeyPairSigner[]) =>
+      signTransactionMessageWithSigners(
+        pipe(
+          createTransactionMessage({ version: 'legacy' }),
+          (message) => setTransactionMessageFeePayerSigner(relayer, message),
+          (message) =>
+            setTransactionMessageLifetimeUsingDurableNonce(
+              { nonce, nonceAccountAddress: nonceAccount.address, nonceAuthorityAddress: relayer.address },
+              message,
+            ),
+          (message) =>
+            appendTransactionMessageInstructions(
+              [
+                getCreateAssociatedTokenIdempotentInstruction({
+                  payer: relayer,
+                  ata: recipientAccount,
+                  owner: recipient.address,
+                  mint,
+                }),
+                getTransferCheckedInstruction({
+                  source: legAccount,
+                  mint,
+                  destination: recipientAccount,
+                  authority: multisig.address,
+                  multiSigners,
+                  amount: 1_000_000n,
+                  decimals: 6,
+                }),
+                getCloseAccountInstruction({
+                  account: legAccount,
+                  destination: relayer.address,
+                  owner: multisig.address,
+                  multiSigners,
+                }),
+              ],
+              message,
+            ),
+        ),
+      );
+
+    const oneSigner = await caught(
+      rpc
+        .sendTransaction(getBase64EncodedWireTransaction(await payout([platform])), { encoding: 'base64' })
+        .send(),
+    );
+    expect(
+      isSolanaError(oneSigner, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE),
+    ).toBe(true);
+    expect((oneSigner as { context: { logs: string[] } }).context.logs.join('\n')).toMatch(
+      /NotEnoughSigners|failed/,
+    );
+
+    const signature = await rpc
+      .sendTransaction(getBase64EncodedWireTransaction(await payout([seller, platform])), {
+        encoding: 'base64',
+        skipPreflight: true,
+      })
+      .send();
+    await confirmed(signature);
+    const transaction = await rpc
+      .getTransaction(signature, {
+        commitment: 'confirmed',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
+    expect(transaction?.meta?.err).toBeNull();
+    expect((await rpc.getTokenAccountBalance(recipientAccount).send()).value.amount).toBe('1000000');
+    expect((await rpc.getAccountInfo(legAccount).send()).value).toBeNull();
+    const keys = transaction!.transaction.message.accountKeys;
+    const leg = transaction!.meta!.preTokenBalances!.find(
+      (balance) => keys[balance.accountIndex] === legAccount,
+    );
+    expect(leg?.uiTokenAmount.amount).toBe('1000000');
+    // Closed in the same transaction: no post balance for the leg's account.
+    expect(
+      transaction!.meta!.postTokenBalances!.some((balance) => keys[balance.accountIndex] === legAccount),
+    ).toBe(false);
+  });
+
   it('refuses a failing transaction in preflight with -32002 and its logs, and lands it with skipPreflight', async () => {
     const payer = await fundedWallet(10_000_000n);
     const recipient = await generateKeyPairSigner();
@@ -363,9 +537,10 @@ describe('startSolanaDevnet', () => {
     expect(second.value.lastValidBlockHeight).toBeGreaterThan(first.value.lastValidBlockHeight);
     expect((await rpc.isBlockhashValid(first.value.blockhash).send()).value).toBe(true);
 
-    const processed = await rpc.getSlot({ commitment: 'processed' }).send();
-    const confirmedSlot = await rpc.getSlot({ commitment: 'confirmed' }).send();
+    // Read from the lowest commitment up, so a tick in between cannot invert them.
     const finalized = await rpc.getSlot({ commitment: 'finalized' }).send();
+    const confirmedSlot = await rpc.getSlot({ commitment: 'confirmed' }).send();
+    const processed = await rpc.getSlot({ commitment: 'processed' }).send();
     expect(confirmedSlot).toBeGreaterThanOrEqual(later);
     expect(processed).toBeGreaterThan(finalized);
     expect(finalized).toBeLessThanOrEqual(confirmedSlot - 2n);
@@ -410,6 +585,156 @@ describe('startSolanaDevnet', () => {
     await expect(devnet.faucet.fundToken(ata, devnet.mints.USDC, 1n)).rejects.toThrow(/not of/);
   });
 
+  it('holds a native SOL transfer to a wrapped-SOL account as lamports until SyncNative', async () => {
+    const payer = await fundedWallet();
+    const wsol = await generateKeyPairSigner();
+    const rent = await rpc.getMinimumBalanceForRentExemption(BigInt(getTokenSize())).send();
+    await confirmed(
+      await send(payer, [
+        getCreateAccountInstruction({
+          payer,
+          newAccount: wsol,
+          lamports: rent,
+          space: getTokenSize(),
+          programAddress: TOKEN_PROGRAM_ADDRESS,
+        }),
+        getInitializeAccount3Instruction({ account: wsol.address, mint: NATIVE_MINT, owner: payer.address }),
+      ]),
+    );
+    const signature = await devnet.faucet.fundSol(wsol.address, 300_000_000n);
+    const slot = await confirmed(signature);
+    const block = await rpc
+      .getBlock(slot, { commitment: 'confirmed', maxSupportedTransactionVersion: 0, rewards: false })
+      .send();
+    const entry = block?.transactions.find((item) => item.transaction.signatures[0] === signature);
+    const index = entry!.transaction.message.accountKeys.indexOf(wsol.address);
+    expect(entry!.meta!.postBalances[index]! - entry!.meta!.preBalances[index]!).toBe(300_000_000n);
+    expect((await rpc.getTokenAccountBalance(wsol.address).send()).value.amount).toBe('0');
+    await confirmed(await send(payer, [getSyncNativeInstruction({ account: wsol.address })]));
+    expect((await rpc.getTokenAccountBalance(wsol.address).send()).value).toMatchObject({
+      amount: '300000000',
+      decimals: 9,
+    });
+  });
+
+  it('simulates without landing: success, failure in the value, and a replaced blockhash', async () => {
+    const payer = await fundedWallet(10_000_000n);
+    const recipient = await generateKeyPairSigner();
+    const transfer = (amount: bigint) => [
+      getTransferSolInstruction({ source: payer, destination: recipient.address, amount }),
+    ];
+    const ok = await signed(payer, transfer(1_000_000n));
+    const success = await rpc
+      .simulateTransaction(getBase64EncodedWireTransaction(ok), { encoding: 'base64', sigVerify: true })
+      .send();
+    expect(success.value.err).toBeNull();
+    expect(success.value.logs).toContain(`Program ${SYSTEM_PROGRAM_ADDRESS} success`);
+    expect(success.value.unitsConsumed).toBeGreaterThan(0n);
+    const failing = await signed(payer, transfer(50_000_000n));
+    const failure = await rpc
+      .simulateTransaction(getBase64EncodedWireTransaction(failing), { encoding: 'base64' })
+      .send();
+    expect(failure.value.err).toEqual({ InstructionError: [0n, { Custom: 1n }] });
+    expect((await rpc.getBalance(recipient.address).send()).value).toBe(0n);
+
+    // A blockhash this cluster never had: refused as is, runs once the devnet replaces it.
+    const unknown = await signTransactionMessageWithSigners(
+      pipe(
+        createTransactionMessage({ version: 'legacy' }),
+        (draft) => setTransactionMessageFeePayerSigner(payer, draft),
+        (draft) =>
+          setTransactionMessageLifetimeUsingBlockhash(
+            { blockhash: recipient.address as string as Blockhash, lastValidBlockHeight: 0n },
+            draft,
+          ),
+        (draft) => appendTransactionMessageInstructions(transfer(1_000_000n), draft),
+      ),
+    );
+    const wire = getBase64EncodedWireTransaction(unknown);
+    const refused = await rpc.simulateTransaction(wire, { encoding: 'base64' }).send();
+    expect(refused.value.err).toBe('BlockhashNotFound');
+    const replaced = await rpc
+      .simulateTransaction(wire, { encoding: 'base64', replaceRecentBlockhash: true })
+      .send();
+    expect(replaced.value.err).toBeNull();
+    const replacement = replaced.value.replacementBlockhash!.blockhash as Blockhash;
+    expect((await rpc.isBlockhashValid(replacement, { commitment: 'processed' }).send()).value).toBe(true);
+  });
+
+  it('answers the read-only methods a client needs with their real shapes', async () => {
+    expect(await rpc.getHealth().send()).toBe('ok');
+    expect((await rpc.getVersion().send())['solana-core']).toMatch(/^\d+\.\d+\.\d+$/);
+    const epoch = await rpc.getEpochInfo({ commitment: 'confirmed' }).send();
+    expect(epoch.absoluteSlot).toBe(epoch.blockHeight);
+    expect(await rpc.getBlockHeight({ commitment: 'confirmed' }).send()).toBeGreaterThanOrEqual(
+      epoch.blockHeight,
+    );
+    expect(await rpc.getMinimumBalanceForRentExemption(0n).send()).toBe(890_880n);
+
+    const payer = await fundedWallet();
+    const message = (
+      await signed(payer, [
+        getTransferSolInstruction({ source: payer, destination: payer.address, amount: 1n }),
+      ])
+    ).messageBytes;
+    const fee = await rpc.getFeeForMessage(getBase64Decoder().decode(message) as never).send();
+    expect(fee.value).toBe(5000n);
+
+    const { value: mint } = await rpc.getAccountInfo(devnet.mints.USDC, { encoding: 'jsonParsed' }).send();
+    expect(mint?.owner).toBe(TOKEN_PROGRAM_ADDRESS);
+    expect((mint!.data as { parsed: { type: string; info: unknown } }).parsed).toEqual({
+      type: 'mint',
+      info: {
+        decimals: 6,
+        freezeAuthority: null,
+        isInitialized: true,
+        mintAuthority: devnet.mintAuthority.address,
+        supply: expect.any(String),
+      },
+    });
+    const nobody = await generateKeyPairSigner();
+    const { value: accounts } = await rpc
+      .getMultipleAccounts([payer.address, nobody.address], { encoding: 'base64' })
+      .send();
+    expect(accounts[0]).toMatchObject({
+      lamports: 1_000_000_000n,
+      owner: SYSTEM_PROGRAM_ADDRESS,
+      data: ['', 'base64'],
+    });
+    expect(accounts[1]).toBeNull();
+    expect((await rpc.getAccountInfo(NATIVE_MINT, { encoding: 'base64' }).send()).value?.owner).toBe(
+      TOKEN_PROGRAM_ADDRESS,
+    );
+  });
+
+  it("speaks JSON-RPC 2.0: batches, and the error codes of solana's RPC", async () => {
+    const post = async (body: string) =>
+      (
+        await fetch(devnet.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      ).json();
+    const batch = (await post(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'getSlot', params: [{ commitment: 'confirmed' }] },
+        { jsonrpc: '2.0', id: 2, method: 'getNothing', params: [] },
+        { jsonrpc: '2.0', id: 3, method: 'getBalance', params: ['not-an-address'] },
+        { jsonrpc: '2.0', id: 4, method: 'getSlot', params: [{ commitment: 'eventually' }] },
+      ]),
+    )) as { id: number; result?: number; error?: { code: number } }[];
+    expect(batch.map((reply) => reply.id)).toEqual([1, 2, 3, 4]);
+    expect(batch[0]?.result).toBeTypeOf('number');
+    expect(batch.slice(1).map((reply) => reply.error?.code)).toEqual([-32601, -32602, -32602]);
+    expect(await post('{"jsonrpc":')).toMatchObject({ id: null, error: { code: -32700 } });
+    expect(await post('[]')).toMatchObject({ error: { code: -32600 } });
+    const slot = await rpc.getSlot({ commitment: 'confirmed' }).send();
+    const future = (await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'getBlock', params: [Number(slot) + 1000] }),
+    )) as { error: { code: number; message: string } };
+    expect(future.error).toEqual({
+      code: -32004,
+      message: `Block not available for slot ${Number(slot) + 1000}`,
+    });
+  });
+
   it('keeps accounts and block history across a restart from its data directory', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'covenant-solana-devnet-'));
     try {
@@ -420,7 +745,10 @@ describe('startSolanaDevnet', () => {
       const slot = await confirmed(signature, firstRpc);
       const block = await firstRpc.getBlock(slot, { commitment: 'confirmed', rewards: false }).send();
       const genesis = await firstRpc.getGenesisHash().send();
+      const lastSlot = await firstRpc.getSlot({ commitment: 'processed' }).send();
       await first.stop();
+      // Down for a while: the slots it would have produced are skipped, never reused.
+      await new Promise((resolve) => setTimeout(resolve, SLOT_MS * 8));
 
       const second = await startSolanaDevnet({ slotIntervalMs: SLOT_MS, dataDir });
       try {
@@ -437,7 +765,18 @@ describe('startSolanaDevnet', () => {
         const again = await secondRpc.getBlock(slot, { commitment: 'confirmed', rewards: false }).send();
         expect(again?.blockhash).toBe(block?.blockhash);
         expect(again?.transactions.map((entry) => entry.transaction.signatures[0])).toContain(signature);
-        expect((await secondRpc.getSlot({ commitment: 'processed' }).send()) > slot).toBe(true);
+        const resumedAt = await until(
+          () => secondRpc.getSlot({ commitment: 'confirmed' }).send(),
+          (value) => value > lastSlot + 8n,
+          'slots after the restart',
+        );
+        const blocks = await secondRpc.getBlocks(lastSlot, resumedAt).send();
+        const beforeGap = blocks.find((slot, index) => (blocks[index + 1] ?? slot + 1n) > slot + 1n);
+        expect(beforeGap).toBeDefined();
+        const skipped = await caught(
+          secondRpc.getBlock(beforeGap! + 1n, { commitment: 'confirmed', rewards: false }).send(),
+        );
+        expect(isSolanaError(skipped, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED)).toBe(true);
         // And it goes on: a new transaction lands after the restart.
         await confirmed(await second.faucet.fundToken(ata, first.mints.USDC, 1_000_000n), secondRpc);
         expect((await secondRpc.getTokenAccountBalance(ata).send()).value.amount).toBe('8000000');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type Address,
@@ -35,7 +35,7 @@ import { LiteSVM } from 'litesvm';
 import { serveJsonRpc } from './serve-json-rpc.js';
 import { readTokenAccount } from './solana-devnet-accounts.js';
 import { parseStateJson, stringifyStateJson } from './solana-devnet-json.js';
-import { type LedgerHistory, SolanaLedger } from './solana-devnet-ledger.js';
+import { type Block, SolanaLedger } from './solana-devnet-ledger.js';
 import { createSolanaRpcMethods } from './solana-devnet-rpc.js';
 
 /** Decimals of the devnet's USDC and USDT, as on mainnet. */
@@ -92,11 +92,13 @@ interface DevnetKeys {
  */
 export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Promise<SolanaDevnet> {
   const dataDir = options.dataDir;
-  const files = dataDir && {
-    keys: join(dataDir, 'keys.json'),
-    svm: join(dataDir, 'litesvm.bin'),
-    history: join(dataDir, 'history.json'),
-  };
+  const files = dataDir
+    ? {
+        keys: join(dataDir, 'keys.json'),
+        svm: join(dataDir, 'litesvm.bin'),
+        blocks: join(dataDir, 'blocks.jsonl'),
+      }
+    : undefined;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
 
   const storedKeys =
@@ -115,20 +117,35 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
   )) as [KeyPairSigner, KeyPairSigner, KeyPairSigner, KeyPairSigner];
 
   const finalityLagSlots = options.finalityLagSlots ?? 2;
-  const resumed = files && existsSync(files.svm) && existsSync(files.history);
-  const ledger = resumed
-    ? new SolanaLedger(LiteSVM.loadFromFile(files.svm).withSigverify(true), {
-        finalityLagSlots,
-        history: parseStateJson<LedgerHistory>(readFileSync(files.history, 'utf8')),
-      })
-    : new SolanaLedger(new LiteSVM().withNativeMints(), { finalityLagSlots });
+  const slotIntervalMs = options.slotIntervalMs ?? 400;
+  const storedBlocks =
+    files && existsSync(files.svm) && existsSync(files.blocks) ? readBlocks(files.blocks) : [];
+  const lastBlock = storedBlocks.at(-1);
+  const resumed = lastBlock !== undefined;
+  const ledger =
+    files && lastBlock
+      ? new SolanaLedger(LiteSVM.loadFromFile(files.svm).withSigverify(true), {
+          finalityLagSlots,
+          resumed: {
+            blocks: storedBlocks,
+            skippedSlots: Math.floor((Date.now() - lastBlock.blockTime * 1000) / slotIntervalMs),
+          },
+        })
+      : new SolanaLedger(new LiteSVM().withNativeMints(), { finalityLagSlots });
 
-  const save = () => {
+  /**
+   * Closes the open slot into a block and keeps it: every block is appended to blocks.jsonl (so no
+   * slot number is reused after a crash), the LiteSVM snapshot is rewritten when accounts changed.
+   */
+  const closeSlot = () => {
+    const block = ledger.closeSlot();
     if (!files) return;
-    const temporary = `${files.svm}.tmp`;
-    ledger.svm.saveToFile(temporary);
-    renameSync(temporary, files.svm);
-    writeAtomically(files.history, stringifyStateJson(ledger.history()));
+    appendFileSync(files.blocks, `${stringifyStateJson(block)}\n`);
+    if (block.transactions.length > 0) {
+      const temporary = `${files.svm}.tmp`;
+      ledger.svm.saveToFile(temporary);
+      renameSync(temporary, files.svm);
+    }
   };
 
   let memoCounter = 0;
@@ -172,6 +189,7 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
 
   const mints = { USDC: usdcMint.address, USDT: usdtMint.address };
   if (!resumed) {
+    if (files) writeAtomically(files.blocks, `${stringifyStateJson(ledger.block(0))}\n`);
     ledger.svm.setAccount({
       address: faucet.address,
       lamports: lamports(FAUCET_LAMPORTS),
@@ -197,7 +215,7 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
         }),
       ]),
     );
-    save();
+    closeSlot();
   }
 
   const faucetApi: SolanaDevnetFaucet = {
@@ -245,10 +263,7 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
 
   const methods = createSolanaRpcMethods(ledger, (to, amount) => faucetApi.fundSol(to, amount));
   const server = await serveJsonRpc(methods, options.port ?? 0);
-  const ticker = setInterval(() => {
-    const block = ledger.closeSlot();
-    if (block.transactions.length > 0) save();
-  }, options.slotIntervalMs ?? 400);
+  const ticker = setInterval(closeSlot, slotIntervalMs);
   ticker.unref();
 
   let stopped: Promise<void> | undefined;
@@ -256,11 +271,26 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
     stopped ??= (async () => {
       clearInterval(ticker);
       await server.close();
-      save();
+      // What landed since the last tick becomes a block, so a restart keeps it.
+      closeSlot();
     })();
     return stopped;
   };
   return { rpcUrl: server.url, mints, mintAuthority, faucet: faucetApi, stop };
+}
+
+/** The blocks of blocks.jsonl; a last line cut short by a crash is dropped. */
+function readBlocks(path: string): Block[] {
+  const blocks: Block[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line) continue;
+    try {
+      blocks.push(parseStateJson<Block>(line));
+    } catch {
+      break;
+    }
+  }
+  return blocks;
 }
 
 function newPrivateKey(): string {

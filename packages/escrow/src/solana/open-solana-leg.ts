@@ -35,7 +35,7 @@ import type { SolanaKeySigner } from './platform-solana-key.js';
 import { readAccounts, type SolanaChainContext } from './solana-chain-context.js';
 import type { SolanaCustody } from './solana-escrow-chain.js';
 import { type SolanaLegAccounts, solanaLegAccounts } from './solana-leg-accounts.js';
-import { READ_COMMITMENT } from './solana-rpc.js';
+import { describeRpcError, READ_COMMITMENT } from './solana-rpc.js';
 import { waitForSolanaTransaction } from './wait-for-solana-transaction.js';
 
 /** A kit signer over one of the platform's keys (which may live in a KMS). */
@@ -187,12 +187,18 @@ export async function openSolanaLeg(
   );
   const signed = await signTransactionMessageWithSigners(message);
   const txRef = getSignatureFromTransaction(signed);
-  await context.rpc
-    .sendTransaction(getBase64EncodedWireTransaction(signed), {
-      encoding: 'base64',
-      preflightCommitment: READ_COMMITMENT,
-    })
-    .send();
+  try {
+    await context.rpc
+      .sendTransaction(getBase64EncodedWireTransaction(signed), {
+        encoding: 'base64',
+        preflightCommitment: READ_COMMITMENT,
+      })
+      .send();
+  } catch (error) {
+    throw new Error(
+      `opening the leg at ${accounts.tokenAccount} failed (${txRef}): ${describeRpcError(error)}`,
+    );
+  }
   await waitForSolanaTransaction(context, txRef);
   return { ...opened, txRef };
 }

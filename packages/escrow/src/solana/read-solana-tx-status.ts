@@ -1,7 +1,12 @@
 import { signature } from '@solana/kit';
 import type { TxStatus } from '../chain-adapter.js';
 import type { SolanaChainContext } from './solana-chain-context.js';
-import { RPC_LONG_TERM_STORAGE_SLOT_SKIPPED, RPC_SLOT_SKIPPED, rpcErrorCode } from './solana-rpc.js';
+import {
+  RPC_BLOCK_NOT_AVAILABLE,
+  RPC_LONG_TERM_STORAGE_SLOT_SKIPPED,
+  RPC_SLOT_SKIPPED,
+  rpcErrorCode,
+} from './solana-rpc.js';
 
 /** The blockhash of the slot's block at `commitment`; null for a skipped slot or one without such a block yet. */
 export async function readBlockhash(
@@ -21,7 +26,11 @@ export async function readBlockhash(
     return block?.blockhash ?? null;
   } catch (error) {
     const code = rpcErrorCode(error);
-    if (code === RPC_SLOT_SKIPPED || code === RPC_LONG_TERM_STORAGE_SLOT_SKIPPED || code === -32004)
+    if (
+      code === RPC_SLOT_SKIPPED ||
+      code === RPC_LONG_TERM_STORAGE_SLOT_SKIPPED ||
+      code === RPC_BLOCK_NOT_AVAILABLE
+    )
       return null;
     throw error;
   }

@@ -50,7 +50,8 @@ async function readBlock(context: SolanaChainContext, slot: bigint): Promise<Jso
 /**
  * What one successful transaction paid the watched accounts among its keys. A SOL leg's deposits
  * are lamports (its wSOL account's lamport balance, less the rent-exempt reserve in the
- * transaction that created it); a token leg's are increases of its token balance, and lamports
+ * transaction that created it as a token account; lamports reaching the address after the account
+ * was closed count whole); a token leg's are increases of its token balance, and lamports
  * reaching it are a wrong-asset movement (tokenAddress null).
  */
 function depositsIn(
@@ -68,7 +69,9 @@ function depositsIn(
     if (!leg) return;
     const pre = meta.preBalances[index] ?? 0n;
     const post = meta.postBalances[index] ?? 0n;
-    const lamports = post - pre - (pre === 0n ? tokenAccountRent : 0n);
+    // Created as a token account here (no balance before, a token balance after): the rent is no deposit.
+    const created = pre === 0n && tokenAmountAt(meta.postTokenBalances, index).balance !== undefined;
+    const lamports = post - pre - (created ? tokenAccountRent : 0n);
     if (lamports > 0n) {
       const sender = keys.find(
         (other, otherIndex) =>
