@@ -189,6 +189,16 @@ export class SolanaLedger {
     return slot !== undefined && slot >= this.open - 1 - MAX_PROCESSING_AGE;
   }
 
+  /**
+   * What getFeeForMessage answers: the base fee of the message's signatures, or null when its
+   * blockhash (or nonce) would not be accepted now. Priority fees are not included.
+   */
+  feeForMessage(messageBytes: Uint8Array): bigint | null {
+    const message = getCompiledTransactionMessageDecoder().decode(messageBytes);
+    if (message.version === 1 || !this.hasLiveLifetime(message)) return null;
+    return LAMPORTS_PER_SIGNATURE * BigInt(message.header.numSignerAccounts);
+  }
+
   /** A landed transaction (in a block or in the open slot). */
   transaction(signature: string): RecordedTransaction | undefined {
     return this.transactions.get(signature);
@@ -361,17 +371,19 @@ export class SolanaLedger {
   /** Why the validator would drop this transaction before running it, as RPC error JSON; null when it would run. */
   private refusal(decoded: DecodedTransaction): TransactionErrorJson | null {
     if (this.transactions.has(decoded.signature)) return 'AlreadyProcessed';
-    const token = decoded.message.lifetimeToken;
-    if (this.isBlockhashValid(token)) return null;
-    const nonceAccount = durableNonceAccount(decoded.message);
-    if (nonceAccount) {
-      const account = this.svm.getAccount(nonceAccount);
-      const stored =
-        account.exists && account.programAddress === SYSTEM_PROGRAM_ADDRESS && readNonce(account.data);
-      // As the validator: the nonce must match, and not have been advanced under the current blockhash already.
-      if (stored && stored.blockhash === token && token !== this.nextDurableNonce()) return null;
-    }
-    return 'BlockhashNotFound';
+    return this.hasLiveLifetime(decoded.message) ? null : 'BlockhashNotFound';
+  }
+
+  /** A recent blockhash, or the current nonce of the nonce account its first instruction advances. */
+  private hasLiveLifetime(message: SupportedMessage): boolean {
+    const token = message.lifetimeToken;
+    if (this.isBlockhashValid(token)) return true;
+    const nonceAccount = durableNonceAccount(message);
+    if (!nonceAccount) return false;
+    const account = this.svm.getAccount(nonceAccount);
+    if (!account.exists || account.programAddress !== SYSTEM_PROGRAM_ADDRESS) return false;
+    // As the validator: the nonce must match, and not have been advanced under the current blockhash already.
+    return readNonce(account.data)?.blockhash === token && token !== this.nextDurableNonce();
   }
 }
 

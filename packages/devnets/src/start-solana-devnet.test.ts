@@ -480,8 +480,12 @@ describe('startSolanaDevnet', () => {
       /NotEnoughSigners|failed/,
     );
 
+    const approved = await payout([seller, platform]);
+    // Three signatures (relayer, seller, platform) at 5_000 each; the nonce stands for the blockhash.
+    const fee = await rpc.getFeeForMessage(getBase64Decoder().decode(approved.messageBytes) as never).send();
+    expect(fee.value).toBe(15_000n);
     const signature = await rpc
-      .sendTransaction(getBase64EncodedWireTransaction(await payout([seller, platform])), {
+      .sendTransaction(getBase64EncodedWireTransaction(approved), {
         encoding: 'base64',
         skipPreflight: true,
       })
