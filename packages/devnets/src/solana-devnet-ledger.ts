@@ -1,8 +1,10 @@
+import { sha256 } from '@noble/hashes/sha2.js';
 import {
   type Address,
   type CompiledTransactionMessage,
   type CompiledTransactionMessageWithLifetime,
   getBase58Decoder,
+  getBase58Encoder,
   getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
   type Transaction,
@@ -21,6 +23,8 @@ import { type TransactionErrorJson, transactionErrorJson } from './solana-transa
 export const MAX_PROCESSING_AGE = 150;
 /** System program instruction index of AdvanceNonceAccount. */
 const ADVANCE_NONCE_ACCOUNT = 4;
+/** Where a nonce account's data keeps the durable nonce. */
+const NONCE_VALUE_OFFSET = 40;
 /** An address lookup table's addresses start after its 56-byte header. */
 const LOOKUP_TABLE_META_SIZE = 56;
 
@@ -83,7 +87,7 @@ export interface SimulationOutcome {
   unitsConsumed: bigint;
 }
 
-/** The message versions the devnet runs (v1 messages are not enabled on the clusters either). */
+/** The message versions the devnet runs: legacy and v0 (what @solana/kit 8 decodes as v1 is refused). */
 type SupportedMessage = Exclude<CompiledTransactionMessage, { version: 1 }> &
   CompiledTransactionMessageWithLifetime;
 
@@ -185,6 +189,16 @@ export class SolanaLedger {
     return slot !== undefined && slot >= this.open - 1 - MAX_PROCESSING_AGE;
   }
 
+  /**
+   * What getFeeForMessage answers: the base fee of the message's signatures, or null when its
+   * blockhash (or nonce) would not be accepted now. Priority fees are not included.
+   */
+  feeForMessage(messageBytes: Uint8Array): bigint | null {
+    const message = getCompiledTransactionMessageDecoder().decode(messageBytes);
+    if (message.version === 1 || !this.hasLiveLifetime(message)) return null;
+    return LAMPORTS_PER_SIGNATURE * BigInt(message.header.numSignerAccounts);
+  }
+
   /** A landed transaction (in a block or in the open slot). */
   transaction(signature: string): RecordedTransaction | undefined {
     return this.transactions.get(signature);
@@ -214,6 +228,9 @@ export class SolanaLedger {
     if (err !== null && meta.signature().every((byte) => byte === 0)) {
       return { refused: err, logs: meta.logs() };
     }
+    // A validator consumes the nonce of a durable-nonce transaction that fails, LiteSVM rolls it back.
+    const nonceAccount = durableNonceAccount(decoded.message);
+    if (err !== null && nonceAccount) this.advanceNonce(nonceAccount);
     const recorded: RecordedTransaction = {
       signature: decoded.signature,
       slot: this.open,
@@ -284,6 +301,20 @@ export class SolanaLedger {
     return block;
   }
 
+  /** The value AdvanceNonceAccount stores now. */
+  private nextDurableNonce(): string {
+    return durableNonceFrom(this.svm.latestBlockhash());
+  }
+
+  /** Stores the next durable nonce in a nonce account, as AdvanceNonceAccount would. */
+  private advanceNonce(nonceAccount: Address): void {
+    const account = this.svm.getAccount(nonceAccount);
+    if (!account.exists || !readNonce(account.data)) return;
+    const data = Uint8Array.from(account.data);
+    data.set(getBase58Encoder().encode(this.nextDurableNonce()), NONCE_VALUE_OFFSET);
+    this.svm.setAccount({ ...account, data });
+  }
+
   /** The index in `slots` of the first slot at or above `slot`. */
   private slotIndex(slot: number): number {
     let low = 0;
@@ -340,17 +371,30 @@ export class SolanaLedger {
   /** Why the validator would drop this transaction before running it, as RPC error JSON; null when it would run. */
   private refusal(decoded: DecodedTransaction): TransactionErrorJson | null {
     if (this.transactions.has(decoded.signature)) return 'AlreadyProcessed';
-    const token = decoded.message.lifetimeToken;
-    if (this.isBlockhashValid(token)) return null;
-    const nonceAccount = durableNonceAccount(decoded.message);
-    if (nonceAccount) {
-      const account = this.svm.getAccount(nonceAccount);
-      if (account.exists && account.programAddress === SYSTEM_PROGRAM_ADDRESS) {
-        if (readNonce(account.data)?.blockhash === token) return null;
-      }
-    }
-    return 'BlockhashNotFound';
+    return this.hasLiveLifetime(decoded.message) ? null : 'BlockhashNotFound';
   }
+
+  /** A recent blockhash, or the current nonce of the nonce account its first instruction advances. */
+  private hasLiveLifetime(message: SupportedMessage): boolean {
+    const token = message.lifetimeToken;
+    if (this.isBlockhashValid(token)) return true;
+    const nonceAccount = durableNonceAccount(message);
+    if (!nonceAccount) return false;
+    const account = this.svm.getAccount(nonceAccount);
+    if (!account.exists || account.programAddress !== SYSTEM_PROGRAM_ADDRESS) return false;
+    // As the validator: the nonce must match, and not have been advanced under the current blockhash already.
+    return readNonce(account.data)?.blockhash === token && token !== this.nextDurableNonce();
+  }
+}
+
+/** `DurableNonce::from_blockhash`: sha256("DURABLE_NONCE" ‖ blockhash). */
+function durableNonceFrom(blockhash: string): string {
+  const prefix = new TextEncoder().encode('DURABLE_NONCE');
+  const hash = getBase58Encoder().encode(blockhash);
+  const input = new Uint8Array(prefix.length + hash.length);
+  input.set(prefix);
+  input.set(hash, prefix.length);
+  return getBase58Decoder().decode(sha256(input));
 }
 
 /** The nonce account of a durable-nonce transaction (its first instruction is System AdvanceNonceAccount). */

@@ -11,12 +11,7 @@ import {
   type TransactionMessageBytes,
 } from '@solana/kit';
 import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import {
-  type AccountEncoding,
-  encodeAccount,
-  LAMPORTS_PER_SIGNATURE,
-  readTokenAccount,
-} from './solana-devnet-accounts.js';
+import { type AccountEncoding, encodeAccount, readTokenAccount } from './solana-devnet-accounts.js';
 import type { Commitment, RecordedTransaction, SolanaLedger } from './solana-devnet-ledger.js';
 import { type TransactionErrorJson, transactionErrorText } from './solana-transaction-error.js';
 
@@ -58,7 +53,7 @@ export function createSolanaRpcMethods(
     getVersion: () => ({ 'solana-core': CORE_VERSION, 'feature-set': 0 }),
     getGenesisHash: () => ledger.genesisHash,
     getSlot: (params) => ledger.slotAt(commitmentOf(config(params, 0))),
-    // Every slot gets a block, so block heights are slots.
+    // Block height is the slot (a restart's skipped slots count): what lastValidBlockHeight is measured in.
     getBlockHeight: (params) => ledger.slotAt(commitmentOf(config(params, 0))),
     getEpochInfo: (params) => {
       const slot = ledger.slotAt(commitmentOf(config(params, 0)));
@@ -87,15 +82,12 @@ export function createSolanaRpcMethods(
     getFeeForMessage: (params) => {
       const bytes = decodeBase64(stringParam(params, 0));
       const commitment = commitmentOf(config(params, 1));
-      let message: ReturnType<ReturnType<typeof getCompiledTransactionMessageDecoder>['decode']>;
+      let value: bigint | null;
       try {
-        message = getCompiledTransactionMessageDecoder().decode(bytes);
+        value = ledger.feeForMessage(bytes);
       } catch (error) {
         throw invalidParams(`invalid message: ${(error as Error).message}`);
       }
-      const value = ledger.isBlockhashValid(message.lifetimeToken)
-        ? LAMPORTS_PER_SIGNATURE * BigInt(message.header.numSignerAccounts)
-        : null;
       return { context: context(commitment), value };
     },
     getMinimumBalanceForRentExemption: (params) => {

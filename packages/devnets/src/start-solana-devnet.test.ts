@@ -318,14 +318,18 @@ describe('startSolanaDevnet', () => {
     // A nonce is not a blockhash: only the nonce account makes this transaction valid.
     expect((await rpc.isBlockhashValid(nonce as never).send()).value).toBe(false);
     const recipient = await generateKeyPairSigner();
-    const withNonce = (amount: bigint) =>
+    const withNonce = (amount: bigint, current = nonce) =>
       signTransactionMessageWithSigners(
         pipe(
           createTransactionMessage({ version: 'legacy' }),
           (message) => setTransactionMessageFeePayerSigner(payer, message),
           (message) =>
             setTransactionMessageLifetimeUsingDurableNonce(
-              { nonce, nonceAccountAddress: nonceAccount.address, nonceAuthorityAddress: payer.address },
+              {
+                nonce: current,
+                nonceAccountAddress: nonceAccount.address,
+                nonceAuthorityAddress: payer.address,
+              },
               message,
             ),
           (message) =>
@@ -355,6 +359,17 @@ describe('startSolanaDevnet', () => {
       true,
     );
     expect((await rpc.getBalance(recipient.address).send()).value).toBe(10_000_000n);
+
+    // A durable-nonce transaction that fails on chain still consumes its nonce, as on a validator.
+    const advanced = await readNonce();
+    const failing = await withNonce(100_000_000_000n, advanced);
+    const failed = await rpc
+      .sendTransaction(getBase64EncodedWireTransaction(failing), { encoding: 'base64', skipPreflight: true })
+      .send();
+    await confirmed(failed);
+    const [status] = (await rpc.getSignatureStatuses([failed]).send()).value;
+    expect(status?.err).toEqual({ InstructionError: [1n, { Custom: 1n }] });
+    expect(await readNonce()).not.toBe(advanced);
   });
 
   it('runs an escrow leg as the adapter will: 2-of-3 SPL multisig, durable-nonce payout, one signer refused', async () => {
@@ -465,8 +480,12 @@ describe('startSolanaDevnet', () => {
       /NotEnoughSigners|failed/,
     );
 
+    const approved = await payout([seller, platform]);
+    // Three signatures (relayer, seller, platform) at 5_000 each; the nonce stands for the blockhash.
+    const fee = await rpc.getFeeForMessage(getBase64Decoder().decode(approved.messageBytes) as never).send();
+    expect(fee.value).toBe(15_000n);
     const signature = await rpc
-      .sendTransaction(getBase64EncodedWireTransaction(await payout([seller, platform])), {
+      .sendTransaction(getBase64EncodedWireTransaction(approved), {
         encoding: 'base64',
         skipPreflight: true,
       })
