@@ -103,6 +103,8 @@ const envSchema = z.object({
   /** The USDC and USDT mints on the cluster (defaults: Circle's and Tether's on mainnet-beta; USDC's devnet mint on devnet). */
   SOL_USDC_MINT: solanaAddress.optional(),
   SOL_USDT_MINT: solanaAddress.optional(),
+  /** The wallet the Solana legs' 1 bp fee is paid to; unset → a wallet of the platform's Solana seed. */
+  SOL_FEE_ADDRESS: solanaAddress.optional(),
   /** The embedded devnet advances a slot this often. */
   SOL_DEVNET_SLOT_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(400),
   /** The Bitcoin network whose address formats deal addresses must have (version bytes, bech32 prefix). */
@@ -262,7 +264,7 @@ export type BitcoinConfig = {
 );
 
 /** Solana: the embedded local devnet (SOL_RPC_URL unset) or a cluster's RPC. */
-export type SolanaConfig = { confirmations: Confirmations } & (
+export type SolanaConfig = { confirmations: Confirmations; feeAddress: string | undefined } & (
   | { mode: 'devnet'; slotIntervalMs: number }
   | {
       mode: 'node';
@@ -363,6 +365,7 @@ function solanaConfig(env: Env): SolanaConfig {
   if (!env.SOL_RPC_URL) {
     return {
       mode: 'devnet',
+      feeAddress: env.SOL_FEE_ADDRESS,
       confirmations: env.SOL_CONFIRMATIONS ?? 1,
       slotIntervalMs: env.SOL_DEVNET_SLOT_INTERVAL_MS,
     };
@@ -370,6 +373,7 @@ function solanaConfig(env: Env): SolanaConfig {
   const defaults = solanaDefaultMints[env.SOL_NETWORK];
   return {
     mode: 'node',
+    feeAddress: env.SOL_FEE_ADDRESS,
     rpcUrl: env.SOL_RPC_URL,
     network: env.SOL_NETWORK,
     confirmations: env.SOL_CONFIRMATIONS ?? 'finalized',

@@ -13,9 +13,9 @@ describe('chains and symbols', () => {
   it('offers only the tokens that live on a chain', () => {
     expect(assetSymbolsFor('BTC')).toEqual(['BTC']);
     expect(assetSymbolsFor('ETH')).toEqual(['ETH', 'WETH', 'WBTC', 'USDC', 'USDT']);
-    expect(assetSymbolsFor('SOL')).toEqual(['SOL', 'USDC']);
+    expect(assetSymbolsFor('SOL')).toEqual(['SOL', 'USDC', 'USDT']);
     expect(stableSymbolsFor('ETH')).toEqual(['USDC', 'USDT']);
-    expect(stableSymbolsFor('SOL')).toEqual(['USDC']);
+    expect(stableSymbolsFor('SOL')).toEqual(['USDC', 'USDT']);
   });
 
   it.each([
@@ -23,7 +23,8 @@ describe('chains and symbols', () => {
     ['ETH', 'WBTC', true],
     ['SOL', 'USDC', true],
     ['BTC', 'ETH', false],
-    ['SOL', 'USDT', false],
+    ['SOL', 'USDT', true],
+    ['SOL', 'WBTC', false],
     ['ETH', 'SOL', false],
     ['DOGE', 'DOGE', false],
     ['ETH', 'eth', false],
@@ -37,13 +38,12 @@ describe('chains and symbols', () => {
 });
 
 describe('escrowChains', () => {
-  it('lists Ethereum and Bitcoin until Solana escrow is built, and names the refusal', () => {
-    expect(escrowChains).toEqual(['ETH', 'BTC']);
-    expect(isEscrowChain('ETH')).toBe(true);
-    expect(isEscrowChain('BTC')).toBe(true);
-    for (const chain of ['SOL', 'eth', 'btc', '']) expect(isEscrowChain(chain)).toBe(false);
-    expect(chainNotAvailableMessage('SOL')).toBe(
-      'Escrow does not run on SOL yet: deals can use ETH, BTC only (see GET /api/v1/chains)',
+  it('lists Ethereum, Bitcoin and Solana, and names the refusal of any other chain', () => {
+    expect(escrowChains).toEqual(['ETH', 'BTC', 'SOL']);
+    for (const chain of ['ETH', 'BTC', 'SOL']) expect(isEscrowChain(chain)).toBe(true);
+    for (const chain of ['DOGE', 'sol', 'eth', 'btc', '']) expect(isEscrowChain(chain)).toBe(false);
+    expect(chainNotAvailableMessage('DOGE')).toBe(
+      'Escrow does not run on DOGE yet: deals can use ETH, BTC, SOL only (see GET /api/v1/chains)',
     );
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Chains and tokens a deal can use, and how many decimals each token's base unit has. A symbol is
  * only valid on the chains listed for it (spec §9: BTC on Bitcoin; ETH, WETH, WBTC, USDC, USDT on
- * Ethereum; SOL and USDC on Solana).
+ * Ethereum; SOL and USDC on Solana — and USDT, which the specification's stable-chain select offers on
+ * Solana too).
  */
 export const assetChains = ['BTC', 'ETH', 'SOL'] as const;
 export const stableChains = ['ETH', 'SOL'] as const;
@@ -26,16 +27,15 @@ export const tokenDecimals: Record<TokenSymbol, number> = {
 export const chainSymbols: Record<Chain, readonly TokenSymbol[]> = {
   BTC: ['BTC'],
   ETH: ['ETH', 'WETH', 'WBTC', 'USDC', 'USDT'],
-  SOL: ['SOL', 'USDC'],
+  SOL: ['SOL', 'USDC', 'USDT'],
 };
 
 /**
  * The chains whose escrow the platform runs today, the one list every part reads: the server's
  * chain registry and `GET /api/v1/chains` (which lists these chains' nodes), the deal rules (a deal
- * or a new version of its terms with a leg elsewhere is refused) and the create-trade form. Solana
- * is traded by the spec but its escrow is not built yet; add it here once it is.
+ * or a new version of its terms with a leg elsewhere is refused) and the create-trade form.
  */
-export const escrowChains = ['ETH', 'BTC'] as const satisfies readonly Chain[];
+export const escrowChains = ['ETH', 'BTC', 'SOL'] as const satisfies readonly Chain[];
 export type EscrowChain = (typeof escrowChains)[number];
 
 export function isEscrowChain(value: string): value is EscrowChain {

@@ -8,6 +8,9 @@ import type {
 import type { SettlementPlan } from './settlement-plan.js';
 import type { EscrowLeg } from './types.js';
 
+/** Which party approves a payout, where the payout must name it (`payoutNamesApprover`). */
+export type PayoutApprover = 'buyer' | 'seller';
+
 /** A confirmed deposit of a leg, as its ledger holds it: what a UTXO chain's payout spends. */
 export interface DepositOutput {
   txRef: string;
@@ -98,10 +101,19 @@ export interface EscrowChainAdapter extends ChainAdapter {
    * so (`signingPayload.summary`). Account chains ignore `deposits`.
    */
   buildPayout(
-    leg: EscrowLeg & { platformKeyIndex: number },
+    leg: EscrowLeg & { platformKeyIndex: number; approver?: PayoutApprover },
     plan: SettlementPlan,
     deposits?: readonly DepositOutput[],
   ): Promise<UnsignedPayout>;
+
+  /**
+   * True where a payout's transaction names the keys that sign it (Solana: the multisig signers are
+   * accounts of the message), so the party approving must be chosen before it is built: the engine
+   * builds a payout either party may approve (a mediator's decision, a late deposit's return) once
+   * per party, `leg.approver` saying which, and carries out the one the approving party signed.
+   * Elsewhere a payout is the same whoever approves it.
+   */
+  readonly payoutNamesApprover?: boolean;
 
   /**
    * Makes the leg's deposit address ready to receive (deploys the Ethereum escrow; nothing to send
@@ -163,4 +175,13 @@ export interface EscrowChainAdapter extends ChainAdapter {
 
   /** Ethereum: pays whatever reached a settled escrow back to the depositor, no signatures needed. */
   signSweep?(depositAddress: string): Promise<SignedTransaction>;
+}
+
+/**
+ * Thrown by `signPayoutTransaction` when the payout as the parties signed it can never be carried
+ * out, while nothing has left the leg: its lifetime ended (on Solana, the leg's durable nonce moved
+ * on). The engine then builds the payout again from the same plan and asks for the approvals again.
+ */
+export class PayoutExpiredError extends Error {
+  override readonly name = 'PayoutExpiredError';
 }

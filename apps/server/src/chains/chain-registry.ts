@@ -2,11 +2,12 @@ import type { BitcoinNetwork, EscrowChain } from '@covenant/domain';
 import type { Address } from 'viem';
 import type { Confirmations } from '../config.js';
 
-/** A token the platform trades on a chain; the chain's own coin has no contract address. */
+/** A token the platform trades on a chain; the chain's own coin has no contract (or mint) address. */
 export interface ChainToken {
   symbol: string;
   decimals: number;
-  address: Address | null;
+  /** The ERC-20 contract (Ethereum, EIP-55) or the SPL mint (Solana, base58). */
+  address: string | null;
 }
 
 /**
@@ -29,7 +30,25 @@ export interface ChainInfo {
   devnet: boolean;
   /** Bitcoin's network, node credentials and fee-rate bounds; the local node's dev wallet. */
   bitcoin?: BitcoinChainSettings;
+  /** Solana's cluster; the local devnet's faucet. */
+  solana?: SolanaChainSettings;
 }
+
+/** What the Solana adapter needs beyond the common entry. */
+export interface SolanaChainSettings {
+  network: SolanaNetwork;
+  /** The local devnet only: pays SOL (lamports) or a token (base units) from its faucet; the signature. */
+  faucet?: {
+    fundSol(to: string, lamports: bigint): Promise<string>;
+    fundToken(to: string, mint: string, amount: bigint): Promise<string>;
+  };
+}
+
+/** `localnet` is the embedded devnet. */
+export type SolanaNetwork = 'localnet' | 'devnet' | 'mainnet-beta';
+
+/** Solana's entry. Its fee address is the platform's, filled in when the escrow chains are built. */
+export type SolanaChainInfo = ChainInfo & { chain: 'SOL'; solana: SolanaChainSettings };
 
 /** What the Bitcoin adapter needs beyond the common entry. Credentials are never shown to clients. */
 export interface BitcoinChainSettings {

@@ -5,7 +5,7 @@ import type { ChainToken } from './chain-registry.js';
 export async function ethereumTokens(
   client: PublicClient,
   tokens: { symbol: string; address: Address }[],
-): Promise<ChainToken[]> {
+): Promise<(ChainToken & { address: Address | null })[]> {
   const erc20s = await Promise.all(
     tokens.map(async (token) => ({
       symbol: token.symbol,

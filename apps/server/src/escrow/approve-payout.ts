@@ -1,11 +1,11 @@
 import { schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
-import type { UnsignedPayout } from '@covenant/escrow';
 import { type Leg, legDepositor } from '@covenant/escrow';
 import { and, eq, ne } from 'drizzle-orm';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { type PayoutRow, receivedOf } from './escrow-rows.js';
 import { findLeg, findPartyEscrow } from './find-party-escrow.js';
+import { unsignedPayoutOf } from './payout-variants.js';
 
 type Party = 'buyer' | 'seller';
 
@@ -21,22 +21,20 @@ export function eligibleSigners(payout: Pick<PayoutRow, 'source'>, leg: Leg): Pa
     : [legDepositor[leg]];
 }
 
-/** A party's approval as posted: an EIP-712 signature (Ethereum) or the signed PSBT in base64 (Bitcoin). */
+/** What a `signature` approval is on each chain that takes one. */
+function signatureFormOn(chain: string): string {
+  return chain === 'SOL' ? 'your ed25519 signature of the message' : 'the EIP-712 signature';
+}
+
+/**
+ * A party's approval as posted: an EIP-712 signature (Ethereum), the signed PSBT in base64
+ * (Bitcoin), an ed25519 signature of the transaction message (Solana).
+ */
 export type Approval = { signature: string } | { psbt: string };
 
 /** The approval form a payout's signing payload takes: a PSBT when the payload says so, else a signature. */
 export function approvalFormOf(payout: Pick<PayoutRow, 'signingPayload'>): 'psbt' | 'signature' {
   return (payout.signingPayload as { format?: unknown }).format === 'psbt' ? 'psbt' : 'signature';
-}
-
-export function unsignedPayoutOf(payout: PayoutRow): UnsignedPayout {
-  return {
-    chain: payout.chain as UnsignedPayout['chain'],
-    escrowId: payout.escrowId,
-    leg: payout.leg,
-    payoutRef: payout.payoutRef,
-    signingPayload: payout.signingPayload,
-  };
 }
 
 /**
@@ -109,12 +107,12 @@ export async function approvePayout(
       'APPROVAL_FORM_MISMATCH',
       form === 'psbt'
         ? `This leg is on ${leg.chain}: approve it with the signed PSBT (\`psbt\`), not a signature`
-        : `This leg is on ${leg.chain}: approve it with the EIP-712 \`signature\`, not a PSBT`,
+        : `This leg is on ${leg.chain}: approve it with ${signatureFormOn(leg.chain)} (\`signature\`), not a PSBT`,
       { issues: [{ path: form === 'psbt' ? '/signature' : '/psbt', message: `expected \`${form}\`` }] },
     );
   }
   const expected = party === 'buyer' ? leg.buyerSigner : leg.sellerSigner;
-  const check = await chain.adapter.verifyApproval(unsignedPayoutOf(payout), approval, expected);
+  const check = await chain.adapter.verifyApproval(unsignedPayoutOf(payout, party), approval, expected);
   if (!check.valid) {
     throw new AppError(
       'INVALID_SIGNATURE',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Database, schema } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
-import { eq } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBitcoinDealEscrow, placeholderLeg } from '../testing/insert-escrow-rows.js';
 import { checkPlatformSigner } from './check-platform-signer.js';
@@ -45,15 +45,30 @@ describe('checkPlatformSigner', () => {
       checkPlatformSigner(database.db, {
         ethereumAddress: platform.ethereumAddress,
         bitcoin: stranger.bitcoin,
+        solana: platform.solana,
       }),
     ).rejects.toThrow(
-      /Bitcoin key 7 \([0-9a-f]{66}\) is not the one an open escrow was made with[\s\S]*platform-bitcoin\.key/,
+      /BTC key 7 \([0-9a-f]{66}\) is not the one an open escrow was made with[\s\S]*platform-bitcoin\.key/,
+    );
+    // Solana alike: a multisig signer per leg index.
+    const solanaEscrowId = await insertBitcoinDealEscrow(database.db);
+    await database.db.insert(schema.escrowLegs).values(
+      placeholderLeg(solanaEscrowId, {
+        leg: 'asset',
+        chain: 'SOL',
+        platformSigner: (await platform.solana.legSigner(9)).address,
+        platformKeyIndex: 9,
+      }),
+    );
+    await expect(checkPlatformSigner(database.db, platform)).resolves.toBeUndefined();
+    await expect(checkPlatformSigner(database.db, { ...platform, solana: stranger.solana })).rejects.toThrow(
+      /SOL key 9 \([1-9A-HJ-NP-Za-km-z]{32,44}\) is not the one[\s\S]*platform-solana\.key/,
     );
     // A settled escrow's legs no longer matter.
     await database.db
       .update(schema.escrows)
       .set({ status: 'settled' })
-      .where(eq(schema.escrows.id, escrowId));
+      .where(inArray(schema.escrows.id, [escrowId, solanaEscrowId]));
     await expect(checkPlatformSigner(database.db, stranger)).resolves.toBeUndefined();
   });
 });

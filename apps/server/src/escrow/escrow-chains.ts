@@ -4,6 +4,7 @@ import { fundFromDevnetWallet } from '@covenant/devnets';
 import type { ConfirmationPolicy, EscrowChainAdapter } from '@covenant/escrow';
 import { BITCOIN_ADDRESS_FORMATS, createBitcoinEscrowChain } from '@covenant/escrow/bitcoin';
 import { createEthereumEscrowChain } from '@covenant/escrow/ethereum';
+import { createSolanaEscrowChain } from '@covenant/escrow/solana';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Address, createTestClient, http, isAddress, parseEther } from 'viem';
@@ -59,6 +60,7 @@ type EscrowChainFactory = (
 const escrowChainFactories: Partial<Record<ChainInfo['chain'], EscrowChainFactory>> = {
   ETH: createEthereumChain,
   BTC: createBitcoinChain,
+  SOL: createSolanaChain,
 };
 
 /**
@@ -113,7 +115,8 @@ async function createEthereumChain(
     chainId: info.chainId,
     escrowFactory: info.escrowFactory,
     feeAddress: info.feeAddress,
-    tokens: info.tokens.map((token) => ({ symbol: token.symbol, address: token.address })),
+    // Ethereum's entries are built from EIP-55 contract addresses (ethereum-tokens.ts).
+    tokens: info.tokens.map((token) => ({ symbol: token.symbol, address: token.address as Address | null })),
     confirmationPolicy: confirmationPolicyOf(info.confirmations),
     relayerKey,
     platformSigner: signer,
@@ -172,6 +175,91 @@ async function createBitcoinChain(
       ? { devFund: (to: string, _tokenAddress: string | null, amount: bigint) => devWallet.fund(to, amount) }
       : {}),
   };
+}
+
+/** SOL the devnet's faucet gives the relayer at each start (it pays every fee and rent): 1,000 SOL. */
+const devnetRelayerLamports = 1_000n * 1_000_000_000n;
+/** The rent-exempt minimum of an account without data (a wallet): 890,880 lamports. */
+const rentExemptSystemAccount = 890_880n;
+
+/**
+ * Solana: the relayer (a key of the platform's Solana seed) pays every escrow transaction's fee and
+ * the rent of each leg's accounts, and gets the token account's rent back when the leg closes; on
+ * the devnet the faucet funds it at each start, on a cluster the operator keeps the address logged
+ * at start funded. The fee address is a wallet of the same seed unless SOL_FEE_ADDRESS names one;
+ * it is written into the chain's entry here, where the platform's key is known.
+ */
+async function createSolanaChain(
+  info: ChainInfo,
+  { logger, signer }: Parameters<EscrowChainFactory>[1],
+): ReturnType<EscrowChainFactory> {
+  const settings = info.solana;
+  if (info.chain !== 'SOL' || !settings) throw new Error('the Solana chain needs its cluster settings');
+  const relayer = (await signer.solana.relayer()).address;
+  info.feeAddress ||= (await signer.solana.legAccount('fee-wallet')).address;
+  const faucet = settings.faucet;
+  if (info.devnet && faucet) {
+    // The relayer pays fees and rent; the fee address must exist before a SOL fee below the
+    // rent-exempt minimum can be paid to it (Solana refuses to create an account under it).
+    const funding: [string, bigint][] = [
+      [relayer, devnetRelayerLamports],
+      [info.feeAddress, rentExemptSystemAccount],
+    ];
+    for (const [address, lamports] of funding) {
+      const balance = await solanaBalance(info.rpcUrl, address).catch(() => null);
+      if (balance === null || balance >= lamports / 2n) continue;
+      await faucet
+        .fundSol(address, lamports)
+        .catch((error: unknown) =>
+          logger.warn({ err: error, chain: info.chain, address }, 'could not fund an account on the devnet'),
+        );
+    }
+  } else {
+    logger.info(
+      { chain: info.chain, relayer },
+      'the relayer pays fees and rent for Solana escrow transactions: keep it funded',
+    );
+  }
+  const adapter = createSolanaEscrowChain({
+    rpcUrl: info.rpcUrl,
+    network: settings.network,
+    feeAddress: info.feeAddress,
+    confirmationPolicy: confirmationPolicyOf(info.confirmations),
+    mints: Object.fromEntries(
+      info.tokens.flatMap((token) =>
+        token.address === null ? [] : [[token.symbol, { address: token.address, decimals: token.decimals }]],
+      ),
+    ),
+    platformKey: signer.solana,
+  });
+  return {
+    info,
+    adapter,
+    ...(info.devnet && faucet
+      ? {
+          devFund: (to: string, tokenAddress: string | null, amount: bigint) =>
+            tokenAddress === null ? faucet.fundSol(to, amount) : faucet.fundToken(to, tokenAddress, amount),
+        }
+      : {}),
+  };
+}
+
+/** An account's lamports, read over the Solana JSON-RPC. */
+async function solanaBalance(rpcUrl: string, address: string): Promise<bigint> {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'getBalance',
+      params: [address, { commitment: 'confirmed' }],
+    }),
+    signal: AbortSignal.timeout(5000),
+  });
+  const reply = (await response.json()) as { result?: { value: number }; error?: { message: string } };
+  if (!reply.result) throw new Error(`getBalance: ${reply.error?.message ?? 'no result'}`);
+  return BigInt(reply.result.value);
 }
 
 /** Fee outputs the fee wallet may still hold, newest first: the coins a CPFP child adds when a payout's own fee output is too small (the adapter keeps only those unspent and confirmed). */

@@ -1,9 +1,10 @@
 import type { EscrowStatusView, TypedDataJson } from '@covenant/domain';
 import { legDepositor, viewLeg } from '@covenant/escrow';
-import { approvalFormOf, eligibleSigners } from './approve-payout.js';
+import { eligibleSigners } from './approve-payout.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { ledgerEntryOf, legOf, loadEscrowBooks, settlementTransactionsOf } from './escrow-rows.js';
 import { findPartyEscrow } from './find-party-escrow.js';
+import { unsignedPayoutOf } from './payout-variants.js';
 
 /**
  * An escrow as one of its deal's parties sees it (`GET /escrow/{id}/status`, `GET /deals/{id}/escrow`):
@@ -34,7 +35,8 @@ export async function escrowStatusView(
         eligibleSigners(candidate, row.leg).includes(party) &&
         !books.signatures(candidate.id).some((signature) => signature.signer === party),
     );
-    const ethereum = awaiting !== undefined && approvalFormOf(awaiting) === 'signature';
+    // Ethereum's payload is the EIP-712 typed data itself; other chains' carry their format.
+    const ethereum = awaiting !== undefined && row.chain === 'ETH';
     const signer = awaiting ? (party === 'buyer' ? row.buyerSigner : row.sellerSigner) : null;
     type TransferView = { kind: 'payout' | 'fee' | 'refund'; to: string; amount: string };
     // A Bitcoin payout pays its network fee out of the recipient's output (and folds dust into it):
@@ -71,7 +73,7 @@ export async function escrowStatusView(
       signing_payload: awaiting
         ? ethereum
           ? { format: 'eip712', data: awaiting.signingPayload }
-          : awaiting.signingPayload
+          : (unsignedPayoutOf(awaiting, party).signingPayload as Record<string, unknown>)
         : null,
       signer,
       custody: row.custody ?? null,

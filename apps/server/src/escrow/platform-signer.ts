@@ -8,6 +8,7 @@ import {
   platformFeeWalletFromSeed,
 } from '@covenant/escrow/bitcoin';
 import { typedDataFromJson } from '@covenant/escrow/ethereum';
+import { type SolanaPlatformKey, solanaPlatformKeyFromSeed } from '@covenant/escrow/solana';
 import { hexToBytes } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { loadOrCreateKeyFile } from './key-file.js';
@@ -27,21 +28,29 @@ export interface PlatformSigner {
   readonly bitcoin: BitcoinPlatformKey;
   /** Bitcoin: the fee wallet (m/1/0 of the same root): the BTC fee address, spent only to push stuck payouts (CPFP). */
   bitcoinFeeWallet(addressFormat: BitcoinAddressFormat): { key: BitcoinFeeWalletKey; address: string };
+  /**
+   * Solana (SLIP-0010 ed25519): a multisig signer per leg (m/44'/501'/index'/0'), the relayer that
+   * pays fees and rent, and the keypairs of the accounts the platform creates for a leg.
+   */
+  readonly solana: SolanaPlatformKey;
 }
 
 /**
  * The signer backed by key files in DATA_DIR/keys (created on first start, owner-only):
- * `platform-ethereum.key` and `platform-bitcoin.key` (the 32-byte seed of the Bitcoin root).
+ * `platform-ethereum.key`, `platform-bitcoin.key` (the 32-byte seed of the Bitcoin root) and
+ * `platform-solana.key` (the 32-byte seed of the Solana keys).
  */
 export async function createFilePlatformSigner(dataDir: string): Promise<PlatformSigner> {
   const account = privateKeyToAccount(
     await loadOrCreateKeyFile(join(dataDir, 'keys', 'platform-ethereum.key')),
   );
   const bitcoinSeed = hexToBytes(await loadOrCreateKeyFile(join(dataDir, 'keys', 'platform-bitcoin.key')));
+  const solanaSeed = hexToBytes(await loadOrCreateKeyFile(join(dataDir, 'keys', 'platform-solana.key')));
   return {
     ethereumAddress: account.address,
     signEthereumTypedData: (typedData) => account.signTypedData(typedDataFromJson(typedData)),
     bitcoin: platformBitcoinKeyFromSeed(bitcoinSeed),
     bitcoinFeeWallet: (addressFormat) => platformFeeWalletFromSeed(bitcoinSeed, addressFormat),
+    solana: solanaPlatformKeyFromSeed(solanaSeed),
   };
 }

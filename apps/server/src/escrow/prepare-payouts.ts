@@ -10,6 +10,7 @@ import {
   type SettlementPlan,
 } from '@covenant/escrow';
 import { and, eq, inArray, ne } from 'drizzle-orm';
+import { eligibleSigners } from './approve-payout.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import {
   depositOutputsOf,
@@ -17,9 +18,9 @@ import {
   type LegRow,
   legOf,
   loadEscrowBooks,
-  payableLegOf,
   receivedOf,
 } from './escrow-rows.js';
+import { buildStoredPayout } from './payout-variants.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
 type Source = 'settlement' | 'cancellation' | 'mediator' | 'late_deposit';
@@ -106,7 +107,7 @@ export async function writePayout(
   if (!chain) return false;
   const plan = planSettlement(legOf(row), received, outcome, chain.info.feeAddress);
   const deposits = depositOutputsOf(row, ledger);
-  const unsigned = await chain.adapter.buildPayout(payableLegOf(row), plan, deposits);
+  const unsigned = await buildStoredPayout(chain, row, plan, deposits, eligibleSigners({ source }, row.leg));
   const now = deps.now();
   const inserted = await deps.db
     .insert(schema.escrowPayouts)
@@ -118,7 +119,7 @@ export async function writePayout(
       source,
       instructionId,
       payoutRef: unsigned.payoutRef,
-      signingPayload: unsigned.signingPayload as Record<string, unknown>,
+      signingPayload: unsigned.signingPayload,
       plan: planJson(plan, deposits),
       createdAt: now,
       updatedAt: now,

@@ -1,10 +1,10 @@
 import { schema } from '@covenant/db';
 import type { FeeBump, SignedTransaction, TxStatus } from '@covenant/escrow';
 import { and, eq } from 'drizzle-orm';
-import { unsignedPayoutOf } from './approve-payout.js';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { type PayoutRow, storedTransactionOf } from './escrow-rows.js';
+import { unsignedPayoutOf } from './payout-variants.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
 /** Fee increases per payout before staff are asked to look: 1.125⁵ ≈ 1.8× the first fee, or the node's ask if higher. */

@@ -1,10 +1,11 @@
 import { schema } from '@covenant/db';
-import type { PartySignature, SignedTransaction } from '@covenant/escrow';
+import { type PartySignature, PayoutExpiredError, type SignedTransaction } from '@covenant/escrow';
 import { and, eq, inArray } from 'drizzle-orm';
-import { unsignedPayoutOf } from './approve-payout.js';
 import { crashIfAt } from './escrow-crash-point.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { type PayoutRow, plannedDepositsOf, setLegState, storedTransactionOf } from './escrow-rows.js';
+import { unsignedPayoutOf } from './payout-variants.js';
+import { renewExpiredPayout } from './renew-expired-payout.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
 /**
@@ -71,6 +72,12 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
     .select()
     .from(schema.escrowPayoutSignatures)
     .where(eq(schema.escrowPayoutSignatures.payoutId, payout.id));
+  // The first party to approve is the one whose version is carried out (where the chain has one per party).
+  const party = signatures
+    .filter((row) => row.signer !== 'platform')
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.signer.localeCompare(b.signer))[0];
+  if (!party || party.signer === 'platform') return false;
+  const unsigned = unsignedPayoutOf(payout, party.signer);
   let platform = signatures.find((row) => row.signer === 'platform');
   if (!platform) {
     const [leg] = await deps.db
@@ -81,7 +88,7 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
       .from(schema.escrowLegs)
       .where(and(eq(schema.escrowLegs.escrowId, payout.escrowId), eq(schema.escrowLegs.leg, payout.leg)));
     if (!leg) return false;
-    const signature = await chain.adapter.cosign(unsignedPayoutOf(payout), leg.platformKeyIndex);
+    const signature = await chain.adapter.cosign(unsigned, leg.platformKeyIndex);
     [platform] = await deps.db
       .insert(schema.escrowPayoutSignatures)
       .values({
@@ -105,16 +112,19 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
         )
     )[0];
   }
-  const party = signatures.find((row) => row.signer !== 'platform');
-  if (!platform || !party) return false;
+  if (!platform) return false;
   const pair: PartySignature[] = [
     { signer: party.signer, signature: party.signature },
     { signer: 'platform', signature: platform.signature },
   ];
   let signed: SignedTransaction;
   try {
-    signed = await chain.adapter.signPayoutTransaction(unsignedPayoutOf(payout), pair);
+    signed = await chain.adapter.signPayoutTransaction(unsigned, pair);
   } catch (error) {
+    if (error instanceof PayoutExpiredError) {
+      await renewExpiredPayout(deps, payout, error.message);
+      return true;
+    }
     return handleRefused(deps, payout, error);
   }
   const marked = await deps.db

@@ -1,8 +1,10 @@
 import type { EscrowStatusView } from '@covenant/domain';
 import type { BitcoinSigningPayload } from '@covenant/escrow/bitcoin';
 import { typedDataFromJson } from '@covenant/escrow/ethereum';
+import type { SolanaSigningPayload } from '@covenant/escrow/solana';
 import { expect } from 'vitest';
 import { signPsbt } from './bitcoin-test-wallet.js';
+import { signSolanaMessage } from './solana-test-wallet.js';
 import type { EscrowDevnet, EscrowParty } from './start-escrow-devnet.js';
 
 type LegName = 'asset' | 'stable';
@@ -53,6 +55,26 @@ export function escrowSteps(devnet: () => EscrowDevnet) {
     return payload;
   }
 
+  /**
+   * The party signs the Solana leg's payout message (`signing_payload`) with its Solana escrow key,
+   * as the browser does, and posts the base58 signature; the payload it signed (message and summary).
+   */
+  async function approveSolana(party: EscrowParty, dealId: string, name: LegName) {
+    const found = leg(await view(party, dealId), name);
+    const payload = found.signing_payload as SolanaSigningPayload | null;
+    if (payload?.format !== 'solana_message')
+      throw new Error(`${name} awaits no Solana signature from this party`);
+    if (!party.solana) throw new Error('the party has no Solana key');
+    expect(found.signer).toBe(party.solana.address);
+    const response = await devnet().call('POST', '/api/v1/escrow/release', party.token, {
+      deal_id: dealId,
+      leg: name,
+      signature: signSolanaMessage(payload.data, party.solana.privateKey),
+    });
+    expect(response.statusCode, response.body).toBe(202);
+    return payload;
+  }
+
   /** The buyer opens the deal's escrow; the legs' deposit addresses. */
   async function openEscrow(dealId: string) {
     const net = devnet();
@@ -69,5 +91,5 @@ export function escrowSteps(devnet: () => EscrowDevnet) {
     return { dealId, deposit: await openEscrow(dealId) };
   }
 
-  return { view, leg, approve, approvePsbt, openEscrow, openedEscrow };
+  return { view, leg, approve, approvePsbt, approveSolana, openEscrow, openedEscrow };
 }

@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { type Db, schema } from '@covenant/db';
 
 /** A BTC-for-USDT deal between two new users with its escrow, straight into the database: the escrow's id. */
 export async function insertBitcoinDealEscrow(db: Db): Promise<string> {
+  const tag = randomUUID();
   const [buyer, seller] = await db
     .insert(schema.users)
-    .values([{ email: 'buyer@example.com' }, { email: 'seller@example.com' }])
+    .values([{ email: `buyer-${tag}@example.com` }, { email: `seller-${tag}@example.com` }])
     .returning({ id: schema.users.id });
   const [deal] = await db
     .insert(schema.deals)

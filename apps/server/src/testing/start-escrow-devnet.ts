@@ -20,6 +20,12 @@ import {
   startBitcoinTestNode,
 } from './bitcoin-test-wallet.js';
 import { createTestTrader, signInAgain, type TestTrader } from './create-test-trader.js';
+import {
+  type SolanaPartyWallet,
+  type SolanaTestNode,
+  solanaPartyWallet,
+  startSolanaTestNode,
+} from './solana-test-wallet.js';
 
 /** A party of an escrow test: a trader, its escrow signing key (registered), and its own wallet on the devnet. */
 export interface EscrowParty extends TestTrader {
@@ -32,6 +38,8 @@ export interface EscrowParty extends TestTrader {
   payoutAddress: Address;
   /** With Bitcoin on: the party's Bitcoin escrow key (registered) and its fresh payout and refund addresses. */
   bitcoin: BitcoinPartyWallet | null;
+  /** With Solana on: the party's Solana escrow key (registered) and its fresh payout and refund wallets. */
+  solana: SolanaPartyWallet | null;
 }
 
 export interface EscrowDevnet {
@@ -40,6 +48,8 @@ export interface EscrowDevnet {
   chain: ChainInfo;
   /** The local Bitcoin regtest node, when started with `bitcoin: true` (BTC in the server's registry). */
   bitcoin: BitcoinTestNode | null;
+  /** The local Solana devnet, when started with `solana: true` (SOL in the server's registry). */
+  solana: SolanaTestNode | null;
   buyer: EscrowParty;
   seller: EscrowParty;
   /** The server's clock: tests move it to pass deadlines (the parties sign in again, their tokens expire). */
@@ -58,10 +68,10 @@ export interface EscrowDevnet {
   agreedDeal(terms: {
     assetSymbol: string;
     assetAmount: bigint;
-    assetChain?: 'ETH' | 'BTC';
+    assetChain?: 'ETH' | 'BTC' | 'SOL';
     stableSymbol: string;
     stableAmount: bigint;
-    stableChain?: 'ETH' | 'BTC';
+    stableChain?: 'ETH' | 'SOL';
     fundingDeadlineHours?: number;
   }): Promise<string>;
   /** The party pays `amount` of the symbol from its own wallet to `to`; the mined transaction hash. */
@@ -86,21 +96,23 @@ export interface EscrowDevnet {
  * regtest node in memory too (deposits count at 2 blocks), and each party registers a Bitcoin key.
  */
 export async function startEscrowDevnet(
-  options: { confirmations?: number; bitcoin?: boolean } = {},
+  options: { confirmations?: number; bitcoin?: boolean; solana?: boolean } = {},
 ): Promise<EscrowDevnet> {
   const dataDir = await mkdtemp(join(tmpdir(), 'covenant-escrow-'));
   const devnet = await startEthereumDevnet({ dataDir, confirmations: options.confirmations ?? 2 });
   let bitcoin: BitcoinTestNode | null = null;
+  let solana: SolanaTestNode | null = null;
   try {
     if (options.bitcoin) bitcoin = await startBitcoinTestNode(2);
+    if (options.solana) solana = await startSolanaTestNode(2);
   } catch (error) {
-    await devnet.stop();
+    await Promise.allSettled([devnet.stop(), bitcoin?.regtest.stop()]);
     throw error;
   }
   const registry: ChainRegistry = {
-    chains: bitcoin ? [devnet.info, bitcoin.info] : [devnet.info],
+    chains: [devnet.info, ...(bitcoin ? [bitcoin.info] : []), ...(solana ? [solana.info] : [])],
     stop: async () => {
-      await Promise.allSettled([devnet.stop(), bitcoin?.regtest.stop()]);
+      await Promise.allSettled([devnet.stop(), bitcoin?.regtest.stop(), solana?.devnet.stop()]);
     },
   };
   const database = await createTestDatabase();
@@ -154,6 +166,16 @@ export async function startEscrowDevnet(
         throw new Error(`Bitcoin key not registered: ${registered.body}`);
       }
     }
+    const solanaWallet = solana ? solanaPartyWallet() : null;
+    if (solanaWallet) {
+      const registered = await call('POST', '/api/v1/wallets/connect', trader.token, {
+        chain: 'SOL',
+        address: solanaWallet.address,
+      });
+      if (registered.statusCode !== 200 && registered.statusCode !== 201) {
+        throw new Error(`Solana key not registered: ${registered.body}`);
+      }
+    }
     return {
       ...trader,
       escrowKey,
@@ -161,19 +183,21 @@ export async function startEscrowDevnet(
       wallet,
       payoutAddress: privateKeyToAccount(generatePrivateKey()).address,
       bitcoin: bitcoinWallet,
+      solana: solanaWallet,
     };
   };
   const buyer = await party();
   const seller = await party();
   parties.push(buyer, seller);
   const token = (symbol: string) =>
-    devnet.info.tokens.find((entry) => entry.symbol === symbol)?.address ?? null;
+    (devnet.info.tokens.find((entry) => entry.symbol === symbol)?.address ?? null) as Address | null;
 
   return {
     database,
     app,
     chain: devnet.info,
     bitcoin,
+    solana,
     buyer,
     seller,
     clock,
@@ -184,8 +208,12 @@ export async function startEscrowDevnet(
       const assetChain = terms.assetChain ?? 'ETH';
       const stableChain = terms.stableChain ?? 'ETH';
       // The buyer is paid on the asset leg's chain and refunded on the stable leg's; the seller the other way round.
-      const addressOn = (party: EscrowParty, chain: 'ETH' | 'BTC', use: 'payout' | 'refund') => {
+      const addressOn = (party: EscrowParty, chain: 'ETH' | 'BTC' | 'SOL', use: 'payout' | 'refund') => {
         if (chain === 'ETH') return use === 'payout' ? party.payoutAddress : party.wallet;
+        if (chain === 'SOL') {
+          if (!party.solana) throw new Error('a Solana leg needs the devnet started with solana: true');
+          return use === 'payout' ? party.solana.payoutAddress : party.solana.refundAddress;
+        }
         if (!party.bitcoin) throw new Error('a Bitcoin leg needs the devnet started with bitcoin: true');
         return use === 'payout' ? party.bitcoin.payoutAddress : party.bitcoin.refundAddress;
       };
@@ -258,6 +286,8 @@ export async function startEscrowDevnet(
         if (await done()) return;
         await testClient.mine({ blocks: 1 });
         await bitcoin?.mine(1);
+        // Solana's slots advance on the devnet's own timer: wait a few.
+        if (solana) await new Promise((resolve) => setTimeout(resolve, 150));
       }
       throw new Error('the escrow did not get there within the passes allowed');
     },

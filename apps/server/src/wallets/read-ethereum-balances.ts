@@ -32,7 +32,7 @@ export async function readEthereumBalances(
           token.address === null
             ? await client.getBalance({ address })
             : await client.readContract({
-                address: token.address,
+                address: token.address as Address,
                 abi: erc20Abi,
                 functionName: 'balanceOf',
                 args: [address],

@@ -168,9 +168,15 @@ export const escrowReleaseRequestSchema = z
     leg: z.enum(escrowLegNames),
     signature: z
       .string()
-      .regex(/^0x[0-9a-fA-F]{130}$/, 'a 65-byte hex signature')
+      .regex(
+        /^(0x[0-9a-fA-F]{130}|(0x)?[0-9a-fA-F]{128}|[1-9A-HJ-NP-Za-km-z]{64,88})$/,
+        'a 65-byte hex signature (Ethereum) or a 64-byte ed25519 signature in base58 or hex (Solana)',
+      )
       .optional()
-      .describe('Ethereum legs: the EIP-712 signature of the payout'),
+      .describe(
+        'Ethereum legs: the EIP-712 signature of the payout (65 bytes, 0x hex). Solana legs: your ed25519 ' +
+          'signature of the message (64 bytes, base58 or hex)',
+      ),
     psbt: z
       .base64()
       .min(1)
@@ -179,7 +185,7 @@ export const escrowReleaseRequestSchema = z
       .describe('Bitcoin legs: the payout’s PSBT (base64) with your partial signature'),
   })
   .refine((body) => (body.signature === undefined) !== (body.psbt === undefined), {
-    message: 'Send exactly one of `signature` (Ethereum) and `psbt` (Bitcoin)',
+    message: 'Send exactly one of `signature` (Ethereum, Solana) and `psbt` (Bitcoin)',
     path: ['signature'],
   });
 

@@ -63,6 +63,8 @@ export function createSolanaEscrowChain(options: SolanaEscrowChainOptions): Sola
     network: options.network,
     feeAddress: options.feeAddress,
     confirmationPolicy: options.confirmationPolicy,
+    // The message names the multisig signers: a payout either party may approve is built per party.
+    payoutNamesApprover: true,
 
     relayerAddress: async () => (await options.platformKey.relayer()).address,
 

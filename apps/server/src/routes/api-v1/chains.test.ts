@@ -53,6 +53,21 @@ async function bitcoinBlockCount(rpcUrl: string): Promise<number> {
   return ((await response.json()) as { result: number }).result;
 }
 
+/** A Solana JSON-RPC call through the URL GET /chains gave. */
+async function solanaRpc<T>(rpcUrl: string, method: string, params: unknown[] = []): Promise<T> {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const reply = (await response.json()) as { result: T; error?: { message: string } };
+  if (reply.error) throw new Error(`${method}: ${reply.error.message}`);
+  return reply.result;
+}
+
+/** A wallet on Solana that only the first devnet run pays, to tell a restored ledger from a new one. */
+const solanaMarked = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+
 function publicClient(rpcUrl: string) {
   return createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }), cacheTime: 0 });
 }
@@ -80,7 +95,7 @@ describe('GET /api/v1/chains', () => {
     }
   });
 
-  it('starts the local devnet with the contracts deployed once, keeps its chain in DATA_DIR/anvil, and a node at ETH_RPC_URL is listed without its URL', async () => {
+  it('starts the local devnets (Ethereum with its contracts deployed once, Bitcoin, Solana with its mints), keeps their chains in DATA_DIR, and nodes given by URL are listed without it', async () => {
     const devnetConfig = loadConfig({ DATA_DIR: dataDir });
     expect(devnetConfig.ethereum).toEqual({ mode: 'devnet', confirmations: 1 });
 
@@ -88,8 +103,41 @@ describe('GET /api/v1/chains', () => {
     let firstBody: ChainsBody;
     try {
       firstBody = await getChains(database, first);
-      const [ethereum, bitcoin] = firstBody.data;
-      expect(firstBody.data.map((chain) => chain.chain)).toEqual(['ETH', 'BTC']);
+      const [ethereum, bitcoin, solana] = firstBody.data;
+      expect(firstBody.data.map((chain) => chain.chain)).toEqual(['ETH', 'BTC', 'SOL']);
+      // Solana: the local devnet (LiteSVM behind the Solana JSON-RPC) with its test mints.
+      expect(solana).toMatchObject({
+        chain: 'SOL',
+        network: 'localnet',
+        confirmations: 1,
+        explorer_url: null,
+      });
+      expect(solana?.tokens.map((token) => [token.symbol, token.decimals])).toEqual([
+        ['SOL', 9],
+        ['USDC', 6],
+        ['USDT', 6],
+      ]);
+      expect(solana?.tokens[0]?.address).toBeNull();
+      expect(solana?.fee_address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+      expect(solana?.rpc_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
+      const solanaUrl = solana?.rpc_url ?? '';
+      for (const mint of solana?.tokens.slice(1) ?? []) {
+        const account = await solanaRpc<{ value: { owner: string } | null }>(solanaUrl, 'getAccountInfo', [
+          mint.address,
+          { encoding: 'base64' },
+        ]);
+        expect(account.value?.owner).toBe('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
+      }
+      const airdrop = await solanaRpc<string>(solanaUrl, 'requestAirdrop', [solanaMarked, 7_000_000]);
+      for (let tries = 0; tries < 100; tries++) {
+        const statuses = await solanaRpc<{ value: ({ confirmationStatus: string } | null)[] }>(
+          solanaUrl,
+          'getSignatureStatuses',
+          [[airdrop]],
+        );
+        if (statuses.value[0]?.confirmationStatus === 'finalized') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       // Bitcoin: the local regtest node, its URL with the credentials its JSON-RPC needs.
       expect(bitcoin).toMatchObject({
         chain: 'BTC',
@@ -144,7 +192,13 @@ describe('GET /api/v1/chains', () => {
     const again = await startChainRegistry(devnetConfig);
     try {
       const againBody = await getChains(database, again);
-      const [ethereum, bitcoin] = againBody.data;
+      const [ethereum, bitcoin, solana] = againBody.data;
+      // The Solana ledger was kept in DATA_DIR/solana: the same mints, the airdrop still there.
+      expect(solana?.tokens).toEqual(firstBody.data[2]?.tokens);
+      const solanaUrl = solana?.rpc_url ?? '';
+      expect(await solanaRpc<{ value: number }>(solanaUrl, 'getBalance', [solanaMarked])).toMatchObject({
+        value: 7_000_000,
+      });
       // The regtest chain was kept in DATA_DIR/bitcoin: it restarts where it stopped.
       expect(await bitcoinBlockCount(bitcoin?.rpc_url ?? '')).toBeGreaterThanOrEqual(442);
       const bitcoinNode = new URL(bitcoin?.rpc_url ?? '');
@@ -169,6 +223,11 @@ describe('GET /api/v1/chains', () => {
         BTC_RPC_URL: `${bitcoinNode.protocol}//${bitcoinNode.host}`,
         BTC_RPC_USER: bitcoinNode.username,
         BTC_RPC_PASSWORD: bitcoinNode.password,
+        SOL_RPC_URL: solanaUrl,
+        SOL_NETWORK: 'devnet',
+        SOL_USDC_MINT: solana?.tokens[1]?.address ?? '',
+        SOL_USDT_MINT: solana?.tokens[2]?.address ?? '',
+        SOL_FEE_ADDRESS: solanaMarked,
       });
       expect(nodeConfig.ethereum).toMatchObject({ mode: 'node', confirmations: 'finalized' });
       const node = await startChainRegistry(nodeConfig);
@@ -190,6 +249,14 @@ describe('GET /api/v1/chains', () => {
           tokens: [{ symbol: 'BTC', decimals: 8, address: null }],
           confirmations: 2,
           fee_address: expect.stringMatching(/^rb1q/),
+          explorer_url: null,
+        },
+        {
+          chain: 'SOL',
+          network: 'devnet',
+          tokens: solana?.tokens,
+          confirmations: 'finalized',
+          fee_address: solanaMarked,
           explorer_url: null,
         },
       ]);

@@ -6,11 +6,14 @@ import { isLocalRequest } from '../../api/restrict-dev-routes.js';
 import type { ChainInfo } from '../../chains/chain-registry.js';
 
 const chainSchema = z.object({
-  chain: z.enum(escrowChains).describe('Solana is not offered yet and is absent from the list'),
+  chain: z.enum(escrowChains),
   network: z
-    .enum(['mainnet', 'testnet', 'regtest'])
+    .enum(['mainnet', 'testnet', 'regtest', 'localnet', 'devnet', 'mainnet-beta'])
     .optional()
-    .describe('Bitcoin: the network whose addresses payout and refund addresses must be'),
+    .describe(
+      'Bitcoin: the network whose addresses payout and refund addresses must be (mainnet, testnet, ' +
+        'regtest). Solana: the cluster (mainnet-beta, devnet, or localnet for the embedded devnet)',
+    ),
   chain_id: z
     .number()
     .int()
@@ -20,12 +23,17 @@ const chainSchema = z.object({
     z.object({
       symbol: z.string(),
       decimals: z.number().int().describe('Amounts are integers in base units: 10^decimals per whole token'),
-      address: z.string().nullable().describe("The token contract; null for the chain's own coin (ETH, BTC)"),
+      address: z
+        .string()
+        .nullable()
+        .describe(
+          "The token contract (Ethereum) or mint (Solana); null for the chain's own coin (ETH, BTC, SOL)",
+        ),
     }),
   ),
   confirmations: z
     .union([z.number().int(), z.literal('finalized')])
-    .describe('Blocks a deposit needs on top of it, or `finalized` (the chain’s finality)'),
+    .describe('Blocks (slots on Solana) a deposit needs on top of it, or `finalized` (the chain’s finality)'),
   escrow_factory: z
     .string()
     .optional()
@@ -46,6 +54,7 @@ function chainView(chain: ChainInfo, local: boolean): z.infer<typeof chainSchema
   return {
     chain: chain.chain,
     ...(chain.bitcoin ? { network: chain.bitcoin.network } : {}),
+    ...(chain.solana ? { network: chain.solana.network } : {}),
     ...(chain.chainId === undefined ? {} : { chain_id: chain.chainId }),
     tokens: chain.tokens,
     confirmations: chain.confirmations,
@@ -74,8 +83,8 @@ export const chainRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['Escrow'],
         summary:
-          'The chains escrows run on, with their tokens, confirmations, escrow factory (Ethereum), network ' +
-          '(Bitcoin) and fee address. Ethereum and Bitcoin so far; Solana is absent until it is built',
+          'The chains escrows run on (Ethereum, Bitcoin, Solana), with their tokens, confirmations, escrow ' +
+          'factory (Ethereum), network (Bitcoin, Solana) and fee address',
         response: { 200: z.object({ data: z.array(chainSchema) }) },
       },
     },

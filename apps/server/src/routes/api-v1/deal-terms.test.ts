@@ -210,22 +210,15 @@ describe('terms versions and acceptance', () => {
     expect(stored).toMatchObject({ status: 'cis_submitted', termsHash: null, acceptedTermsVersion: null });
   });
 
-  it('refuses a proposal that moves a leg to a chain whose escrow does not run yet (F11)', async () => {
+  it('takes a proposal that moves a leg to Solana as a new version of the terms', async () => {
     const dealId = await newDeal();
-    for (const [change, chain] of [
-      [{ asset_chain: 'SOL', asset_symbol: 'SOL', asset_amount: '2500000000000' }, 'SOL'],
-      [{ stable_chain: 'SOL' }, 'SOL'],
-    ] as const) {
-      const moved = await call('PUT', `/api/v1/deals/${dealId}/terms`, buyer.token, change);
-      expect(moved.statusCode, moved.body).toBe(422);
-      expect(moved.json().error).toMatchObject({
-        code: 'CHAIN_NOT_AVAILABLE',
-        message: `Escrow does not run on ${chain} yet: deals can use ETH, BTC only (see GET /api/v1/chains)`,
-        details: { chain, available: ['ETH', 'BTC'] },
-      });
-    }
+    const moved = await call('PUT', `/api/v1/deals/${dealId}/terms`, buyer.token, {
+      stable_chain: 'SOL',
+      stable_symbol: 'USDC',
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
     const terms = (await call('GET', `/api/v1/deals/${dealId}/terms`, buyer.token)).json();
-    expect(terms.versions).toHaveLength(1);
+    expect(terms.versions).toHaveLength(2);
   });
 
   it('reopens the negotiation when terms or addresses change after agreement', async () => {

@@ -149,29 +149,13 @@ describe('POST /api/v1/deals', () => {
 
   it.each([
     ['a Solana asset leg', { asset_chain: 'SOL', asset_symbol: 'SOL', asset_amount: '2500000000000' }, 'SOL'],
-    ['a Solana stable leg', { stable_chain: 'SOL' }, 'SOL'],
-  ])(
-    'refuses %s with 422: its escrow is not built and GET /chains does not list it (F11)',
-    async (_name, change, chain) => {
-      const listed = (await call('GET', '/api/v1/chains', null))
-        .json()
-        .data.map((c: { chain: string }) => c.chain);
-      expect(listed).not.toContain(chain);
-      const response = await call('POST', '/api/v1/deals', buyer.token, { ...newDeal(seller.id), ...change });
-      expect(response.statusCode, response.body).toBe(422);
-      expect(response.json().error).toMatchObject({
-        code: 'CHAIN_NOT_AVAILABLE',
-        message: `Escrow does not run on ${chain} yet: deals can use ETH, BTC only (see GET /api/v1/chains)`,
-        details: { chain, available: ['ETH', 'BTC'] },
-      });
-      const mine = (await call('GET', '/api/v1/deals', buyer.token)).json().data;
-      expect(
-        mine.some((deal: { asset_chain: string; stable_chain: string }) =>
-          [deal.asset_chain, deal.stable_chain].includes(chain),
-        ),
-      ).toBe(false);
-    },
-  );
+    ['a Solana stable leg', { stable_chain: 'SOL', stable_symbol: 'USDT' }, 'SOL'],
+  ])('accepts %s: Solana escrow runs', async (_name, change, chain) => {
+    const response = await call('POST', '/api/v1/deals', buyer.token, { ...newDeal(seller.id), ...change });
+    expect(response.statusCode, response.body).toBe(201);
+    const created = response.json();
+    expect([created.asset_chain, created.stable_chain]).toContain(chain);
+  });
 
   it('refuses a counterparty that is the caller, unverified, without KYC or unknown', async () => {
     const unverified = await createTestTrader(app, { verificationStatus: 'pending', kycCompleted: false });

@@ -125,7 +125,9 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
         description:
           'Sign the leg’s `signing_payload` (from the status) with the key in `signer`. Ethereum: sign the ' +
           'EIP-712 typed data (also `release_typed_data`, with `signer_address`) and send `signature`. ' +
-          'Bitcoin: sign the PSBT and send it back as `psbt`. Exactly one of the two; ' +
+          'Bitcoin: sign the PSBT and send it back as `psbt`. Solana: sign the message bytes (base64 in ' +
+          '`signing_payload.data`, format `solana_message`) with your ed25519 key and send the 64-byte ' +
+          'signature as `signature`, in base58 or hex. Exactly one of `signature` and `psbt`; ' +
           '`APPROVAL_FORM_MISMATCH` (422) when it is not the form of the leg’s chain. ' +
           'The platform co-signs and sends both legs once both giving parties have approved. ' +
           '`INVALID_SIGNATURE` when the approval is not your registered key’s over this payout.',

@@ -1,0 +1,117 @@
+import { schema } from '@covenant/db';
+import type { SolanaCustody } from '@covenant/escrow/solana';
+import { associatedTokenAccount } from '@covenant/escrow/solana';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escrowSteps } from '../testing/escrow-steps.js';
+import { dealStatus, type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
+
+// Solana escrow through the whole server against the local Solana devnet (LiteSVM behind the
+// Solana JSON-RPC; deposits count at 2 slots on top), next to the Ethereum devnet. One devnet per
+// file; the parties are reused, so amounts at shared addresses (the fee address above all) are
+// compared as differences.
+let net: EscrowDevnet;
+const steps = escrowSteps(() => net);
+const { view, leg, approveSolana, openedEscrow } = steps;
+
+beforeAll(async () => {
+  net = await startEscrowDevnet({ solana: true });
+});
+
+afterAll(async () => {
+  await net?.close();
+});
+
+const sol = () => net.solana!;
+
+/**
+ * Every base unit of the deal's legs accounted: per leg, the confirmed deposits equal the confirmed
+ * payouts + fees + refunds + sweeps, and no staff alert was raised.
+ */
+async function expectBooksBalance(dealId: string) {
+  const [escrow] = await net.database.db
+    .select()
+    .from(schema.escrows)
+    .where(eq(schema.escrows.dealId, dealId));
+  const entries = await net.database.db
+    .select()
+    .from(schema.escrowLedgerEntries)
+    .where(eq(schema.escrowLedgerEntries.escrowId, escrow!.id));
+  for (const name of ['asset', 'stable'] as const) {
+    const sum = (kinds: string[]) =>
+      entries
+        .filter((entry) => entry.leg === name && entry.status === 'confirmed' && kinds.includes(entry.kind))
+        .reduce((total, entry) => total + BigInt(entry.amount), 0n);
+    expect(sum(['deposit']), `${name} leg`).toBe(sum(['payout', 'fee', 'refund', 'sweep', 'network_fee']));
+  }
+  expect(await net.database.db.select().from(schema.staffAlerts)).toEqual([]);
+  return entries;
+}
+
+describe('a SOL-for-USDC deal, both legs on Solana, settles through the API', () => {
+  // Asset leg 2.500000007 SOL = 2_500_000_007 lamports, deposited by the seller.
+  //   fee = floor(2_500_000_007 / 10_000) = 250_000 lamports to the SOL fee address
+  //   buyer receives 2_500_000_007 − 250_000 = 2_499_750_007 lamports
+  // Stable leg 375.123456 USDC = 375_123_456 base units, deposited by the buyer.
+  //   fee = floor(375_123_456 / 10_000) = 37_512 to the fee address's USDC account
+  //   seller receives 375_123_456 − 37_512 = 375_085_944
+  const assetAmount = 2_500_000_007n;
+  const stableAmount = 375_123_456n;
+
+  it('pays each recipient amount − fee and the fee address exactly the fee, in SOL and in USDC', async () => {
+    const { dealId, deposit } = await openedEscrow({
+      assetChain: 'SOL',
+      assetSymbol: 'SOL',
+      assetAmount,
+      stableChain: 'SOL',
+      stableSymbol: 'USDC',
+      stableAmount,
+    });
+    const feeAddress = sol().info.feeAddress;
+    const feeLamportsBefore = await sol().lamports(feeAddress);
+    const feeUsdcBefore = await sol().tokens('USDC', feeAddress);
+
+    // The custody shown: a 2-of-3 multisig of the parties' keys and the platform's owns each account.
+    const opened = await view(net.seller, dealId);
+    const assetCustody = leg(opened, 'asset').custody as SolanaCustody;
+    expect(assetCustody.public_keys).toMatchObject({
+      buyer: net.buyer.solana!.address,
+      seller: net.seller.solana!.address,
+    });
+    expect(assetCustody.threshold).toBe(2);
+    expect(assetCustody.token_account).toBe(deposit.asset);
+    expect(assetCustody.solana_pay_recipient).toBe(deposit.asset);
+    const stableCustody = leg(opened, 'stable').custody as SolanaCustody;
+    expect(stableCustody.token_account).toBe(deposit.stable);
+    expect(deposit.stable).toBe(
+      await associatedTokenAccount(stableCustody.multisig, sol().devnet.mints.USDC),
+    );
+    expect(await sol().exists(deposit.asset)).toBe(true);
+    expect(await sol().exists(deposit.stable)).toBe(true);
+
+    await sol().pay('SOL', deposit.asset, assetAmount);
+    await sol().pay('USDC', deposit.stable, stableAmount);
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'escrow_funded');
+
+    const signed = await approveSolana(net.seller, dealId, 'asset');
+    expect(signed.summary.transfers).toEqual([
+      { kind: 'payout', to: net.buyer.solana!.payoutAddress, amount: '2499750007' },
+      { kind: 'fee', to: feeAddress, amount: '250000' },
+    ]);
+    // The buyer is not asked to sign the asset leg.
+    expect(leg(await view(net.buyer, dealId), 'asset').signing_payload).toBeNull();
+    await approveSolana(net.buyer, dealId, 'stable');
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed', 30);
+
+    expect(await sol().lamports(net.buyer.solana!.payoutAddress)).toBe(2_499_750_007n);
+    expect((await sol().lamports(feeAddress)) - feeLamportsBefore).toBe(250_000n);
+    expect(await sol().tokens('USDC', net.seller.solana!.payoutAddress)).toBe(375_085_944n);
+    expect((await sol().tokens('USDC', feeAddress)) - feeUsdcBefore).toBe(37_512n);
+    // Both leg accounts are closed: their rent went back to the relayer.
+    expect(await sol().exists(deposit.asset)).toBe(false);
+    expect(await sol().exists(deposit.stable)).toBe(false);
+    const done = await view(net.buyer, dealId);
+    expect(done.status).toBe('settled');
+    await expectBooksBalance(dealId);
+  });
+});
