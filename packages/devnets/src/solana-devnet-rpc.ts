@@ -131,8 +131,13 @@ export function createSolanaRpcMethods(
       };
     },
     getTokenAccountBalance: (params) => {
-      const token = readTokenAccount(ledger.svm, addressParam(params, 0));
-      if (!token) throw invalidParams('not a Token account');
+      const address = addressParam(params, 0);
+      const token = readTokenAccount(ledger.svm, address);
+      if (!token) {
+        throw invalidParams(
+          ledger.svm.getAccount(address).exists ? 'not a Token account' : 'could not find account',
+        );
+      }
       return { context: context(commitmentOf(config(params, 1))), value: token.uiTokenAmount };
     },
     getTokenAccountsByOwner: (params) => {

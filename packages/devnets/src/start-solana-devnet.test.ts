@@ -721,6 +721,25 @@ describe('startSolanaDevnet', () => {
       data: ['', 'base64'],
     });
     expect(accounts[1]).toBeNull();
+    const missing = await caught(rpc.getTokenAccountBalance(nobody.address).send());
+    expect((missing as { context: { __code: number } }).context.__code).toBe(-32602);
+
+    // A block in the other encodings and detail levels.
+    const signature = await devnet.faucet.fundSol(nobody.address, 1_000_000n);
+    const slot = await confirmed(signature);
+    const signatures = await rpc
+      .getBlock(slot, { commitment: 'confirmed', transactionDetails: 'signatures', rewards: false })
+      .send();
+    expect(signatures?.signatures).toContain(signature);
+    const base64 = await rpc
+      .getBlock(slot, { commitment: 'confirmed', encoding: 'base64', maxSupportedTransactionVersion: 0 })
+      .send();
+    const wire = base64?.transactions.map((entry) => entry.transaction[0]);
+    expect(wire?.some((text) => text.length > 0)).toBe(true);
+    const parsed = await caught(
+      rpc.getTransaction(signature, { commitment: 'confirmed', encoding: 'jsonParsed' }).send(),
+    );
+    expect((parsed as { context: { __code: number } }).context.__code).toBe(-32602);
     expect((await rpc.getAccountInfo(NATIVE_MINT, { encoding: 'base64' }).send()).value?.owner).toBe(
       TOKEN_PROGRAM_ADDRESS,
     );
