@@ -20,7 +20,7 @@ import {
 import { type TransactionErrorJson, transactionErrorJson } from './solana-transaction-error.js';
 
 /** A blockhash stays usable for this many slots after its block (solana's MAX_PROCESSING_AGE). */
-export const MAX_PROCESSING_AGE = 150;
+const MAX_PROCESSING_AGE = 150;
 /** System program instruction index of AdvanceNonceAccount. */
 const ADVANCE_NONCE_ACCOUNT = 4;
 /** Where a nonce account's data keeps the durable nonce. */

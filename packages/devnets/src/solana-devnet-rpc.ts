@@ -11,6 +11,7 @@ import {
   type TransactionMessageBytes,
 } from '@solana/kit';
 import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { RpcError, type RpcMethod } from './serve-json-rpc.js';
 import { type AccountEncoding, encodeAccount, readTokenAccount } from './solana-devnet-accounts.js';
 import type { Commitment, RecordedTransaction, SolanaLedger } from './solana-devnet-ledger.js';
 import { type TransactionErrorJson, transactionErrorText } from './solana-transaction-error.js';
@@ -22,19 +23,6 @@ const MAX_MULTIPLE_ACCOUNTS = 100;
 const MAX_GET_BLOCKS_RANGE = 500_000;
 /** Slots for which a validator answers getSignatureStatuses from its status cache. */
 const STATUS_CACHE_SLOTS = 300;
-
-/** A JSON-RPC error with the code and data solana's RPC uses. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
-
-export type RpcMethod = (params: unknown[]) => unknown | Promise<unknown>;
 
 type Config = Record<string, unknown>;
 

@@ -33,9 +33,9 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
 import { LiteSVM } from 'litesvm';
+import { parseStateJson, stringifyStateJson } from './json-with-bigints.js';
 import { serveJsonRpc } from './serve-json-rpc.js';
 import { readTokenAccount } from './solana-devnet-accounts.js';
-import { parseStateJson, stringifyStateJson } from './solana-devnet-json.js';
 import { type Block, SolanaLedger } from './solana-devnet-ledger.js';
 import { createSolanaRpcMethods } from './solana-devnet-rpc.js';
 
