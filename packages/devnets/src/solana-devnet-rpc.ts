@@ -21,6 +21,7 @@ const CORE_VERSION = '2.2.0';
 const MAX_SIGNATURE_STATUSES = 256;
 const MAX_MULTIPLE_ACCOUNTS = 100;
 const MAX_GET_BLOCKS_RANGE = 500_000;
+const MAX_SIGNATURES_FOR_ADDRESS = 1000;
 /** Slots for which a validator answers getSignatureStatuses from its status cache. */
 const STATUS_CACHE_SLOTS = 300;
 
@@ -194,6 +195,45 @@ export function createSolanaRpcMethods(
       });
       return { context: context('processed'), value };
     },
+    getSignaturesForAddress: (params) => {
+      const address = addressParam(params, 0);
+      const options = config(params, 1);
+      const commitment = commitmentOf(options);
+      if (commitment === 'processed')
+        throw invalidParams('Method does not support commitment below `confirmed`');
+      const limit = options.limit ?? MAX_SIGNATURES_FOR_ADDRESS;
+      if (
+        typeof limit !== 'number' ||
+        !Number.isInteger(limit) ||
+        limit < 1 ||
+        limit > MAX_SIGNATURES_FOR_ADDRESS
+      ) {
+        throw invalidParams('Invalid limit; max 1000');
+      }
+      const tip = ledger.slotAt(commitment);
+      const newestFirst = ledger
+        .transactionsOf(address)
+        .filter((transaction) => transaction.slot <= tip)
+        .reverse();
+      const beforeIndex =
+        typeof options.before === 'string'
+          ? newestFirst.findIndex((transaction) => transaction.signature === options.before)
+          : -1;
+      const result: Record<string, unknown>[] = [];
+      for (const transaction of newestFirst.slice(beforeIndex + 1)) {
+        if (transaction.signature === options.until || result.length === limit) break;
+        result.push({
+          signature: transaction.signature,
+          slot: transaction.slot,
+          err: transaction.meta.err,
+          memo: null,
+          blockTime: ledger.block(transaction.slot)?.blockTime ?? null,
+          confirmationStatus: transaction.slot <= ledger.slotAt('finalized') ? 'finalized' : 'confirmed',
+        });
+      }
+      return result;
+    },
+    getRecentPrioritizationFees: () => [],
     getTransaction: (params) => {
       const signature = stringParam(params, 0);
       const options = config(params, 1);

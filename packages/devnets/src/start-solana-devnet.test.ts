@@ -196,6 +196,19 @@ describe('startSolanaDevnet', () => {
     const [status] = (await rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send())
       .value;
     expect(status).toMatchObject({ slot, err: null });
+
+    // The recipient's history: this transfer only; the payer's: the transfer, then the faucet's payment.
+    const received = await rpc.getSignaturesForAddress(recipient.address, { commitment: 'confirmed' }).send();
+    expect(received.map((entry) => [entry.signature, entry.slot, entry.err])).toEqual([
+      [signature, slot, null],
+    ]);
+    const paid = await rpc.getSignaturesForAddress(payer.address, { commitment: 'confirmed' }).send();
+    expect(paid).toHaveLength(2);
+    expect(paid[0]?.signature).toBe(signature);
+    const older = await rpc
+      .getSignaturesForAddress(payer.address, { commitment: 'confirmed', before: signature })
+      .send();
+    expect(older.map((entry) => entry.signature)).toEqual([paid[1]?.signature]);
   });
 
   it('reports the fee actually charged, priority fee included', async () => {
