@@ -436,6 +436,16 @@ describe('startSolanaDevnet', () => {
       ]),
     );
     await confirmed(await devnet.faucet.fundToken(legAccount, mint, 1_000_000n));
+    const { value: custody } = await rpc.getAccountInfo(multisig.address, { encoding: 'jsonParsed' }).send();
+    expect((custody!.data as { parsed: unknown }).parsed).toEqual({
+      type: 'multisig',
+      info: {
+        isInitialized: true,
+        numRequiredSigners: 2,
+        numValidSigners: 3,
+        signers: [buyer.address, seller.address, platform.address],
+      },
+    });
 
     const { value: nonceInfo } = await rpc
       .getAccountInfo(nonceAccount.address, { encoding: 'jsonParsed' })
