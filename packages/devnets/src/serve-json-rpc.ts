@@ -1,7 +1,19 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { stringifyRpcJson } from './solana-devnet-json.js';
-import { RpcError, type RpcMethod } from './solana-devnet-rpc.js';
+import { stringifyRpcJson } from './json-with-bigints.js';
+
+/** A JSON-RPC error reply: its code, message and optional data. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export type RpcMethod = (params: unknown[]) => unknown | Promise<unknown>;
 
 interface JsonRpcReply {
   jsonrpc: '2.0';

@@ -20,7 +20,7 @@ import {
 import { type TransactionErrorJson, transactionErrorJson } from './solana-transaction-error.js';
 
 /** A blockhash stays usable for this many slots after its block (solana's MAX_PROCESSING_AGE). */
-export const MAX_PROCESSING_AGE = 150;
+const MAX_PROCESSING_AGE = 150;
 /** System program instruction index of AdvanceNonceAccount. */
 const ADVANCE_NONCE_ACCOUNT = 4;
 /** Where a nonce account's data keeps the durable nonce. */
@@ -115,6 +115,8 @@ export class SolanaLedger {
   private readonly slots: number[] = [];
   private readonly blockhashSlots = new Map<string, number>();
   private readonly transactions = new Map<string, RecordedTransaction>();
+  /** Every landed transaction that names an address, oldest first. */
+  private readonly byAddress = new Map<string, RecordedTransaction[]>();
   private pending: RecordedTransaction[] = [];
   private open: number;
 
@@ -134,7 +136,10 @@ export class SolanaLedger {
     const resumed = options.resumed;
     const genesis = resumed?.blocks[0];
     if (resumed && genesis) {
-      for (const block of resumed.blocks) this.addBlock(block);
+      for (const block of resumed.blocks) {
+        this.addBlock(block);
+        for (const transaction of block.transactions) this.index(transaction);
+      }
       this.genesisHash = genesis.blockhash;
       this.open = (this.slots.at(-1) ?? 0) + 1 + Math.max(0, resumed.skippedSlots);
     } else {
@@ -204,6 +209,11 @@ export class SolanaLedger {
     return this.transactions.get(signature);
   }
 
+  /** The landed transactions naming `address` (as an account key or a loaded address), oldest first. */
+  transactionsOf(address: string): readonly RecordedTransaction[] {
+    return this.byAddress.get(address) ?? [];
+  }
+
   transactionCount(): number {
     return this.transactions.size;
   }
@@ -252,7 +262,7 @@ export class SolanaLedger {
       },
     };
     this.pending.push(recorded);
-    this.transactions.set(recorded.signature, recorded);
+    this.index(recorded);
     return { landed: recorded };
   }
 
@@ -331,7 +341,17 @@ export class SolanaLedger {
     this.blocks.set(block.slot, block);
     this.slots.push(block.slot);
     this.blockhashSlots.set(block.blockhash, block.slot);
-    for (const transaction of block.transactions) this.transactions.set(transaction.signature, transaction);
+  }
+
+  private index(transaction: RecordedTransaction): void {
+    this.transactions.set(transaction.signature, transaction);
+    const { accountKeys } = transaction.message;
+    const { writable, readonly } = transaction.meta.loadedAddresses;
+    for (const key of new Set([...accountKeys, ...writable, ...readonly])) {
+      const list = this.byAddress.get(key);
+      if (list) list.push(transaction);
+      else this.byAddress.set(key, [transaction]);
+    }
   }
 
   private decode(transaction: Transaction): DecodedTransaction {

@@ -11,6 +11,7 @@ import {
   type TransactionMessageBytes,
 } from '@solana/kit';
 import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { RpcError, type RpcMethod } from './serve-json-rpc.js';
 import { type AccountEncoding, encodeAccount, readTokenAccount } from './solana-devnet-accounts.js';
 import type { Commitment, RecordedTransaction, SolanaLedger } from './solana-devnet-ledger.js';
 import { type TransactionErrorJson, transactionErrorText } from './solana-transaction-error.js';
@@ -20,21 +21,9 @@ const CORE_VERSION = '2.2.0';
 const MAX_SIGNATURE_STATUSES = 256;
 const MAX_MULTIPLE_ACCOUNTS = 100;
 const MAX_GET_BLOCKS_RANGE = 500_000;
+const MAX_SIGNATURES_FOR_ADDRESS = 1000;
 /** Slots for which a validator answers getSignatureStatuses from its status cache. */
 const STATUS_CACHE_SLOTS = 300;
-
-/** A JSON-RPC error with the code and data solana's RPC uses. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
-
-export type RpcMethod = (params: unknown[]) => unknown | Promise<unknown>;
 
 type Config = Record<string, unknown>;
 
@@ -131,8 +120,13 @@ export function createSolanaRpcMethods(
       };
     },
     getTokenAccountBalance: (params) => {
-      const token = readTokenAccount(ledger.svm, addressParam(params, 0));
-      if (!token) throw invalidParams('not a Token account');
+      const address = addressParam(params, 0);
+      const token = readTokenAccount(ledger.svm, address);
+      if (!token) {
+        throw invalidParams(
+          ledger.svm.getAccount(address).exists ? 'not a Token account' : 'could not find account',
+        );
+      }
       return { context: context(commitmentOf(config(params, 1))), value: token.uiTokenAmount };
     },
     getTokenAccountsByOwner: (params) => {
@@ -201,6 +195,45 @@ export function createSolanaRpcMethods(
       });
       return { context: context('processed'), value };
     },
+    getSignaturesForAddress: (params) => {
+      const address = addressParam(params, 0);
+      const options = config(params, 1);
+      const commitment = commitmentOf(options);
+      if (commitment === 'processed')
+        throw invalidParams('Method does not support commitment below `confirmed`');
+      const limit = options.limit ?? MAX_SIGNATURES_FOR_ADDRESS;
+      if (
+        typeof limit !== 'number' ||
+        !Number.isInteger(limit) ||
+        limit < 1 ||
+        limit > MAX_SIGNATURES_FOR_ADDRESS
+      ) {
+        throw invalidParams('Invalid limit; max 1000');
+      }
+      const tip = ledger.slotAt(commitment);
+      const newestFirst = ledger
+        .transactionsOf(address)
+        .filter((transaction) => transaction.slot <= tip)
+        .reverse();
+      const beforeIndex =
+        typeof options.before === 'string'
+          ? newestFirst.findIndex((transaction) => transaction.signature === options.before)
+          : -1;
+      const result: Record<string, unknown>[] = [];
+      for (const transaction of newestFirst.slice(beforeIndex + 1)) {
+        if (transaction.signature === options.until || result.length === limit) break;
+        result.push({
+          signature: transaction.signature,
+          slot: transaction.slot,
+          err: transaction.meta.err,
+          memo: null,
+          blockTime: ledger.block(transaction.slot)?.blockTime ?? null,
+          confirmationStatus: transaction.slot <= ledger.slotAt('finalized') ? 'finalized' : 'confirmed',
+        });
+      }
+      return result;
+    },
+    getRecentPrioritizationFees: () => [],
     getTransaction: (params) => {
       const signature = stringParam(params, 0);
       const options = config(params, 1);

@@ -196,6 +196,19 @@ describe('startSolanaDevnet', () => {
     const [status] = (await rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send())
       .value;
     expect(status).toMatchObject({ slot, err: null });
+
+    // The recipient's history: this transfer only; the payer's: the transfer, then the faucet's payment.
+    const received = await rpc.getSignaturesForAddress(recipient.address, { commitment: 'confirmed' }).send();
+    expect(received.map((entry) => [entry.signature, entry.slot, entry.err])).toEqual([
+      [signature, slot, null],
+    ]);
+    const paid = await rpc.getSignaturesForAddress(payer.address, { commitment: 'confirmed' }).send();
+    expect(paid).toHaveLength(2);
+    expect(paid[0]?.signature).toBe(signature);
+    const older = await rpc
+      .getSignaturesForAddress(payer.address, { commitment: 'confirmed', before: signature })
+      .send();
+    expect(older.map((entry) => entry.signature)).toEqual([paid[1]?.signature]);
   });
 
   it('reports the fee actually charged, priority fee included', async () => {
@@ -423,6 +436,16 @@ describe('startSolanaDevnet', () => {
       ]),
     );
     await confirmed(await devnet.faucet.fundToken(legAccount, mint, 1_000_000n));
+    const { value: custody } = await rpc.getAccountInfo(multisig.address, { encoding: 'jsonParsed' }).send();
+    expect((custody!.data as { parsed: unknown }).parsed).toEqual({
+      type: 'multisig',
+      info: {
+        isInitialized: true,
+        numRequiredSigners: 2,
+        numValidSigners: 3,
+        signers: [buyer.address, seller.address, platform.address],
+      },
+    });
 
     const { value: nonceInfo } = await rpc
       .getAccountInfo(nonceAccount.address, { encoding: 'jsonParsed' })
@@ -721,6 +744,25 @@ describe('startSolanaDevnet', () => {
       data: ['', 'base64'],
     });
     expect(accounts[1]).toBeNull();
+    const missing = await caught(rpc.getTokenAccountBalance(nobody.address).send());
+    expect((missing as { context: { __code: number } }).context.__code).toBe(-32602);
+
+    // A block in the other encodings and detail levels.
+    const signature = await devnet.faucet.fundSol(nobody.address, 1_000_000n);
+    const slot = await confirmed(signature);
+    const signatures = await rpc
+      .getBlock(slot, { commitment: 'confirmed', transactionDetails: 'signatures', rewards: false })
+      .send();
+    expect(signatures?.signatures).toContain(signature);
+    const base64 = await rpc
+      .getBlock(slot, { commitment: 'confirmed', encoding: 'base64', maxSupportedTransactionVersion: 0 })
+      .send();
+    const wire = base64?.transactions.map((entry) => entry.transaction[0]);
+    expect(wire?.some((text) => text.length > 0)).toBe(true);
+    const parsed = await caught(
+      rpc.getTransaction(signature, { commitment: 'confirmed', encoding: 'jsonParsed' }).send(),
+    );
+    expect((parsed as { context: { __code: number } }).context.__code).toBe(-32602);
     expect((await rpc.getAccountInfo(NATIVE_MINT, { encoding: 'base64' }).send()).value?.owner).toBe(
       TOKEN_PROGRAM_ADDRESS,
     );

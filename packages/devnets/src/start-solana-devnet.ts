@@ -14,6 +14,7 @@ import {
   type KeyPairSigner,
   lamports,
   pipe,
+  type Signature,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
@@ -32,9 +33,9 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
 import { LiteSVM } from 'litesvm';
+import { parseStateJson, stringifyStateJson } from './json-with-bigints.js';
 import { serveJsonRpc } from './serve-json-rpc.js';
 import { readTokenAccount } from './solana-devnet-accounts.js';
-import { parseStateJson, stringifyStateJson } from './solana-devnet-json.js';
 import { type Block, SolanaLedger } from './solana-devnet-ledger.js';
 import { createSolanaRpcMethods } from './solana-devnet-rpc.js';
 
@@ -58,12 +59,12 @@ export interface SolanaDevnetOptions {
 
 export interface SolanaDevnetFaucet {
   /** Pays `lamports` to `to` in a System transfer; resolves with its signature once it has landed. */
-  fundSol(to: string, lamports: bigint): Promise<string>;
+  fundSol(to: string, lamports: bigint): Promise<Signature>;
   /**
    * Mints `amount` base units of `mint` (USDC or USDT) to a token account of that mint, or, given a
    * wallet address, to its associated token account (created in the same transaction when missing).
    */
-  fundToken(ownerOrTokenAccount: string, mint: string, amount: bigint): Promise<string>;
+  fundToken(ownerOrTokenAccount: string, mint: string, amount: bigint): Promise<Signature>;
 }
 
 export interface SolanaDevnet {
@@ -150,7 +151,7 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
 
   let memoCounter = 0;
   /** Signs with the faucet as fee payer and lands the transaction in the open slot. */
-  const submit = async (instructions: Instruction[]): Promise<string> => {
+  const submit = async (instructions: Instruction[]): Promise<Signature> => {
     for (;;) {
       const { blockhash, lastValidBlockHeight } = ledger.latestBlockhash('processed');
       const message = pipe(
@@ -170,7 +171,7 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
             `the devnet faucet's transaction failed: ${JSON.stringify(outcome.landed.meta.err)}\n${outcome.landed.meta.logMessages.join('\n')}`,
           );
         }
-        return outcome.landed.signature;
+        return outcome.landed.signature as Signature;
       }
       // The same payment twice in one blockhash's life is the same transaction: tell them apart.
       if (outcome.refused !== 'AlreadyProcessed') {
