@@ -6,7 +6,14 @@ import type {
   UnsignedPayout,
 } from './chain-adapter.js';
 import type { SettlementPlan } from './settlement-plan.js';
-import type { EscrowLeg } from './types.js';
+import type { EscrowLeg, Leg } from './types.js';
+
+/** What a sweep may need to know of the leg beyond its deposit address. */
+export interface SweepContext {
+  dealId: string;
+  leg: Leg;
+  depositorRefundAddress: string;
+}
 
 /** Which party approves a payout, where the payout must name it (`payoutNamesApprover`). */
 export type PayoutApprover = 'buyer' | 'seller';
@@ -173,8 +180,12 @@ export interface EscrowChainAdapter extends ChainAdapter {
   /** Ethereum: returns a token other than the leg's to the depositor. */
   signReturnForeignAsset?(depositAddress: string, tokenAddress: string | null): Promise<SignedTransaction>;
 
-  /** Ethereum: pays whatever reached a settled escrow back to the depositor, no signatures needed. */
-  signSweep?(depositAddress: string): Promise<SignedTransaction>;
+  /**
+   * Pays whatever reached a settled leg back to the depositor, no party signatures needed: the
+   * Ethereum escrow's `sweep()`; on Solana, lamports sent to a closed leg account's address (a key
+   * the platform derives from the deal and leg). Throws when there is nothing it can return.
+   */
+  signSweep?(depositAddress: string, leg: SweepContext): Promise<SignedTransaction>;
 }
 
 /**

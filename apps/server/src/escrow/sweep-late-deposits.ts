@@ -62,7 +62,11 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
       await chain.relayerTurn(async () => {
         let txRef: string;
         try {
-          const signed = await signSweep.call(chain.adapter, row.depositAddress);
+          const signed = await signSweep.call(chain.adapter, row.depositAddress, {
+            dealId: await dealIdOf(deps, escrowId),
+            leg: row.leg,
+            depositorRefundAddress: row.depositorRefundAddress,
+          });
           await chain.adapter.broadcast(signed);
           txRef = signed.txRef;
         } catch (error) {
@@ -115,6 +119,15 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
       });
     }
   }
+}
+
+async function dealIdOf(deps: EscrowEngineDeps, escrowId: string): Promise<string> {
+  const [escrow] = await deps.db
+    .select({ dealId: schema.escrows.dealId })
+    .from(schema.escrows)
+    .where(eq(schema.escrows.id, escrowId));
+  if (!escrow) throw new Error(`escrow ${escrowId} not found`);
+  return escrow.dealId;
 }
 
 /**
