@@ -3,16 +3,20 @@ import type { SettlementPlan } from '@covenant/escrow';
 import { and, eq, inArray } from 'drizzle-orm';
 import { eligibleSigners } from './approve-payout.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { type PayoutRow, plannedDepositsOf } from './escrow-rows.js';
+import { depositOutputsOf, loadEscrowBooks, type PayoutRow, receivedOf } from './escrow-rows.js';
 import { buildStoredPayout } from './payout-variants.js';
+import { planJson } from './prepare-payouts.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
 /**
- * A payout whose signed form expired before it was carried out (the adapter threw
- * `PayoutExpiredError`: on Solana the leg's durable nonce moved on) is built again from the same
- * plan, with a new lifetime, and goes back to collecting approvals: the parties' signatures over
- * the old form are dropped, as they can no longer be used. Nothing left the leg, so the plan stands.
- * When the chain builds the very same payout again, renewing cannot help: staff are alerted.
+ * A payout whose signed form can no longer be carried out, while nothing has left the leg (the
+ * adapter threw `PayoutExpiredError`: on Solana the leg's durable nonce moved on, or a deposit
+ * arrived after the payout was built, which the payout, emptying and closing the account, must
+ * include) is built again and goes back to collecting approvals: the signatures over the old form
+ * are dropped, as they can no longer be used. Its transfers stay as decided, and whatever the leg
+ * received beyond them goes back to the depositor, as in every settlement plan. Building the very
+ * same payout again cannot help: then staff are alerted, unless a deposit of the leg is still
+ * confirming (the next pass builds it with that deposit counted).
  */
 export async function renewExpiredPayout(
   deps: EscrowEngineDeps,
@@ -21,20 +25,12 @@ export async function renewExpiredPayout(
 ): Promise<boolean> {
   const chain = deps.chains.get(payout.chain);
   if (!chain) return false;
-  const [leg] = await deps.db
-    .select()
-    .from(schema.escrowLegs)
-    .where(and(eq(schema.escrowLegs.escrowId, payout.escrowId), eq(schema.escrowLegs.leg, payout.leg)));
+  const books = await loadEscrowBooks(deps.db, payout.escrowId);
+  const leg = books.legs.find((row) => row.leg === payout.leg);
   if (!leg) return false;
-  const unsigned = await buildStoredPayout(
-    chain,
-    leg,
-    storedPlanOf(payout),
-    plannedDepositsOf(payout),
-    eligibleSigners(payout, payout.leg),
-  );
-  if (unsigned.payoutRef === payout.payoutRef) {
-    await raiseStaffAlert(deps, {
+  const ledger = books.ledger(payout.leg);
+  const refuse = (why: string) =>
+    raiseStaffAlert(deps, {
       kind: 'payout_refused',
       subject: payout.id,
       message: 'The chain refuses a payout the parties approved',
@@ -42,10 +38,26 @@ export async function renewExpiredPayout(
         escrow_id: payout.escrowId,
         leg: payout.leg,
         kind: payout.kind,
-        error: reason.slice(0, 500),
+        error: `${reason}; ${why}`.slice(0, 500),
       },
-    });
-    return false;
+    }).then(() => false);
+  const plan = withExcessReturned(storedPlanOf(payout), receivedOf(leg, ledger), leg.depositorRefundAddress);
+  if (!plan) return refuse('the leg now holds less than the payout pays');
+  let unsigned: Awaited<ReturnType<typeof buildStoredPayout>>;
+  try {
+    unsigned = await buildStoredPayout(
+      chain,
+      leg,
+      plan,
+      depositOutputsOf(leg, ledger),
+      eligibleSigners(payout, payout.leg),
+    );
+  } catch (error) {
+    return refuse(`it cannot be built again: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (unsigned.payoutRef === payout.payoutRef) {
+    if (ledger.some((entry) => entry.kind === 'deposit' && entry.status === 'pending')) return false;
+    return refuse('built again, it is the same payout');
   }
   const now = deps.now();
   const renewed = await deps.db.transaction(async (tx) => {
@@ -54,6 +66,7 @@ export async function renewExpiredPayout(
       .set({
         payoutRef: unsigned.payoutRef,
         signingPayload: unsigned.signingPayload,
+        plan: planJson(plan, depositOutputsOf(leg, ledger)),
         status: 'collecting',
         rawTransaction: null,
         txRef: null,
@@ -79,6 +92,31 @@ export async function renewExpiredPayout(
     );
   }
   return renewed;
+}
+
+/**
+ * The plan with what the leg received beyond its transfers added to the depositor's refund (a
+ * refund transfer is added when there was none); null when the leg holds less than it pays.
+ */
+export function withExcessReturned(
+  plan: SettlementPlan,
+  received: bigint,
+  depositorRefundAddress: string,
+): SettlementPlan | null {
+  const paid = plan.transfers.reduce((sum, transfer) => sum + transfer.amount, 0n);
+  if (received < paid) return null;
+  if (received === paid) return plan;
+  const excess = received - paid;
+  const refund = plan.transfers.findIndex(
+    (transfer) => transfer.kind === 'refund' && transfer.to === depositorRefundAddress,
+  );
+  const transfers =
+    refund === -1
+      ? [...plan.transfers, { kind: 'refund' as const, to: depositorRefundAddress, amount: excess }]
+      : plan.transfers.map((transfer, index) =>
+          index === refund ? { ...transfer, amount: transfer.amount + excess } : transfer,
+        );
+  return { ...plan, transfers };
 }
 
 /** The plan stored with a payout, as the adapter builds from it. */

@@ -9,7 +9,7 @@ import {
 } from '@solana/kit';
 import { getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { UnsignedPayout } from '../chain-adapter.js';
-import type { SignedTransaction } from '../escrow-chain-adapter.js';
+import { PayoutExpiredError, type SignedTransaction } from '../escrow-chain-adapter.js';
 import { readNonceValue } from './read-solana-leg-custody.js';
 import { readAccounts, type SolanaChainContext, stringifyWithBigInts } from './solana-chain-context.js';
 import {
@@ -36,7 +36,7 @@ export async function assertNonceUnused(context: SolanaChainContext, payout: Uns
   const message = payoutMessage(payout);
   const current = await readNonceValue(context, payoutNonceAccount(message));
   if (current !== message.lifetimeToken) {
-    throw new Error(
+    throw new PayoutExpiredError(
       `payout ${payout.payoutRef} is stale: its durable nonce was advanced by another transaction of the leg; build it again and ask for new approvals`,
     );
   }
@@ -54,7 +54,6 @@ export async function signSolanaPayout(
   payout: UnsignedPayout,
   signatures: readonly { signer: string; signature: string }[],
 ): Promise<SignedTransaction> {
-  const payload = solanaSigningPayload(payout);
   const message = payoutMessage(payout);
   const relayer = await context.platformKey.relayer();
   if (message.feePayer !== relayer.address) {
@@ -88,19 +87,7 @@ export async function signSolanaPayout(
   };
   const txRef = base58.encode(found.get(relayer.address)!);
 
-  if (payload.summary.mint === null) {
-    const [account] = await readAccounts(context.rpc, [payload.token_account]);
-    if (account?.owner === TOKEN_PROGRAM_ADDRESS) {
-      const token = getTokenDecoder().decode(account.data);
-      const rent = token.isNative.__option === 'Some' ? token.isNative.value : 0n;
-      const paid = payload.summary.transfers.reduce((sum, transfer) => sum + BigInt(transfer.amount), 0n);
-      if (account.lamports !== rent + paid) {
-        throw new Error(
-          `payout ${payout.payoutRef} pays ${paid} lamports but the leg's wSOL account holds ${account.lamports - rent} beyond its rent: rebuild it from the leg's deposits`,
-        );
-      }
-    }
-  }
+  await assertLegHoldsThePlan(context, payout);
   const rawTransaction = getBase64EncodedWireTransaction(transaction);
   const { value } = await context.rpc
     .simulateTransaction(rawTransaction, { encoding: 'base64', sigVerify: true, commitment: READ_COMMITMENT })
@@ -112,4 +99,27 @@ export async function signSolanaPayout(
     );
   }
   return { rawTransaction, txRef };
+}
+
+/**
+ * Throws `PayoutExpiredError` when the leg's account no longer holds exactly what the payout pays
+ * out (a deposit arrived after it was built): the payout empties and closes the account, so it
+ * must be built again from the leg's deposits. A SOL leg's wSOL account holds its rent besides (the
+ * relayer receives all of it when the account closes); a token leg's account, the token amount.
+ */
+async function assertLegHoldsThePlan(context: SolanaChainContext, payout: UnsignedPayout): Promise<void> {
+  const payload = solanaSigningPayload(payout);
+  const [account] = await readAccounts(context.rpc, [payload.token_account]);
+  if (account?.owner !== TOKEN_PROGRAM_ADDRESS) return;
+  const token = getTokenDecoder().decode(account.data);
+  const paid = payload.summary.transfers.reduce((sum, transfer) => sum + BigInt(transfer.amount), 0n);
+  const held =
+    payload.summary.mint === null
+      ? account.lamports - (token.isNative.__option === 'Some' ? token.isNative.value : 0n)
+      : token.amount;
+  if (held !== paid) {
+    throw new PayoutExpiredError(
+      `payout ${payout.payoutRef} pays ${paid} but the leg's account holds ${held}: build it again from the leg's deposits`,
+    );
+  }
 }

@@ -2,6 +2,7 @@ import { base58, hex } from '@scure/base';
 import { address } from '@solana/kit';
 import { getTokenSize, getTransferCheckedInstruction } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PayoutExpiredError } from '../escrow-chain-adapter.js';
 import { planSettlement } from '../settlement-plan.js';
 import { kitSigner } from './open-solana-leg.js';
 import { associatedTokenAccount } from './solana-leg-accounts.js';
@@ -263,13 +264,14 @@ describe('Solana payouts: durable-nonce message, approval, co-signature, broadca
       planSettlement(sol.leg, SOL, { kind: 'release' }, fx.feeAddress),
     );
     await fx.waitConfirmed(await fx.devnet.faucet.fundSol(sol.leg.depositAddress, 1_000n));
-    // Closing the wSOL account would hand the extra 1,000 lamports to the relayer: refused before the chain.
-    await expect(
-      fx.solana.signPayoutTransaction(solPayout, [
-        { signer: 'seller', signature: signPayout(solPayout, sol.keys.seller.privateKey) },
-        { signer: 'platform', signature: await fx.solana.cosign(solPayout, sol.leg.platformKeyIndex) },
-      ]),
-    ).rejects.toThrow(/pays 1000000000 lamports but the leg's wSOL account holds 1000001000 beyond its rent/);
+    // Closing the wSOL account would hand the extra 1,000 lamports to the relayer: refused before the
+    // chain, as expired (the engine builds it again from the leg's deposits).
+    const solRefusal = fx.solana.signPayoutTransaction(solPayout, [
+      { signer: 'seller', signature: signPayout(solPayout, sol.keys.seller.privateKey) },
+      { signer: 'platform', signature: await fx.solana.cosign(solPayout, sol.leg.platformKeyIndex) },
+    ]);
+    await expect(solRefusal).rejects.toThrow(/pays 1000000000 but the leg's account holds 1000001000/);
+    await expect(solRefusal).rejects.toBeInstanceOf(PayoutExpiredError);
 
     const usdc = await fundedLeg('USDC', 3_000_000n);
     const usdcPayout = await fx.solana.buildPayout(
@@ -279,17 +281,13 @@ describe('Solana payouts: durable-nonce message, approval, co-signature, broadca
     await fx.waitConfirmed(
       await fx.devnet.faucet.fundToken(usdc.leg.depositAddress, fx.devnet.mints.USDC, 1n),
     );
-    // CloseAccount refuses a token account that still holds something: the chain's reason is in the error.
-    await expect(
-      fx.solana.signPayoutTransaction(usdcPayout, [
-        { signer: 'buyer', signature: signPayout(usdcPayout, usdc.keys.buyer.privateKey) },
-        { signer: 'platform', signature: await fx.solana.cosign(usdcPayout, usdc.leg.platformKeyIndex) },
-      ]),
-    ).rejects.toThrow(
-      new RegExp(
-        `the chain would refuse payout ${usdcPayout.payoutRef}: .*Non-native account can only be closed if its balance is zero`,
-      ),
-    );
+    // CloseAccount would refuse a token account that still holds something: refused before the chain.
+    const usdcRefusal = fx.solana.signPayoutTransaction(usdcPayout, [
+      { signer: 'buyer', signature: signPayout(usdcPayout, usdc.keys.buyer.privateKey) },
+      { signer: 'platform', signature: await fx.solana.cosign(usdcPayout, usdc.leg.platformKeyIndex) },
+    ]);
+    await expect(usdcRefusal).rejects.toThrow(/pays 3000000 but the leg's account holds 3000001/);
+    await expect(usdcRefusal).rejects.toBeInstanceOf(PayoutExpiredError);
   });
 
   it('refuses a payout whose nonce another payout of the leg used first, with a clear reason', async () => {
