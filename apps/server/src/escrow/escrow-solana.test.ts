@@ -115,3 +115,72 @@ describe('a SOL-for-USDC deal, both legs on Solana, settles through the API', ()
     await expectBooksBalance(dealId);
   });
 });
+
+describe('a SOL payment to a settled SOL leg goes back to the depositor', () => {
+  it("sweeps a late deposit to the closed wSOL address back to the seller's refund address, and the books balance", async () => {
+    // A SOL-for-USDC deal, funded exactly and completed: the asset leg's wSOL account is closed.
+    const assetAmount = 1_000_000_000n;
+    const { dealId, deposit } = await openedEscrow({
+      assetChain: 'SOL',
+      assetSymbol: 'SOL',
+      assetAmount,
+      stableChain: 'SOL',
+      stableSymbol: 'USDC',
+      stableAmount: 50_000_000n,
+    });
+    await sol().pay('SOL', deposit.asset, assetAmount);
+    await sol().pay('USDC', deposit.stable, 50_000_000n);
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'escrow_funded');
+    await approveSolana(net.seller, dealId, 'asset');
+    await approveSolana(net.buyer, dealId, 'stable');
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed', 30);
+    expect(await sol().exists(deposit.asset)).toBe(false);
+
+    // The seller pays the asset leg again. The address now holds a plain system account whose
+    // key the platform derives from the deal and leg; the seller's refund address holds nothing
+    // (a fresh wallet), so the late payment must be at least the rent-exempt minimum (890,880)
+    // to land at all — and then it can be returned whole.
+    const refundAddress = net.seller.solana!.refundAddress;
+    const refundBefore = await sol().lamports(refundAddress);
+    const late = 4_321_987n;
+    const lateRef = await sol().pay('SOL', deposit.asset, late);
+    const ledger = async () =>
+      net.database.db
+        .select()
+        .from(schema.escrowLedgerEntries)
+        .where(eq(schema.escrowLedgerEntries.txRef, lateRef));
+    const swept = async () => {
+      const [escrow] = await net.database.db
+        .select()
+        .from(schema.escrows)
+        .where(eq(schema.escrows.dealId, dealId));
+      const rows = await net.database.db
+        .select()
+        .from(schema.escrowLedgerEntries)
+        .where(eq(schema.escrowLedgerEntries.escrowId, escrow!.id));
+      return rows.some((entry) => entry.kind === 'sweep' && entry.status === 'confirmed');
+    };
+    await net.settle(swept, 30);
+
+    expect((await sol().lamports(refundAddress)) - refundBefore).toBe(late);
+    expect(await sol().lamports(deposit.asset)).toBe(0n);
+    expect(
+      (await ledger()).map(({ leg: name, kind, amount, status }) => ({ name, kind, amount, status })),
+    ).toEqual([{ name: 'asset', kind: 'deposit', amount: late.toString(), status: 'confirmed' }]);
+    const entries = await expectBooksBalance(dealId);
+    const sweeps = entries.filter((entry) => entry.kind === 'sweep');
+    expect(
+      sweeps.map(({ leg: name, amount, counterpartyAddress, status }) => [
+        name,
+        amount,
+        counterpartyAddress,
+        status,
+      ]),
+    ).toEqual([['asset', late.toString(), refundAddress, 'confirmed']]);
+    // Another pass finds nothing left to return and raises nothing; the leg stays released.
+    await net.app.escrow.tick();
+    expect(await net.database.db.select().from(schema.staffAlerts)).toEqual([]);
+    expect(leg(await view(net.seller, dealId), 'asset').state).toBe('released');
+    expect((await sol().lamports(refundAddress)) - refundBefore).toBe(late);
+  });
+});

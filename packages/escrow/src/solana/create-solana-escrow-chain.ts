@@ -13,6 +13,7 @@ import { readSolanaOutgoingMovements } from './read-solana-outgoing-movements.js
 import { readBlockhash, readSolanaTxStatus } from './read-solana-tx-status.js';
 import { scanSolanaDeposits } from './scan-solana-deposits.js';
 import { assertNonceUnused, signSolanaPayout } from './sign-solana-payout.js';
+import { signSolanaSweep } from './sign-solana-sweep.js';
 import { readAccounts, type SolanaChainContext } from './solana-chain-context.js';
 import type { SolanaEscrowChain, SolanaEscrowChainOptions } from './solana-escrow-chain.js';
 import { SOLANA_NATIVE_MINT } from './solana-leg-accounts.js';
@@ -142,6 +143,10 @@ export function createSolanaEscrowChain(options: SolanaEscrowChainOptions): Sola
     },
 
     broadcast,
+
+    // Lamports paid to a SOL leg's address after its wSOL account closed: back to the depositor.
+    signSweep: (depositAddress, leg) =>
+      signSolanaSweep(context, Object.values(options.mints), depositAddress, leg),
 
     outgoingMovements: (txRef, leg) => readSolanaOutgoingMovements(context, txRef, leg),
 

@@ -16,12 +16,19 @@ const SYSTEM_TRANSFER = 2;
 const u64At = (bytes: Uint8Array, offset: number) =>
   new DataView(bytes.buffer, bytes.byteOffset + offset, 8).getBigUint64(0, true);
 
+const isSystemTransfer = (instruction: { program: string | undefined; data: Uint8Array }) =>
+  instruction.program === SYSTEM_PROGRAM_ADDRESS &&
+  instruction.data.length === 12 &&
+  new DataView(instruction.data.buffer, instruction.data.byteOffset, 4).getUint32(0, true) ===
+    SYSTEM_TRANSFER;
+
 /**
  * What a confirmed payout moved out of a leg, one movement per transfer at its instruction index:
  * a token leg's TransferChecked from the leg's account (to the destination account's owner), a SOL
  * leg's system transfers from the relayer in the transaction that closed the leg's wSOL account.
  * The kind follows the recipient: the fee address, the depositor's refund address (`refund`), else
- * `payout`. The rent the close returns to the relayer is not a movement. A failed transaction
+ * `payout`. A system transfer from the leg's address itself (after its wSOL account closed: only
+ * the platform's key of that address signs one) is a `sweep` (`signSweep`). The rent the close returns to the relayer is not a movement. A failed transaction
  * moved nothing (`reverted`).
  */
 export async function readSolanaOutgoingMovements(
@@ -83,18 +90,13 @@ export async function readSolanaOutgoingMovements(
         height,
       });
     }
-    if (
-      legMint === SOLANA_NATIVE_MINT &&
-      closesLeg &&
-      instruction.program === SYSTEM_PROGRAM_ADDRESS &&
-      instruction.data.length === 12 &&
-      new DataView(instruction.data.buffer, instruction.data.byteOffset, 4).getUint32(0, true) ===
-        SYSTEM_TRANSFER &&
-      instruction.accounts[0] === relayer
-    ) {
+    if (!isSystemTransfer(instruction)) continue;
+    // A sweep: only the platform's key of the leg's address signs a transfer from it.
+    const sweep = instruction.accounts[0] === leg.depositAddress;
+    if (sweep || (legMint === SOLANA_NATIVE_MINT && closesLeg && instruction.accounts[0] === relayer)) {
       const to = instruction.accounts[1]!;
       movements.push({
-        kind: kindOf(to),
+        kind: sweep ? 'sweep' : kindOf(to),
         to,
         amount: u64At(instruction.data, 4),
         position: instruction.position,
