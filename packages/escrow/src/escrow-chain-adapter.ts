@@ -186,6 +186,13 @@ export interface EscrowChainAdapter extends ChainAdapter {
    * the platform derives from the deal and leg). Throws when there is nothing it can return.
    */
   signSweep?(depositAddress: string, leg: SweepContext): Promise<SignedTransaction>;
+
+  /**
+   * Whether `signSweep` can return a late deposit of this leg; without it, of every leg. Solana
+   * sweeps only SOL legs (lamports at the closed account's address, whose key the platform derives);
+   * a token leg's late deposit lands in the multisig's re-created account and goes back by a payout.
+   */
+  sweeps?(leg: Pick<EscrowLeg, 'tokenAddress'>): boolean;
 }
 
 /**

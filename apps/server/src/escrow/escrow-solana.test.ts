@@ -1,6 +1,5 @@
 import { schema } from '@covenant/db';
-import type { SolanaCustody } from '@covenant/escrow/solana';
-import { associatedTokenAccount } from '@covenant/escrow/solana';
+import { associatedTokenAccount, type SolanaCustody } from '@covenant/escrow/solana';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escrowSteps } from '../testing/escrow-steps.js';
@@ -182,5 +181,51 @@ describe('a SOL payment to a settled SOL leg goes back to the depositor', () => 
     expect(await net.database.db.select().from(schema.staffAlerts)).toEqual([]);
     expect(leg(await view(net.seller, dealId), 'asset').state).toBe('released');
     expect((await sol().lamports(refundAddress)) - refundBefore).toBe(late);
+  });
+});
+
+describe('a USDC payment to a settled USDC leg goes back to the depositor', () => {
+  it('returns a late deposit to the re-created leg account by a payout either party approves, and the books balance', async () => {
+    const { dealId, deposit } = await openedEscrow({
+      assetChain: 'SOL',
+      assetSymbol: 'SOL',
+      assetAmount: 1_000_000_000n,
+      stableChain: 'SOL',
+      stableSymbol: 'USDC',
+      stableAmount: 20_000_000n,
+    });
+    await sol().pay('SOL', deposit.asset, 1_000_000_000n);
+    await sol().pay('USDC', deposit.stable, 20_000_000n);
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'escrow_funded');
+    await approveSolana(net.seller, dealId, 'asset');
+    await approveSolana(net.buyer, dealId, 'stable');
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed', 30);
+    expect(await sol().exists(deposit.stable)).toBe(false);
+
+    // The buyer pays again as its Solana Pay request says: to the multisig's associated USDC account,
+    // which the payment re-creates (still owned by the 2-of-3 multisig).
+    const stableCustody = leg(await view(net.buyer, dealId), 'stable').custody as SolanaCustody;
+    const refundAddress = net.buyer.solana!.refundAddress;
+    const refundBefore = await sol().tokens('USDC', refundAddress);
+    await sol().devnet.faucet.fundToken(stableCustody.multisig, sol().devnet.mints.USDC, 1_500_000n);
+    expect(await sol().exists(deposit.stable)).toBe(true);
+    await net.settle(async () => leg(await view(net.seller, dealId), 'stable').signing_payload !== null, 30);
+    // Its destination is fixed (the buyer's refund address), so either party may approve: the seller does.
+    const signed = await approveSolana(net.seller, dealId, 'stable');
+    expect(signed.summary.transfers).toEqual([{ kind: 'refund', to: refundAddress, amount: '1500000' }]);
+    await net.settle(
+      async () => (await sol().tokens('USDC', refundAddress)) - refundBefore === 1_500_000n,
+      30,
+    );
+    await net.settle(async () => {
+      const payouts = await net.database.db
+        .select()
+        .from(schema.escrowPayouts)
+        .where(eq(schema.escrowPayouts.source, 'late_deposit'));
+      return payouts.some((payout) => payout.status === 'confirmed');
+    }, 30);
+    expect(await sol().exists(deposit.stable)).toBe(false);
+    expect(leg(await view(net.buyer, dealId), 'stable').state).toBe('released');
+    await expectBooksBalance(dealId);
   });
 });

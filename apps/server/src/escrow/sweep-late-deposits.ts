@@ -36,7 +36,7 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
       const action = lateDepositAction({
         state: row.state,
         held: total(['deposit']) - total(['payout', 'fee', 'refund', 'sweep', 'network_fee']),
-        canSweep: chain.adapter.signSweep !== undefined,
+        canSweep: chain.adapter.signSweep !== undefined && (chain.adapter.sweeps?.(row) ?? true),
         returnInFlight,
       });
       if (action.kind === 'payout') {

@@ -173,7 +173,7 @@ describe('/trading create trade', () => {
         .map((o) => o.textContent);
     await waitFor(() => expect(options(screen.getByLabelText('Asset Chain'))).toEqual(['BTC', 'ETH', 'SOL']));
     await userEvent.selectOptions(screen.getByLabelText('Asset Chain'), 'SOL');
-    expect(options(screen.getByLabelText('Asset Symbol'))).toEqual(['SOL', 'USDC']);
+    expect(options(screen.getByLabelText('Asset Symbol'))).toEqual(['SOL', 'USDC', 'USDT']);
     expect(options(screen.getByLabelText('Stable Chain'))).toEqual(['ETH', 'SOL']);
   });
 
