@@ -208,7 +208,7 @@ export const documentationTabs: DocumentationTab[] = [
           {
             list: [
               'Payout and refund addresses: the address of a Solana wallet you control; tokens are paid to its associated token account.',
-              'Send SOL or USDC as agreed, and keep a little SOL for transaction fees.',
+              'Send SOL, USDC or USDT as agreed, and keep a little SOL for transaction fees.',
             ],
           },
         ],

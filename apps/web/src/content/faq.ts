@@ -83,7 +83,7 @@ export const faqCategories: FaqCategory[] = [
         id: 'faq-which-wallet',
         question: 'Which wallet should I use?',
         answer:
-          'Any wallet you control on the chain of the leg: a Bitcoin wallet (bc1…, 1… or 3… addresses) for Bitcoin, an Ethereum wallet for ETH and ERC-20 tokens, a Solana wallet for SOL and USDC. You can fund a deposit address from an exchange, but payouts should go to an address you hold the keys for.',
+          'Any wallet you control on the chain of the leg: a Bitcoin wallet (bc1…, 1… or 3… addresses) for Bitcoin, an Ethereum wallet for ETH and ERC-20 tokens, a Solana wallet for SOL, USDC and USDT. You can fund a deposit address from an exchange, but payouts should go to an address you hold the keys for.',
       },
       {
         id: 'faq-confirmations',
