@@ -3,8 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
-import { type Anvil, type Devnet, deployDevnet, startAnvil, startBitcoinRegtest } from '@covenant/devnets';
+import {
+  type Anvil,
+  type Devnet,
+  deployDevnet,
+  startAnvil,
+  startBitcoinRegtest,
+  startSolanaDevnet,
+} from '@covenant/devnets';
 import type { EscrowStatusView } from '@covenant/domain';
+import { base58, base64 } from '@scure/base';
 import { type Address, createTestClient, getAddress, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -80,6 +88,8 @@ beforeAll(async () => {
     // The server's own bcoin regtest node (DATA_DIR/bitcoin) mines only when asked: the Bitcoin case
     // mines its blocks itself, and the other cases leave the two cores to the engine.
     BTC_DEVNET_BLOCK_INTERVAL_MS: '0',
+    // The server's own Solana devnet (DATA_DIR/solana): a slot every 100 ms.
+    SOL_DEVNET_SLOT_INTERVAL_MS: '100',
     // The test polls the API; the hourly limit is not under test here.
     API_RATE_LIMIT_STANDARD: '100000',
     ...(postgres ? { DATABASE_URL: postgres.connectionString, SEED_DEMO_DATA: 'true' } : {}),
@@ -448,6 +458,194 @@ describe('kill -9 at each settlement step, then a restart on the same data', { t
     await stop();
   }
 
+  it('settles a SOL-for-USDT deal killed between co-signing and broadcasting the Solana payout: the same bytes, once', async () => {
+    // 4.000000123 SOL against 12,345.678901 USDT. The seller's SOL comes from the devnet's faucet
+    // (POST /dev/fund), the buyer's USDT from its own wallet.
+    const assetAmount = 4_000_000_123n;
+    const stableAmount = 12_345_678_901n;
+    await start('after-cosign');
+    // Fresh sessions with a Solana key each (registering one is a sensitive action): the cases after
+    // this one go on with these parties and their new Ethereum escrow keys.
+    buyer = await driver.connectSolana(await driver.signIn('buyer@demo.covenant.test'));
+    seller = await driver.connectSolana(await driver.signIn('seller@demo.covenant.test'));
+    const deal = await driver.openSolanaDeal(buyer, seller, {
+      assetSymbol: 'SOL',
+      assetAmount,
+      stableSymbol: 'USDT',
+      stableAmount,
+    });
+    const solanaFeeAddress = (await driver.solanaChainEntry()).fee_address;
+    const feeLamportsBefore = await driver.solanaLamports(solanaFeeAddress);
+    const usdtBefore = await balancesOf(['USDT', 'USDT'], {
+      sellerPayout: deal.sellerPayout,
+      fee: feeAddress,
+    });
+    await driver.expectOk('POST', '/api/v1/dev/fund', seller.token, { deal_id: deal.dealId, leg: 'asset' });
+    await driver.pay(buyer, 'USDT', deal.stable, stableAmount);
+    await driver.waitUntil(
+      'escrow_funded',
+      async () => (await driver.dealStatus(buyer, deal.dealId)) === 'escrow_funded',
+      60_000,
+    );
+    const custody = (await driver.escrowView(seller, deal.dealId)).legs.find((leg) => leg.leg === 'asset')!
+      .custody as { nonce_account: string };
+    const signed = await driver.approveSolana(seller, deal.dealId, 'asset');
+    // The message's lifetime is the leg's durable nonce: bytes 3.. are the account count, the
+    // account keys, then the nonce value (legacy message).
+    const message = base64.decode(signed.payload.data);
+    const keyCount = message[3]!;
+    expect(keyCount).toBeLessThan(128);
+    const nonceInMessage = base58.encode(message.slice(4 + keyCount * 32, 4 + keyCount * 32 + 32));
+    await driver.approve(buyer, deal.dealId, 'stable', true);
+    await expectCrashAt('after-cosign');
+    // The legs go in the order the database lists them: if the USDT leg was co-signed first, a
+    // start with the same crash point sends it and then stops at the Solana leg.
+    for (let starts = 0; !lastCrashOutput.includes('asset leg on SOL') && starts < 2; starts++) {
+      await start('after-cosign');
+      await expectCrashAt('after-cosign');
+    }
+    expect(lastCrashOutput).toContain('asset leg on SOL stored, not broadcast');
+
+    // The server's Solana devnet died with it; its ledger is in DATA_DIR/solana. Opened offline:
+    // the deposit is in the wrapped-SOL account, the buyer's payout wallet is empty, and the nonce
+    // the stored transaction uses is still the account's (nothing advanced it: never sent).
+    const offline = await startSolanaDevnet({ dataDir: join(dataDir, 'solana'), slotIntervalMs: 100 });
+    try {
+      const offlineRpc = async <T>(method: string, params: unknown[]): Promise<T> => {
+        const response = await fetch(offline.rpcUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        });
+        return ((await response.json()) as { result: T }).result;
+      };
+      const depositAccount = await offlineRpc<{ value: { lamports: number } | null }>('getAccountInfo', [
+        deal.asset,
+        { encoding: 'base64', commitment: 'processed' },
+      ]);
+      // Rent-exempt reserve of a token account (165 bytes) + the deposit.
+      const rent = BigInt(await offlineRpc<number>('getMinimumBalanceForRentExemption', [165]));
+      expect(BigInt(depositAccount.value?.lamports ?? 0)).toBe(rent + assetAmount);
+      const payoutWallet = await offlineRpc<{ value: number }>('getBalance', [
+        deal.buyerPayout,
+        { commitment: 'processed' },
+      ]);
+      expect(payoutWallet.value).toBe(0);
+      const nonce = await offlineRpc<{
+        value: { data: { parsed: { info: { blockhash: string } } } } | null;
+      }>('getAccountInfo', [custody.nonce_account, { encoding: 'jsonParsed', commitment: 'processed' }]);
+      expect(nonce.value?.data.parsed.info.blockhash).toBe(nonceInMessage);
+    } finally {
+      await offline.stop();
+    }
+
+    await start();
+    await driver.waitUntil(
+      'the deal to complete after the restart',
+      async () => (await driver.dealStatus(buyer, deal.dealId)) === 'completed',
+      90_000,
+    );
+    const view = await driver.escrowView(buyer, deal.dealId);
+    expect(view.status).toBe('settled');
+    const payoutSignature = driver.legOf(view, 'asset').payout?.transaction_hash;
+    expect(payoutSignature).toBeTruthy();
+    await driver.waitUntil('the payout to be finalized', async () => {
+      const statuses = await driver.solanaRpc<{ value: ({ confirmationStatus: string } | null)[] }>(
+        'getSignatureStatuses',
+        [[payoutSignature], { searchTransactionHistory: true }],
+      );
+      return statuses.value[0]?.confirmationStatus === 'finalized';
+    });
+    // What landed is the transaction the server stored before dying: the message the seller
+    // signed, byte for byte (same nonce), under the seller's one signature, not one signed again.
+    const landed = await driver.solanaRpc<{ meta: { err: unknown }; transaction: [string, 'base64'] }>(
+      'getTransaction',
+      [payoutSignature, { encoding: 'base64', commitment: 'finalized' }],
+    );
+    expect(landed.meta.err).toBeNull();
+    const wire = base64.decode(landed.transaction[0]);
+    const signatureCount = wire[0]!;
+    expect(signatureCount).toBe(3);
+    const signatures = Array.from({ length: signatureCount }, (_, index) =>
+      base58.encode(wire.slice(1 + index * 64, 1 + (index + 1) * 64)),
+    );
+    expect(signatures[0]).toBe(payoutSignature);
+    expect(signatures).toContain(base58.encode(signed.signature));
+    expect(base64.encode(wire.slice(1 + signatureCount * 64))).toBe(signed.payload.data);
+    // Exactly one transaction ever touched the buyer's payout wallet, and it holds exactly its due:
+    // 4,000,000,123 lamports in; fee floor(4,000,000,123 / 10,000) = 400,000 to the SOL fee address;
+    // the buyer 4,000,000,123 − 400,000 = 3,999,600,123.
+    const touching = await driver.solanaRpc<{ signature: string }[]>('getSignaturesForAddress', [
+      deal.buyerPayout,
+      { commitment: 'finalized' },
+    ]);
+    expect(touching.map((entry) => entry.signature)).toEqual([payoutSignature]);
+    expect(await driver.solanaLamports(deal.buyerPayout)).toBe(3_999_600_123n);
+    expect((await driver.solanaLamports(solanaFeeAddress)) - feeLamportsBefore).toBe(400_000n);
+    expect(await driver.solanaAccountExists(deal.asset)).toBe(false);
+    // The USDT leg, once: 12,345,678,901 in, floor(12,345,678,901 / 10,000) = 1,234,567 to the fee address.
+    const usdtAfter = await balancesOf(['USDT', 'USDT'], {
+      sellerPayout: deal.sellerPayout,
+      fee: feeAddress,
+    });
+    expect(usdtAfter['sellerPayout USDT']! - usdtBefore['sellerPayout USDT']!).toBe(
+      stableAmount - 1_234_567n,
+    );
+    expect(usdtAfter['fee USDT']! - usdtBefore['fee USDT']!).toBe(1_234_567n);
+    expect(await driver.balance('USDT', deal.stable)).toBe(0n);
+    expect((await driver.settledEvents(deal.stable)).length).toBe(1);
+    // The server's books: each leg received its amount and paid it out, to the base unit.
+    expect(
+      view.legs.map((leg) => ({
+        leg: leg.leg,
+        state: leg.state,
+        payout: leg.payout?.status,
+        received: leg.received,
+        transfers: leg.payout?.transfers.map((transfer) => [
+          transfer.kind,
+          leg.leg === 'stable' ? getAddress(transfer.to) : transfer.to,
+          transfer.amount,
+        ]),
+      })),
+    ).toEqual([
+      {
+        leg: 'asset',
+        state: 'released',
+        payout: 'confirmed',
+        received: assetAmount.toString(),
+        transfers: [
+          ['payout', deal.buyerPayout, '3999600123'],
+          ['fee', solanaFeeAddress, '400000'],
+        ],
+      },
+      {
+        leg: 'stable',
+        state: 'released',
+        payout: 'confirmed',
+        received: stableAmount.toString(),
+        transfers: [
+          ['payout', deal.sellerPayout, (stableAmount - 1_234_567n).toString()],
+          ['fee', feeAddress, '1234567'],
+        ],
+      },
+    ]);
+    await expectClosedOnce(deal.dealId, 'escrow_settled');
+    // More passes change nothing: the payout is not sent again.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(
+      (
+        await driver.solanaRpc<{ signature: string }[]>('getSignaturesForAddress', [
+          deal.buyerPayout,
+          { commitment: 'confirmed' },
+        ])
+      ).length,
+    ).toBe(1);
+    expect(await driver.solanaLamports(deal.buyerPayout)).toBe(3_999_600_123n);
+    deals.push({ dealId: deal.dealId, outcome: 'completed' });
+    await stop();
+    // Up to four starts of the server, each a minute on two busy cores.
+  }, 400_000);
+
   it('refunds a cancelled deal killed mid-refund exactly once, to the base unit', async () => {
     // 0.5 WETH deposited in full by the seller, 1,234.567891 of 2,469.135782 USDC by the buyer; the
     // buyer cancels. The seller's refund is mined when the server dies, the buyer's is still to come.
@@ -539,7 +737,7 @@ describe('kill -9 at each settlement step, then a restart on the same data', { t
     );
     expect(alerts.data).toEqual([]);
     for (const { dealId, outcome } of deals) expect(await driver.dealStatus(buyer, dealId)).toBe(outcome);
-    expect(deals).toHaveLength(settlements.length + 2);
+    expect(deals).toHaveLength(settlements.length + 3);
     await stop();
   });
 });

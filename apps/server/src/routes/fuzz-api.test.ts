@@ -1,6 +1,9 @@
 import type { Database } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
 import { findUnstorableText } from '@covenant/domain';
+import { associatedTokenAccount } from '@covenant/escrow/solana';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { base58 } from '@scure/base';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +35,9 @@ const only = process.env.FUZZ_ONLY;
 console.info(
   `fuzz-api: seed ${seed}, ${runsPerOperation} runs per operation (FUZZ_SEED, FUZZ_RUNS to change)`,
 );
+
+/** A Solana signer: an ed25519 public key's address. */
+const solanaSigner = base58.encode(ed25519.getPublicKey(new Uint8Array(32).fill(9)));
 
 /** A live event stream answers only when it is closed; its parameters are tested in deal-room-events.test.ts. */
 const notFuzzed = new Set(['GET /api/v1/deals/{id}/events']);
@@ -171,8 +177,22 @@ beforeAll(async () => {
       counterparty_id: fc.constant(counterparty.id),
       payout_address: fc.constant('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'),
       refund_address: fc.constant('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359'),
-      address: fc.constant('0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB'),
-      chain: fc.constant('ETH'),
+      // A signer on Ethereum, or on Solana (an ed25519 key's address, and an off-curve one that no
+      // key signs for): wallets/connect and escrow/fund take either chain.
+      address: fc.constantFrom(
+        '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
+        solanaSigner,
+        // Its associated token account for USDC (mainnet mint): a program-derived address, off the curve.
+        await associatedTokenAccount(solanaSigner, 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'),
+      ),
+      chain: fc.constantFrom('ETH', 'ETH', 'SOL'),
+      // An escrow approval: Ethereum's 65 bytes, or a Solana ed25519 signature in base58 or hex.
+      signature: fc.constantFrom(
+        `0x${'1b'.repeat(65)}`,
+        base58.encode(new Uint8Array(64).fill(3)),
+        'ab'.repeat(64),
+        `0x${'cd'.repeat(64)}`,
+      ),
       url: fc.constantFrom('https://example.com/hook', 'http://127.0.0.1/hook'),
       email: fc.constantFrom(trader.email, 'fuzz@example.com'),
       password: fc.constant('correct horse battery staple'),

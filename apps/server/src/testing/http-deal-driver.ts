@@ -4,8 +4,10 @@ import { BITCOIN_DEV_WALLET_ADDRESS, fundFromDevnetWallet } from '@covenant/devn
 import type { EscrowStatusView } from '@covenant/domain';
 import { BITCOIN_ADDRESS_FORMATS, type BitcoinAddressFormat } from '@covenant/escrow/bitcoin';
 import { typedDataFromJson } from '@covenant/escrow/ethereum';
+import type { SolanaSigningPayload } from '@covenant/escrow/solana';
+import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { base64, hex } from '@scure/base';
+import { base58, base64, hex } from '@scure/base';
 import * as btc from '@scure/btc-signer';
 import {
   type Address,
@@ -37,6 +39,14 @@ export interface HttpParty {
   bitcoinPublicKey: string;
   walletKey: Hex;
   wallet: Address;
+  /** The Solana escrow key, once `connectSolana` generated and registered it. */
+  solana?: SolanaKey;
+}
+
+/** An ed25519 key an API user generated itself: 32 random bytes and its base58 address. */
+export interface SolanaKey {
+  privateKey: Uint8Array;
+  address: string;
 }
 
 /** A deal driven to `terms_agreed` with its escrow open: where each leg is deposited and each party is paid. */
@@ -77,6 +87,20 @@ export interface CreatedLeg {
   amount: string;
   deposit_address: string;
   custody?: { witness_script?: string; public_keys?: Record<string, string> } & Record<string, unknown>;
+}
+
+/** A SOL-asset deal with its escrow open: the asset leg a wrapped-SOL account under a 2-of-3 SPL multisig. */
+export interface OpenedSolanaDeal {
+  dealId: string;
+  /** The asset leg's wrapped-SOL token account (its deposit address). */
+  asset: string;
+  stable: Address;
+  /** The buyer is paid the SOL here (a fresh system account nobody funded). */
+  buyerPayout: string;
+  /** The seller's SOL goes back here on a refund. */
+  sellerRefund: string;
+  sellerPayout: Address;
+  legs: CreatedLeg[];
 }
 
 /** One output of a Bitcoin transaction as the node shows it: its address and amount in satoshis. */
@@ -206,7 +230,7 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
   async function agreeAndOpen(
     buyer: HttpParty,
     seller: HttpParty,
-    terms: DealTerms & { assetChain: 'ETH' | 'BTC' },
+    terms: DealTerms & { assetChain: 'ETH' | 'BTC' | 'SOL' },
     addressesOf: (party: HttpParty) => { payout: string; refund: string },
   ): Promise<{ dealId: string; legs: CreatedLeg[] }> {
     const chains = terms.assetChain === 'ETH' ? ['ETH'] : [terms.assetChain, 'ETH'];
@@ -303,6 +327,158 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
       sellerPayout,
       legs,
     };
+  }
+
+  /**
+   * A deal of SOL (the asset leg) against a stablecoin on Ethereum, agreed through the API, with its
+   * escrow opened. Both parties need their Solana key registered (`connectSolana`): the leg's
+   * multisig is of the buyer's, the seller's and the platform's keys. The buyer is paid the SOL at a
+   * fresh address, the seller's SOL refund address is another.
+   */
+  async function openSolanaDeal(
+    buyer: HttpParty,
+    seller: HttpParty,
+    terms: DealTerms,
+  ): Promise<OpenedSolanaDeal> {
+    const buyerPayout = freshSolanaKey().address;
+    const sellerRefund = freshSolanaKey().address;
+    const sellerPayout = privateKeyToAccount(generatePrivateKey()).address;
+    const { dealId, legs } = await agreeAndOpen(buyer, seller, { ...terms, assetChain: 'SOL' }, (party) =>
+      party === buyer
+        ? { payout: buyerPayout, refund: buyer.wallet }
+        : { payout: sellerPayout, refund: sellerRefund },
+    );
+    const address = (leg: LegName) => legs.find((entry) => entry.leg === leg)!.deposit_address;
+    return {
+      dealId,
+      asset: address('asset'),
+      stable: address('stable') as Address,
+      buyerPayout,
+      sellerRefund,
+      sellerPayout,
+      legs,
+    };
+  }
+
+  /** A fresh ed25519 key, as an API user generates its own. */
+  function freshSolanaKey(): SolanaKey {
+    const privateKey = new Uint8Array(randomBytes(32));
+    return { privateKey, address: base58.encode(ed25519.getPublicKey(privateKey)) };
+  }
+
+  /**
+   * The party generates an ed25519 key and registers its address on SOL with its session (a
+   * sensitive action: `party.token` must be a session's, not an API key's). The party with the key.
+   */
+  async function connectSolana(party: HttpParty): Promise<HttpParty & { solana: SolanaKey }> {
+    const solana = freshSolanaKey();
+    const connected = await expectOk<{ chain: string; address: string }>(
+      'POST',
+      '/api/v1/wallets/connect',
+      party.token,
+      { chain: 'SOL', address: solana.address },
+    );
+    expect(connected).toMatchObject({ chain: 'SOL', address: solana.address });
+    return { ...party, solana };
+  }
+
+  /**
+   * Waits until the Solana leg awaits `party`'s signature; its `signing_payload` (the message, base64,
+   * and the transfers it makes).
+   */
+  async function solanaPayload(
+    party: HttpParty,
+    dealId: string,
+    leg: LegName,
+  ): Promise<SolanaSigningPayload> {
+    if (!party.solana) throw new Error(`${party.email} has no Solana key`);
+    const address = party.solana.address;
+    let payload: SolanaSigningPayload | null = null;
+    await waitUntil(`the ${leg} leg's message to await ${party.email}'s signature`, async () => {
+      const view = legOf(await escrowView(party, dealId), leg);
+      payload = view.signing_payload as SolanaSigningPayload | null;
+      return payload?.format === 'solana_message' && view.signer === address;
+    });
+    return payload as unknown as SolanaSigningPayload;
+  }
+
+  /**
+   * The party signs the Solana leg's message (`signing_payload`) with its ed25519 key and posts the
+   * signature in `encoding` (base58 as wallets give it, or hex). Returns the payload it signed and
+   * the signature. With `mayDie` the server may be killed by the pass the approval starts.
+   */
+  async function approveSolana(
+    party: HttpParty,
+    dealId: string,
+    leg: LegName,
+    encoding: 'base58' | 'hex' = 'base58',
+    mayDie = false,
+  ): Promise<{ payload: SolanaSigningPayload; signature: Uint8Array }> {
+    const payload = await solanaPayload(party, dealId, leg);
+    const signature = signSolana(payload.data, party.solana!.privateKey);
+    const request = call('POST', '/api/v1/escrow/release', party.token, {
+      deal_id: dealId,
+      leg,
+      signature: encoding === 'hex' ? hex.encode(signature) : base58.encode(signature),
+    });
+    const answered = mayDie ? await request.catch(() => null) : await request;
+    if (answered) expect(answered.status, JSON.stringify(answered.json)).toBe(202);
+    return { payload, signature };
+  }
+
+  /** An ed25519 signature of the message (base64, as `signing_payload.data` carries it): 64 bytes. */
+  function signSolana(messageBase64: string, privateKey: Uint8Array): Uint8Array {
+    return ed25519.sign(base64.decode(messageBase64), privateKey);
+  }
+
+  /** The SOL entry of `GET /chains` on the running server (its devnet's URL changes at each start). */
+  async function solanaChainEntry(): Promise<{
+    rpc_url?: string;
+    network?: string;
+    fee_address: string;
+    tokens: { symbol: string; address: string | null; decimals: number }[];
+  }> {
+    const chains = await call<{
+      data: {
+        chain: string;
+        rpc_url?: string;
+        network?: string;
+        fee_address: string;
+        tokens: { symbol: string; address: string | null; decimals: number }[];
+      }[];
+    }>('GET', '/api/v1/chains', null);
+    const entry = chains.json?.data.find((chain) => chain.chain === 'SOL');
+    if (!entry) throw new Error(`GET /chains lists no SOL: ${JSON.stringify(chains.json)}`);
+    return entry;
+  }
+
+  /** One JSON-RPC call to the server's Solana devnet, as any Solana client makes it. */
+  async function solanaRpc<T>(method: string, params: unknown[] = []): Promise<T> {
+    const rpcUrl = (await solanaChainEntry()).rpc_url;
+    if (!rpcUrl) throw new Error('GET /chains shows no rpc_url for SOL (not a local devnet?)');
+    const response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const reply = (await response.json()) as { result: T; error?: { code: number; message: string } };
+    if (reply.error) throw new Error(`solana ${method}: ${reply.error.message} (${reply.error.code})`);
+    return reply.result;
+  }
+
+  /** Lamports at an address, finalized (0 when no account is there). */
+  async function solanaLamports(address: string): Promise<bigint> {
+    const reply = await solanaRpc<{ value: number }>('getBalance', [address, { commitment: 'finalized' }]);
+    return BigInt(reply.value);
+  }
+
+  /** Whether an account exists at the address (finalized). */
+  async function solanaAccountExists(address: string): Promise<boolean> {
+    const reply = await solanaRpc<{ value: unknown }>('getAccountInfo', [
+      address,
+      { encoding: 'base64', commitment: 'finalized' },
+    ]);
+    return reply.value !== null;
   }
 
   /** The party pays `amount` of the token from its own wallet (minted there first); mined when this resolves. */
@@ -516,6 +692,16 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
     withApiKey,
     openDeal,
     openBitcoinDeal,
+    openSolanaDeal,
+    connectSolana,
+    freshSolanaKey,
+    solanaPayload,
+    approveSolana,
+    signSolana,
+    solanaChainEntry,
+    solanaRpc,
+    solanaLamports,
+    solanaAccountExists,
     pay,
     escrowView,
     legOf,

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Database, schema } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { base58 } from '@scure/base';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../../api/access.js';
@@ -55,6 +57,11 @@ interface OperationRule {
   absent?: string;
   /** A body that passes validation, so the call reaches the ownership check. Default `{}`. */
   body?: () => Record<string, unknown>;
+  /**
+   * Other bodies the operation takes (another chain's form of the same request): each caller is
+   * called with each of them too and must get the same answer.
+   */
+  otherBodies?: Array<() => Record<string, unknown>>;
   /** Sent as multipart/form-data (the route reads nothing else). */
   multipart?: true;
   /** A live stream: read its head only. */
@@ -66,6 +73,8 @@ interface OperationRule {
 }
 
 const checksummedEth = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+/** A fresh ed25519 key's address, as a Solana API user registers it. */
+const solanaSigner = () => base58.encode(ed25519.getPublicKey(ed25519.utils.randomSecretKey()));
 const deal = () => ids.deal!;
 const dealTerms = {
   asset_chain: 'ETH',
@@ -115,7 +124,11 @@ const operations: Record<string, OperationRule> = {
   'GET /partners': { access: 'read' },
   'GET /user/profile': { access: 'read' },
   'GET /wallets/balance': { access: 'read' },
-  'POST /wallets/connect': { access: 'sensitive' },
+  'POST /wallets/connect': {
+    access: 'sensitive',
+    // A Solana signer: an ed25519 public key (base58) the caller holds.
+    otherBodies: [() => ({ chain: 'SOL', address: solanaSigner() })],
+  },
   'GET /wallets/escrow-key': { access: 'session', absent: 'only the owner has stored an escrow key' },
   'PUT /wallets/escrow-key': { access: 'sensitive' },
   'GET /api-keys': { access: 'session' },
@@ -135,6 +148,11 @@ const operations: Record<string, OperationRule> = {
     ownedInBody: true,
     absent: 'the deal has no escrow',
     body: () => ({ deal_id: deal(), leg: 'asset', signature: `0x${'11'.repeat(65)}` }),
+    // A Solana leg's approval: a 64-byte ed25519 signature in base58, or in hex.
+    otherBodies: [
+      () => ({ deal_id: deal(), leg: 'asset', signature: base58.encode(new Uint8Array(64).fill(7)) }),
+      () => ({ deal_id: deal(), leg: 'stable', signature: '22'.repeat(64) }),
+    ],
   },
   // The owner's resources, named in the path.
   'GET /deals/{id}': { access: 'read' },
@@ -472,7 +490,12 @@ const evidenceForm = Buffer.concat([
 ]);
 
 /** One cell: the answer's status and body (the head of a stream only). */
-async function callCell(key: string, caller: CallerName, rule: OperationRule) {
+async function callCell(
+  key: string,
+  caller: CallerName,
+  rule: OperationRule,
+  payload: (() => Record<string, unknown>) | undefined = rule.body,
+) {
   const method = key.slice(0, key.indexOf(' '));
   const token = caller === 'anonymous' ? undefined : tokens[caller];
   const withBody = method === 'POST' || method === 'PUT';
@@ -483,7 +506,7 @@ async function callCell(key: string, caller: CallerName, rule: OperationRule) {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...(rule.multipart ? { 'content-type': `multipart/form-data; boundary=${boundary}` } : {}),
     },
-    ...(rule.multipart ? { payload: evidenceForm } : withBody ? { payload: rule.body?.() ?? {} } : {}),
+    ...(rule.multipart ? { payload: evidenceForm } : withBody ? { payload: payload?.() ?? {} } : {}),
     ...(rule.stream ? { payloadAsStream: true } : {}),
   });
   if (!rule.stream) return { status: response.statusCode, body: response.body };
@@ -511,30 +534,37 @@ describe('authorization matrix of every /api/v1 operation', () => {
     let cells = 0;
     for (const { key, access } of documented) {
       const rule = operations[key]!;
-      for (const caller of callerNames) {
-        const want = expected(key, caller, rule);
-        const { status, body } = await callCell(key, caller, rule);
-        cells += 1;
-        const cell = `${key} [${access}] as ${caller}: ${status} ${body.slice(0, 160)}`;
-        if (status >= 500) {
-          mismatches.push(`${cell} (server error)`);
-          continue;
-        }
-        if ('refused' in want) {
-          const code = status === want.refused ? JSON.parse(body || '{}').error?.code : undefined;
-          if (status !== want.refused || code !== want.code) {
-            mismatches.push(`${cell} (expected ${want.refused} ${want.code})`);
+      const bodies = [rule.body, ...(rule.otherBodies ?? [])];
+      for (const caller of callerNames)
+        for (const [variant, sent] of bodies.entries()) {
+          const want = expected(key, caller, rule);
+          const { status, body } = await callCell(key, caller, rule, sent);
+          cells += 1;
+          const cell = `${key}${variant > 0 ? ` (body ${variant})` : ''} [${access}] as ${caller}: ${status} ${body.slice(0, 160)}`;
+          if (status >= 500) {
+            mismatches.push(`${cell} (server error)`);
+            continue;
           }
-          for (const secret of ownersSecrets) {
-            if (body.includes(secret)) leaks.push(`${cell} (contains ${secret})`);
+          if ('refused' in want) {
+            const code = status === want.refused ? JSON.parse(body || '{}').error?.code : undefined;
+            if (status !== want.refused || code !== want.code) {
+              mismatches.push(`${cell} (expected ${want.refused} ${want.code})`);
+            }
+            for (const secret of ownersSecrets) {
+              if (body.includes(secret)) leaks.push(`${cell} (contains ${secret})`);
+            }
+          } else if ([401, 403].includes(status) || (status === 404 && !rule.absent)) {
+            mismatches.push(`${cell} (expected allowed)`);
           }
-        } else if ([401, 403].includes(status) || (status === 404 && !rule.absent)) {
-          mismatches.push(`${cell} (expected allowed)`);
         }
-      }
     }
     expect(mismatches).toEqual([]);
     expect(leaks).toEqual([]);
-    expect(cells).toBe(documented.length * callerNames.length);
+    const variants = documented.reduce(
+      (sum, { key }) => sum + (operations[key]!.otherBodies?.length ?? 0),
+      0,
+    );
+    expect(variants).toBe(3);
+    expect(cells).toBe((documented.length + variants) * callerNames.length);
   });
 });
