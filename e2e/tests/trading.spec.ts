@@ -85,10 +85,10 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   await expectNoSeriousAxeViolations(buyer);
   await saveScreenshots(buyer, 'trading-create');
 
-  // Only the chains GET /api/v1/chains lists (Bitcoin and Ethereum; stablecoins on Ethereum only),
-  // and the symbols that live there.
-  await expect(buyer.getByLabel('Asset Chain').getByRole('option')).toHaveText(['BTC', 'ETH']);
-  await expect(buyer.getByLabel('Stable Chain').getByRole('option')).toHaveText(['ETH']);
+  // Only the chains GET /api/v1/chains lists (Bitcoin, Ethereum and Solana; stablecoins on Ethereum
+  // and Solana), and the symbols that live there.
+  await expect(buyer.getByLabel('Asset Chain').getByRole('option')).toHaveText(['BTC', 'ETH', 'SOL']);
+  await expect(buyer.getByLabel('Stable Chain').getByRole('option')).toHaveText(['ETH', 'SOL']);
   await expect(buyer.getByLabel('Asset Symbol').getByRole('option')).toHaveText([
     'ETH',
     'WETH',
