@@ -190,7 +190,7 @@ export const profiles = pgTable(
   (table) => [uniqueIndex('profiles_username_lower_idx').on(sql`lower(${table.username})`)],
 );
 
-export type UserRole = 'mediator' | 'admin' | 'compliance';
+export type UserRole = 'mediator' | 'admin' | 'compliance' | 'concierge';
 
 /** Staff roles; they travel in the access token's `app_metadata.roles`. */
 export const userRoles = pgTable(

@@ -44,6 +44,11 @@ export const deals = pgTable(
     stableAmount: baseUnits('stable_amount'),
     meetingRequired: boolean('meeting_required').notNull().default(false),
     travelLocation: text('travel_location'),
+    /**
+     * The meeting the terms require (API field names: location, latitude, longitude, starts_on,
+     * duration, travel_paid_by); null when none is required or its details are not proposed yet.
+     */
+    meeting: jsonb('meeting').$type<Record<string, unknown>>(),
     status: text('status').$type<DealStatus>().notNull().default('draft'),
     /** The latest proposed version of the terms (deal_terms_versions); 1 is the buyer's opening proposal. */
     termsVersion: integer('terms_version').notNull().default(1),

@@ -166,12 +166,13 @@ export const chainScanCursors = pgTable('chain_scan_cursors', {
   updatedAt: updatedAt(),
 });
 
-export type EscrowPayoutKind = 'release' | 'refund' | 'split';
+export type EscrowPayoutKind = 'release' | 'refund' | 'split' | 'travel';
 /**
  * Why a payout exists: the deal's own settlement, a cancelled deal's refund, a mediator's decision,
- * or money that reached a settled leg, returned to the depositor (on chains without a `sweep`).
+ * money that reached a settled leg, returned to the depositor (on chains without a `sweep`), or a
+ * travel quote both parties approved, paid out of the stable leg before it settles.
  */
-export type EscrowPayoutSource = 'settlement' | 'cancellation' | 'mediator' | 'late_deposit';
+export type EscrowPayoutSource = 'settlement' | 'cancellation' | 'mediator' | 'late_deposit' | 'travel';
 /**
  * `collecting` waits for a party's approval; `ready` has it (and, for a settlement, waits for the
  * other leg's); `submitting` has its signed transaction stored and is being broadcast; `submitted`
@@ -245,10 +246,16 @@ export const escrowPayouts = pgTable(
       columns: [table.escrowId, table.leg],
       foreignColumns: [escrowLegs.escrowId, escrowLegs.leg],
     }),
-    // One live payout per leg: a leg settles once. A late deposit's return comes after it, one at a time.
+    // One live payout per leg: a leg settles once. A late deposit's return comes after it, one at a
+    // time; travel payouts come before it, one at a time.
     uniqueIndex('escrow_payouts_live_leg_idx')
       .on(table.escrowId, table.leg)
-      .where(sql`${table.status} <> 'superseded' and ${table.source} <> 'late_deposit'`),
+      .where(sql`${table.status} <> 'superseded' and ${table.source} not in ('late_deposit', 'travel')`),
+    uniqueIndex('escrow_payouts_live_travel_idx')
+      .on(table.escrowId, table.leg)
+      .where(
+        sql`${table.source} = 'travel' and ${table.status} not in ('superseded', 'confirmed', 'failed')`,
+      ),
     uniqueIndex('escrow_payouts_live_late_deposit_idx')
       .on(table.escrowId, table.leg)
       .where(

@@ -8,6 +8,7 @@ export * from './deals.js';
 export * from './escrow.js';
 export * from './files.js';
 export * from './kyc.js';
+export * from './meetings.js';
 export * from './rate-limits.js';
 export * from './support.js';
 export * from './wallets.js';

@@ -25,7 +25,7 @@ export const escrowStatusValues = [
   'refunding',
   'refunded',
 ] as const;
-export const escrowPayoutKinds = ['release', 'refund', 'split'] as const;
+export const escrowPayoutKinds = ['release', 'refund', 'split', 'travel'] as const;
 export const escrowPayoutStatuses = [
   'collecting',
   'ready',
@@ -82,7 +82,7 @@ const transferSchema = z.object({
 export const escrowPayoutViewSchema = z.object({
   kind: z.enum(escrowPayoutKinds),
   source: z
-    .enum(['settlement', 'cancellation', 'mediator', 'late_deposit'])
+    .enum(['settlement', 'cancellation', 'mediator', 'late_deposit', 'travel'])
     .describe('`late_deposit`: money that reached the leg after it was paid out, returned to the depositor'),
   status: z.enum(escrowPayoutStatuses),
   transfers: z

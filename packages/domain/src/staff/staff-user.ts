@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The roles an admin grants; every user is a trader, so "trader" is not one of them. */
-export const staffRoles = ['mediator', 'compliance', 'admin'] as const;
+export const staffRoles = ['mediator', 'compliance', 'admin', 'concierge'] as const;
 export type StaffRole = (typeof staffRoles)[number];
 
 /** A user as the admins' role console lists them. */

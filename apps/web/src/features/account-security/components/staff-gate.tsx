@@ -11,7 +11,7 @@ import { useMfaFactors } from '../api/mfa-factors.js';
 import { verifyTotpCode } from '../api/verify-totp-code.js';
 import { TotpCodeForm } from './totp-code-form.js';
 
-const staffRoles = ['mediator', 'compliance', 'admin'];
+const staffRoles = ['mediator', 'compliance', 'admin', 'concierge'];
 
 /** The staff roles the server put into the session's user (app_metadata.roles); the API checks them again. */
 export function useStaffRoles(): string[] {

@@ -8,6 +8,7 @@ const roleLabels: Record<StaffRole, string> = {
   mediator: 'Mediator',
   compliance: 'Compliance',
   admin: 'Admin',
+  concierge: 'Concierge',
 };
 
 /** One user with a checkbox per staff role; Save replaces their roles with the ticked ones. */
