@@ -58,7 +58,12 @@ export interface TestApp {
 export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'covenant-test-'));
   const config = {
-    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...options.env }),
+    ...loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      DATA_DIR: dataDir,
+      ...options.env,
+    }),
     ...options.config,
   };
   const clock = options.clock ?? (() => new Date());

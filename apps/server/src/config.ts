@@ -75,6 +75,10 @@ const envSchema = z.object({
   ESCROW_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
   /** Seconds a sent payout may wait unmined before it is sent again with a 12.5% higher fee (same nonce). */
   ESCROW_FEE_BUMP_AFTER_SECONDS: z.coerce.number().int().min(15).max(86_400).default(180),
+  /** How far from the meeting's coordinates a check-in may be before it is flagged for the mediators. */
+  MEETING_RADIUS_METERS: z.coerce.number().int().min(50).max(100_000).default(1000),
+  /** Days a check-in's position is kept (the privacy policy states it) before it is erased. */
+  MEETING_POSITION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Tests only (refused in production): where the engine kills its own process to prove recovery. */
   ESCROW_CRASH_POINT: z.enum(escrowCrashPoints).optional(),
   /**
@@ -237,6 +241,7 @@ export interface Config {
     /** Tests only: where the escrow engine kills its own process (never set in production). */
     crashPoint: EscrowCrashPoint | undefined;
   };
+  meetings: { radiusMeters: number; positionRetentionDays: number };
 }
 
 export type Confirmations = number | 'finalized';
@@ -325,6 +330,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pollMs: env.ESCROW_POLL_MS,
       feeBumpAfterSeconds: env.ESCROW_FEE_BUMP_AFTER_SECONDS,
       crashPoint: env.ESCROW_CRASH_POINT,
+    },
+    meetings: {
+      radiusMeters: env.MEETING_RADIUS_METERS,
+      positionRetentionDays: env.MEETING_POSITION_RETENTION_DAYS,
     },
   };
 }

@@ -15,6 +15,7 @@ import { createDeliverWebhookJob } from './jobs/deliver-webhook-job.js';
 import { createPruneIdempotencyKeysJob } from './jobs/prune-idempotency-keys.js';
 import { createPruneRateLimitsJob } from './jobs/prune-rate-limits.js';
 import { type JobQueue, startJobs } from './jobs/start-jobs.js';
+import { createEraseMeetingPositionsJob } from './meetings/erase-meeting-positions.js';
 import { createLogDestination } from './plugins/create-log-destination.js';
 import { createLogger } from './plugins/create-logger.js';
 import { createDatabaseRateLimiter } from './plugins/rate-limit/create-database-rate-limiter.js';
@@ -107,6 +108,7 @@ try {
     jobs: [
       createPruneRateLimitsJob(database.db, clock),
       createPruneIdempotencyKeysJob(database.db, clock),
+      createEraseMeetingPositionsJob(database.db, clock, config.meetings.positionRetentionDays),
       deliverWebhookJob,
       ...app.escrow.jobs(),
     ],

@@ -32,6 +32,20 @@ export const errorStatus = {
   APPROVAL_FORM_MISMATCH: 422,
   /** A Bitcoin signer that is not a compressed secp256k1 public key (or an address sent in its place). */
   INVALID_PUBLIC_KEY: 422,
+  /** Terms that require a meeting accepted before its place, coordinates, first day and duration are proposed. */
+  MEETING_DETAILS_REQUIRED: 422,
+  /** A meeting action on a deal whose terms require no meeting. */
+  MEETING_NOT_REQUIRED: 409,
+  /** Check-in outside the meeting window, or before the escrow is funded. */
+  MEETING_NOT_OPEN: 409,
+  /** Settlement waits until both parties checked in at the meeting or both waived it. */
+  MEETING_PENDING: 409,
+  ALREADY_CHECKED_IN: 409,
+  /** A check-in code that is not the counterparty's for this deal, expired, already used, or the caller's own. */
+  MEETING_CODE_INVALID: 422,
+  MEETING_CODE_EXPIRED: 422,
+  MEETING_CODE_USED: 422,
+  MEETING_CODE_OWN: 422,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -22,6 +22,21 @@ describe('describeDealEvent', () => {
     );
   });
 
+  it('tells the other party about check-ins and waivers, and when the meeting stops holding settlement', () => {
+    expect(describeDealEvent('meeting_checked_in', { party: 'buyer', both_checked_in: false })?.title).toBe(
+      'Your counterparty checked in at the meeting',
+    );
+    expect(describeDealEvent('meeting_checked_in', { party: 'seller', both_checked_in: true })?.title).toBe(
+      'Both parties checked in at the meeting',
+    );
+    expect(describeDealEvent('meeting_waived', { party: 'seller', both_waived: false })?.title).toBe(
+      'Your counterparty waived the meeting',
+    );
+    expect(describeDealEvent('meeting_waived', { party: 'buyer', both_waived: true })?.body).toContain(
+      'no longer waits for the meeting',
+    );
+  });
+
   it('needs none for a mediator taking the case, and has a generic line for anything new', () => {
     expect(describeDealEvent('dispute_assigned', { dispute_id: 'x' })).toBeNull();
     expect(describeDealEvent('escrow_address_rotated', {})).toEqual({

@@ -100,6 +100,26 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
           .join(' '),
       };
     }
+    case 'meeting_checked_in':
+      return payload.both_checked_in === true
+        ? {
+            title: 'Both parties checked in at the meeting',
+            body: 'The meeting is confirmed. The escrow can now settle: approve your release in the deal room.',
+          }
+        : {
+            title: 'Your counterparty checked in at the meeting',
+            body: 'Your counterparty checked in with your code. Check in with theirs to confirm the meeting.',
+          };
+    case 'meeting_waived':
+      return payload.both_waived === true
+        ? {
+            title: 'Meeting waived by both parties',
+            body: 'The deal no longer waits for the meeting. The escrow can settle once funded.',
+          }
+        : {
+            title: 'Your counterparty waived the meeting',
+            body: 'Your counterparty asked to settle without meeting. Waive it too, or check in at the meeting.',
+          };
     default:
       return { title: `Deal updated: ${action}`, body: 'Open the deal to see what changed.' };
   }

@@ -53,6 +53,13 @@ export async function acceptDealTerms(
       });
     }
     const terms = proposal ? dealTermsVersionTermsSchema.parse(proposal.terms) : versionTermsOf(deal);
+    if (terms.meeting_required && !terms.meeting) {
+      throw new AppError(
+        'MEETING_DETAILS_REQUIRED',
+        'These terms require a meeting: propose its place, coordinates, first day, duration and who pays for travel before accepting',
+        { fields: ['location', 'latitude', 'longitude', 'starts_on', 'duration', 'travel_paid_by'] },
+      );
+    }
     const rows = await tx.select().from(schema.dealAddresses).where(eq(schema.dealAddresses.dealId, dealId));
     const stored = new Map<string, DealPartyAddresses>(
       rows.map((row) => [

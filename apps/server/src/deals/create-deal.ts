@@ -1,7 +1,7 @@
 import { type Db, schema } from '@covenant/db';
-import { AppError, type DealTerms } from '@covenant/domain';
+import { AppError, type DealTerms, type Meeting } from '@covenant/domain';
 import { appendDealEvent } from './append-deal-event.js';
-import { checkDealTerms, loadTraderProfiles } from './deal-terms.js';
+import { checkDealTerms, checkMeetingDate, loadTraderProfiles } from './deal-terms.js';
 import { type DealView, presentDeal, versionTermsOf } from './deal-view.js';
 
 export interface CreateDealDeps {
@@ -13,6 +13,7 @@ export interface CreateDealDeps {
 
 export interface NewDeal extends DealTerms {
   counterparty_id: string;
+  meeting?: Meeting | null | undefined;
 }
 
 /**
@@ -35,6 +36,7 @@ export async function createDeal(deps: CreateDealDeps, buyerId: string, input: N
     });
   }
   const now = deps.now();
+  if (input.meeting_required) checkMeetingDate(input.meeting, now);
   const deal = await deps.db.transaction(async (tx) => {
     const [created] = await tx
       .insert(schema.deals)
@@ -48,7 +50,9 @@ export async function createDeal(deps: CreateDealDeps, buyerId: string, input: N
         stableSymbol: input.stable_symbol,
         stableAmount: stableAmount.toString(),
         meetingRequired: input.meeting_required,
-        travelLocation: input.meeting_required ? input.travel_location : null,
+        // The meeting's place is the travel location the spec's trade row names.
+        travelLocation: input.meeting_required ? (input.meeting?.location ?? input.travel_location) : null,
+        meeting: input.meeting_required && input.meeting ? { ...input.meeting } : null,
         status: 'draft',
         createdAt: now,
         updatedAt: now,

@@ -8,6 +8,7 @@ import {
   isEscrowChain,
   isStableChain,
   isStableSymbol,
+  type Meeting,
   parseBaseUnits,
   type StableSymbol,
   symbolFitsChain,
@@ -104,6 +105,20 @@ export function checkDealTerms(
     throw new AppError(code, failure.message, failure.details);
   }
   return { assetAmount: assetAmount!, stableAmount: stableAmount! };
+}
+
+/**
+ * Refuses a meeting whose first day has already passed when it is proposed (UTC, with a day of grace
+ * for time zones): nobody can check in at a meeting that is over.
+ */
+export function checkMeetingDate(meeting: Meeting | undefined | null, now: Date): void {
+  if (!meeting) return;
+  const yesterday = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
+  if (meeting.starts_on < yesterday) {
+    throw new AppError('VALIDATION_FAILED', 'The meeting’s first day has already passed', {
+      fields: { 'meeting.starts_on': `must be ${yesterday} or later` },
+    });
+  }
 }
 
 /**

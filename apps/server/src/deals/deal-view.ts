@@ -1,5 +1,12 @@
 import { type Db, schema } from '@covenant/db';
-import type { Deal, DealPartyAddresses, DealTerms, DealTermsVersionTerms } from '@covenant/domain';
+import {
+  type Deal,
+  type DealPartyAddresses,
+  type DealTerms,
+  type DealTermsVersionTerms,
+  type Meeting,
+  meetingSchema,
+} from '@covenant/domain';
 import { and, eq, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 
@@ -65,6 +72,7 @@ export function presentDeal(row: DealViewRow, viewerId: string): DealView {
     buyer: { id: deal.buyerId, username: row.buyerUsername, trading_tier: row.buyerTier },
     seller: { id: deal.sellerId, username: row.sellerUsername, trading_tier: row.sellerTier },
     ...termsOf(deal),
+    meeting: meetingOf(deal) ?? null,
     status: deal.status,
     terms_version: deal.termsVersion,
     // Deals from before versions were kept have no version row: their terms are the buyer's opening ones.
@@ -97,7 +105,19 @@ export function termsOf(deal: typeof schema.deals.$inferSelect): DealTerms {
   };
 }
 
+/** The meeting a stored deal's terms carry, when they require one and it was proposed. */
+export function meetingOf(deal: typeof schema.deals.$inferSelect): Meeting | undefined {
+  if (!deal.meetingRequired || !deal.meeting) return undefined;
+  return meetingSchema.parse(deal.meeting);
+}
+
 /** What a version of the terms fixes, as the deals row mirrors its latest version. */
 export function versionTermsOf(deal: typeof schema.deals.$inferSelect): DealTermsVersionTerms {
-  return { ...termsOf(deal), funding_deadline_hours: deal.fundingDeadlineHours };
+  const meeting = meetingOf(deal);
+  // The key is left out without a meeting, so terms hashes of deals without one stay as they were.
+  return {
+    ...termsOf(deal),
+    funding_deadline_hours: deal.fundingDeadlineHours,
+    ...(meeting ? { meeting } : {}),
+  };
 }

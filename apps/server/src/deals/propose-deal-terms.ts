@@ -1,8 +1,8 @@
 import { type Db, schema } from '@covenant/db';
-import { type DealTermsVersionTerms, nextDealStatus } from '@covenant/domain';
+import { type DealTermsVersionTerms, type Meeting, nextDealStatus } from '@covenant/domain';
 import { eq } from 'drizzle-orm';
 import { appendDealEvent } from './append-deal-event.js';
-import { checkDealTerms, loadTraderProfiles, lockPartyDeal } from './deal-terms.js';
+import { checkDealTerms, checkMeetingDate, loadTraderProfiles, lockPartyDeal } from './deal-terms.js';
 import { type DealView, presentDeal, selectDealViews, versionTermsOf } from './deal-view.js';
 
 /**
@@ -17,7 +17,7 @@ export async function proposeDealTerms(
   deps: { db: Db; now: () => Date },
   userId: string,
   dealId: string,
-  changes: Partial<DealTermsVersionTerms>,
+  changes: Partial<Omit<DealTermsVersionTerms, 'meeting'>> & { meeting?: Meeting | null | undefined },
 ): Promise<DealView> {
   // Read before the transaction: on PGlite nothing but the transaction may be awaited inside it.
   const profiles = await loadTraderProfiles(deps.db, [userId]);
@@ -28,17 +28,26 @@ export async function proposeDealTerms(
     const { deal, party: role } = await lockPartyDeal(tx, userId, dealId);
     const status = nextDealStatus(deal.status, 'propose_terms', role);
     const current = versionTermsOf(deal);
-    const next: DealTermsVersionTerms = { ...current, ...changes };
-    if (!next.meeting_required) next.travel_location = null;
+    const { meeting: meetingChange, ...otherChanges } = changes;
+    const next: DealTermsVersionTerms = { ...current, ...otherChanges };
+    // `meeting: null` clears the meeting's details; leaving it out keeps them.
+    if (meetingChange === null) delete next.meeting;
+    else if (meetingChange) next.meeting = { ...meetingChange };
+    if (!next.meeting_required) {
+      next.travel_location = null;
+      delete next.meeting;
+    }
+    if (next.meeting) next.travel_location = next.meeting.location;
+    if (meetingChange) checkMeetingDate(next.meeting, now);
     const counterpartyId = role === 'buyer' ? deal.sellerId : deal.buyerId;
     const { assetAmount, stableAmount } = checkDealTerms(profiles.get(userId), counterpartyId, next);
     // Amounts are stored (and hashed) in their canonical decimal form.
     next.asset_amount = assetAmount.toString();
     next.stable_amount = stableAmount.toString();
     const changed = Object.fromEntries(
-      (Object.keys(next) as Array<keyof DealTermsVersionTerms>)
-        .filter((field) => next[field] !== current[field])
-        .map((field) => [field, { from: current[field], to: next[field] }]),
+      ([...new Set([...Object.keys(current), ...Object.keys(next)])] as Array<keyof DealTermsVersionTerms>)
+        .filter((field) => JSON.stringify(next[field] ?? null) !== JSON.stringify(current[field] ?? null))
+        .map((field) => [field, { from: current[field] ?? null, to: next[field] ?? null }]),
     );
     const version = deal.termsVersion + 1;
     await tx
@@ -55,6 +64,7 @@ export async function proposeDealTerms(
         stableAmount: next.stable_amount,
         meetingRequired: next.meeting_required,
         travelLocation: next.travel_location,
+        meeting: next.meeting ? { ...next.meeting } : null,
         fundingDeadlineHours: next.funding_deadline_hours,
         termsVersion: version,
         acceptedTermsVersion: null,

@@ -2,6 +2,7 @@ import { schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
 import { type Leg, legDepositor } from '@covenant/escrow';
 import { and, eq, ne } from 'drizzle-orm';
+import { loadMeetingRecords, settlementWaits } from '../meetings/meeting-state.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { type PayoutRow, receivedOf } from './escrow-rows.js';
 import { findLeg, findPartyEscrow } from './find-party-escrow.js';
@@ -81,6 +82,17 @@ export async function approvePayout(
         available: available.toString(),
         chain: leg.chain,
       });
+    }
+    const [deal] = await deps.db
+      .select({ status: schema.deals.status, meetingRequired: schema.deals.meetingRequired })
+      .from(schema.deals)
+      .where(eq(schema.deals.id, found.escrow.dealId));
+    if (deal && settlementWaits(deal, await loadMeetingRecords(deps.db, found.escrow.dealId))) {
+      throw new AppError(
+        'MEETING_PENDING',
+        'Settlement waits for the meeting: both parties check in there, or both waive it',
+        { leg: input.leg },
+      );
     }
     throw new AppError(
       'INVALID_STATE_TRANSITION',

@@ -10,6 +10,7 @@ import {
   type SettlementPlan,
 } from '@covenant/escrow';
 import { and, eq, inArray, ne } from 'drizzle-orm';
+import { loadMeetingRecords, meetingSettled } from '../meetings/meeting-state.js';
 import { eligibleSigners } from './approve-payout.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import {
@@ -38,7 +39,9 @@ export async function preparePayouts(deps: EscrowEngineDeps): Promise<string[]> 
     .select({
       escrowId: schema.escrows.id,
       escrowStatus: schema.escrows.status,
+      dealId: schema.deals.id,
       dealStatus: schema.deals.status,
+      meetingRequired: schema.deals.meetingRequired,
     })
     .from(schema.escrows)
     .innerJoin(schema.deals, eq(schema.deals.id, schema.escrows.dealId))
@@ -51,6 +54,14 @@ export async function preparePayouts(deps: EscrowEngineDeps): Promise<string[]> 
   for (const candidate of candidates) {
     const source: Source = candidate.dealStatus === 'escrow_funded' ? 'settlement' : 'cancellation';
     if (source === 'settlement' && candidate.escrowStatus !== 'funded') continue;
+    // A deal whose terms require a meeting settles once both checked in there, or both waived it.
+    if (
+      source === 'settlement' &&
+      candidate.meetingRequired &&
+      !meetingSettled(await loadMeetingRecords(deps.db, candidate.dealId))
+    ) {
+      continue;
+    }
     if (await preparePayoutsFor(deps, candidate.escrowId, source)) touched.push(candidate.escrowId);
   }
   const instructions = await deps.db

@@ -5,6 +5,7 @@ import { testTetherTokenAbi } from '@covenant/contracts';
 import { type Database, schema } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
 import { fundFromDevnetWallet } from '@covenant/devnets';
+import type { Meeting } from '@covenant/domain';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type Address, createPublicClient, createTestClient, erc20Abi, type Hex, http } from 'viem';
@@ -73,6 +74,8 @@ export interface EscrowDevnet {
     stableAmount: bigint;
     stableChain?: 'ETH' | 'SOL';
     fundingDeadlineHours?: number;
+    /** Terms that require this meeting. */
+    meeting?: Meeting;
   }): Promise<string>;
   /** The party pays `amount` of the symbol from its own wallet to `to`; the mined transaction hash. */
   pay(party: EscrowParty, symbol: string, to: string, amount: bigint): Promise<Hex>;
@@ -230,6 +233,9 @@ export async function startEscrowDevnet(
           stableAmount: terms.stableAmount.toString(),
           status: 'terms_agreed',
           fundingDeadlineHours: terms.fundingDeadlineHours ?? 24,
+          meetingRequired: terms.meeting !== undefined,
+          travelLocation: terms.meeting?.location ?? null,
+          meeting: terms.meeting ? { ...terms.meeting } : null,
           acceptedTermsVersion: 1,
           termsHash: 'test',
           termsAgreedAt: now,

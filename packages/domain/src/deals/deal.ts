@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bitcoinNetworks } from '../addresses/validate-chain-address.js';
 import { tradingTiers } from '../tier-limits.js';
+import { meetingSchema } from './meeting.js';
 
 export const dealStatuses = [
   'draft',
@@ -40,6 +41,8 @@ export const dealPartyAddressesSchema = z.object({
 export const dealTermsVersionTermsSchema = z.object({
   ...dealTermsFields,
   funding_deadline_hours: z.number().int(),
+  /** Present only when the terms require a meeting and its details were proposed (older versions never have it). */
+  meeting: meetingSchema.optional(),
 });
 
 /** A deal as /api/v1 shows it to one of its parties: the server's response schema and the web's type. */
@@ -51,6 +54,9 @@ export const dealSchema = z.object({
   buyer: dealPartySchema,
   seller: dealPartySchema,
   ...dealTermsFields,
+  meeting: meetingSchema
+    .nullable()
+    .describe('The meeting the terms require: place, coordinates, first day, duration, who pays travel'),
   status: z.enum(dealStatuses),
   terms_version: z.number().int().describe('The latest proposed version of the terms'),
   terms_proposed_by: z.uuid().describe('Who proposed the latest version; the other party may accept it'),

@@ -9,8 +9,8 @@ import {
 
 const meeting = {
   location: 'Zurich, Baur au Lac',
-  latitude: 47.3667,
-  longitude: 8.5392,
+  latitude: '47.3667',
+  longitude: '8.5392',
   starts_on: '2026-12-01',
   duration: '1-3',
   travel_paid_by: 'seller',
@@ -21,8 +21,12 @@ describe('meetingSchema', () => {
     expect(meetingSchema.parse(meeting)).toEqual(meeting);
     expect(meetingSchema.safeParse({ ...meeting, starts_on: '2026-02-30' }).success).toBe(false);
     expect(meetingSchema.safeParse({ ...meeting, starts_on: '1 Dec 2026' }).success).toBe(false);
-    expect(meetingSchema.safeParse({ ...meeting, latitude: 91 }).success).toBe(false);
-    expect(meetingSchema.safeParse({ ...meeting, longitude: -180.5 }).success).toBe(false);
+    expect(meetingSchema.safeParse({ ...meeting, latitude: '91' }).success).toBe(false);
+    expect(meetingSchema.safeParse({ ...meeting, latitude: 47.3 }).success).toBe(false);
+    expect(meetingSchema.safeParse({ ...meeting, latitude: '47.1234567' }).success).toBe(false);
+    expect(meetingSchema.safeParse({ ...meeting, latitude: '-90.000000' }).success).toBe(true);
+    expect(meetingSchema.safeParse({ ...meeting, longitude: '-180.5' }).success).toBe(false);
+    expect(meetingSchema.safeParse({ ...meeting, longitude: '1e2' }).success).toBe(false);
     expect(meetingSchema.safeParse({ ...meeting, duration: '1-4' }).success).toBe(false);
   });
 });

@@ -1,4 +1,11 @@
-import { assetChains, dealStatuses, multiLineText, singleLineText, stableChains } from '@covenant/domain';
+import {
+  assetChains,
+  dealStatuses,
+  meetingSchema,
+  multiLineText,
+  singleLineText,
+  stableChains,
+} from '@covenant/domain';
 import { z } from 'zod';
 
 /** Amounts travel as base-unit decimal strings; their exact rules are checked by the use case. */
@@ -6,6 +13,13 @@ const baseUnitAmount = z
   .string()
   .max(100)
   .describe('Integer amount in the token’s smallest unit, as a decimal string ("50000000" = 0.5 BTC)');
+
+/** The meeting as a request carries it; its place is text under the usual text rules. */
+export const meetingInputSchema = meetingSchema
+  .extend({ location: singleLineText().min(1).max(200) })
+  .describe(
+    'Required before terms with meeting_required can be accepted. Dates are UTC; check-in is open from the day before starts_on until the day after the longest duration',
+  );
 
 export const dealTermsSchema = z.object({
   asset_chain: z.enum(assetChains),
@@ -20,6 +34,10 @@ export const dealTermsSchema = z.object({
   stable_amount: baseUnitAmount,
   meeting_required: z.boolean().default(false),
   travel_location: singleLineText().max(200).nullable().default(null),
+  meeting: meetingInputSchema
+    .nullable()
+    .optional()
+    .describe('With meeting_required: the meeting; travel_location then mirrors its location'),
 });
 
 export const newDealSchema = dealTermsSchema.extend({ counterparty_id: z.uuid() });

@@ -365,3 +365,87 @@ describe('closed deals and strangers', () => {
     expect(stored).toMatchObject({ status: 'cis_submitted', termsVersion: 1, assetAmount: '50000000' });
   });
 });
+
+describe('terms that require a meeting', () => {
+  const meeting = {
+    location: 'Geneva, Hotel des Bergues',
+    latitude: '46.2075',
+    longitude: '6.1453',
+    starts_on: '2099-03-02',
+    duration: '2-5',
+    travel_paid_by: 'seller',
+  };
+
+  it('cannot be accepted until the meeting’s details are proposed; they are then part of the hash', async () => {
+    const created = await call('POST', '/api/v1/deals', buyer.token, {
+      ...openingTerms,
+      meeting_required: true,
+      travel_location: 'Geneva',
+      counterparty_id: seller.id,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({
+      meeting_required: true,
+      travel_location: 'Geneva',
+      meeting: null,
+    });
+    const dealId: string = created.json().id;
+    await setStatus(dealId, 'cis_submitted');
+    await setBothAddresses(dealId);
+    const early = await accept(dealId, seller.token, 1);
+    expect(early.statusCode).toBe(422);
+    expect(early.json().error.code).toBe('MEETING_DETAILS_REQUIRED');
+
+    const proposed = await call('PUT', `/api/v1/deals/${dealId}/terms`, buyer.token, { meeting });
+    expect(proposed.statusCode, proposed.body).toBe(200);
+    expect(proposed.json()).toMatchObject({ version: 2, meeting, travel_location: meeting.location });
+    const accepted = await accept(dealId, seller.token, 2);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const terms = (await call('GET', `/api/v1/deals/${dealId}/terms`, seller.token)).json();
+    const agreed = terms.versions.find((version: { version: number }) => version.version === 2).terms;
+    expect(agreed.meeting).toEqual(meeting);
+    const expected = sha256(
+      canonical({
+        deal_id: dealId,
+        version: 2,
+        terms: agreed,
+        addresses: { buyer: buyerAddresses, seller: sellerAddresses },
+      }),
+    );
+    expect(accepted.json().terms_hash).toBe(expected);
+  });
+
+  it('refuses a meeting whose first day has passed, impossible coordinates, or an unknown duration', async () => {
+    const dealId = await newDeal();
+    const refused = async (change: Record<string, unknown>) => {
+      const response = await call('PUT', `/api/v1/deals/${dealId}/terms`, buyer.token, {
+        meeting_required: true,
+        meeting: { ...meeting, ...change },
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      return response.json().error;
+    };
+    expect((await refused({ starts_on: '2020-01-01' })).message).toBe(
+      'The meeting’s first day has already passed',
+    );
+    await refused({ latitude: '95' });
+    await refused({ duration: '1-10' });
+    await refused({ starts_on: '2099-02-30' });
+  });
+
+  it('drops the meeting when a proposal no longer requires one', async () => {
+    const created = await call('POST', '/api/v1/deals', buyer.token, {
+      ...openingTerms,
+      meeting_required: true,
+      meeting,
+      counterparty_id: seller.id,
+    });
+    expect(created.json()).toMatchObject({ meeting, travel_location: meeting.location });
+    const dealId: string = created.json().id;
+    await setStatus(dealId, 'cis_submitted');
+    const dropped = await call('PUT', `/api/v1/deals/${dealId}/terms`, seller.token, {
+      meeting_required: false,
+    });
+    expect(dropped.json()).toMatchObject({ meeting_required: false, meeting: null, travel_location: null });
+  });
+});

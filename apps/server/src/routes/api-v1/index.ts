@@ -25,6 +25,7 @@ import { disputeRoutes } from './disputes.js';
 import { escrowRoutes } from './escrow.js';
 import { escrowKeyRoutes } from './escrow-key.js';
 import { apiV1KycRoutes } from './kyc.js';
+import { meetingRoutes } from './meetings.js';
 import { apiV1PartnerRoutes } from './partners.js';
 import { principalOf } from './principal-of.js';
 import { apiV1ProfileRoutes } from './profile.js';
@@ -87,6 +88,7 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     await authenticated.register(cisRoutes);
     await authenticated.register(disputeRoutes);
     await authenticated.register(dealRoomRoutes);
+    await authenticated.register(meetingRoutes);
     await authenticated.register(staffDisputeRoutes, { prefix: '/staff/disputes' });
     await authenticated.register(staffUserRoutes, { prefix: '/staff' });
     await authenticated.register(staffAlertRoutes, { prefix: '/staff' });

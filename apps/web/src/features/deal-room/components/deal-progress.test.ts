@@ -21,6 +21,7 @@ function deal(overrides: Partial<Deal> = {}): Deal {
     stable_amount: '60000000000',
     meeting_required: false,
     travel_location: null,
+    meeting: null,
     status: 'draft',
     terms_version: 1,
     terms_proposed_by: buyerId,

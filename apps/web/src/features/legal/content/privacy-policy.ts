@@ -64,6 +64,7 @@ export const privacyPolicySections: DocumentSection[] = [
           'Account data: for the life of your account, plus 7 years after it is closed.',
           'Transaction records: 10 years from the transaction.',
           'Technical logs: 2 years.',
+          'The position your phone shares when you check in at a deal’s meeting: 90 days after the check-in (longer only while a dispute about that deal is open), then erased; whether you were within the meeting’s radius stays with the deal’s records.',
         ],
       },
       'These periods follow our record-keeping obligations under anti-money-laundering law. When a period ends, the data is deleted or irreversibly anonymised.',
