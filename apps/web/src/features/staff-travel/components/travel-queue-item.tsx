@@ -17,6 +17,13 @@ const kindNames: Record<StaffTravelItem['kind'], string> = {
   ground: 'Ground transport',
 };
 
+// The server answers only PDF, PNG or JPEG (checked by content on upload).
+const extensions: Record<string, string> = {
+  'application/pdf': '.pdf',
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+};
+
 const statusNames: Record<StaffTravelItem['status'], string> = {
   requested: 'Waiting for a quote',
   quoted: 'Quoted, waiting for both approvals',
@@ -41,10 +48,11 @@ export function TravelQueueItem({ item }: { item: StaffTravelItem }) {
 
   const download = async () => {
     try {
-      const url = URL.createObjectURL(await getTravelFile(api, item.id));
+      const blob = await getTravelFile(api, item.id);
+      const url = URL.createObjectURL(blob);
       const link = document.createElement('a');
       link.href = url;
-      link.download = `travel-${item.id}`;
+      link.download = `travel-${item.kind}-${item.id}${extensions[blob.type] ?? ''}`;
       link.click();
       URL.revokeObjectURL(url);
     } catch (error) {

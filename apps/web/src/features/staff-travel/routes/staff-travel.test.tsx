@@ -84,6 +84,7 @@ function openQueue(roles: string[], items: StaffTravelItem[]) {
     queue = queue.map((item) => (item.id === flight.id ? booked : item));
     return { status: 200, body: booked };
   });
+  api.on('POST /staff/travel/item-hotel/file', () => ({ status: 200, body: hotel }));
   renderApp('/staff/travel', api.server);
   return api;
 }
@@ -163,6 +164,23 @@ describe('/staff/travel', () => {
       '/staff/travel',
     );
     expect(within(menu).queryByRole('link', { name: 'Disputes', hidden: true })).not.toBeInTheDocument();
+  });
+
+  it('uploads the quote or booking confirmation as multipart/form-data', async () => {
+    const api = openQueue(['concierge'], [hotel]);
+    const list = await screen.findByRole('list', { name: 'Travel requests' });
+    const [item] = within(list).getAllByRole('listitem');
+    const upload = within(item!).getByRole('button', { name: 'Upload file' });
+    expect(upload).toBeDisabled();
+    const pdf = new File(['%PDF-1.4 booking BAUR-1'], 'booking.pdf', { type: 'application/pdf' });
+    await userEvent.upload(within(item!).getByLabelText(/Quote or booking confirmation/), pdf);
+    await userEvent.click(upload);
+    expect(await screen.findByText('File attached')).toBeInTheDocument();
+    const [sent] = api.requestsTo('POST /staff/travel/item-hotel/file');
+    expect(sent!.headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/);
+    // (Under jsdom the file's name does not survive into the request; a browser sends it.)
+    expect(sent!.body).toContain('Content-Disposition: form-data; name="file"');
+    expect(sent!.body).toContain('%PDF-1.4 booking BAUR-1');
   });
 
   it('says so when nothing is queued', async () => {
