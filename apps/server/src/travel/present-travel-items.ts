@@ -26,6 +26,7 @@ export async function loadTravelItems(
         stableChain: deals.stableChain,
         stableSymbol: deals.stableSymbol,
         travelLocation: deals.travelLocation,
+        meeting: deals.meeting,
       },
       travellerUsername: schema.profiles.username,
     })
@@ -70,10 +71,16 @@ export async function loadTravelItems(
       status: deal.status,
       stable_chain: deal.stableChain,
       stable_symbol: deal.stableSymbol,
-      travel_location: deal.travelLocation,
+      travel_location: meetingPlace(deal),
     },
     traveller_username: travellerUsername,
   }));
+}
+
+/** Where the parties meet: the deal's travel location, or else the location of the meeting its terms carry. */
+function meetingPlace(deal: { travelLocation: string | null; meeting: Record<string, unknown> | null }) {
+  const location = deal.meeting?.location;
+  return deal.travelLocation ?? (typeof location === 'string' ? location : null);
 }
 
 /** One item as the parties see it (the concierge's view without its deal and traveller). */

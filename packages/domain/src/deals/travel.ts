@@ -91,7 +91,10 @@ export const staffTravelItemSchema = travelItemSchema.extend({
     status: z.enum(dealStatuses),
     stable_chain: z.string(),
     stable_symbol: z.string(),
-    travel_location: z.string().nullable().describe('Where the parties meet, as the deal states it'),
+    travel_location: z
+      .string()
+      .nullable()
+      .describe("Where the parties meet: the deal's travel location, or else its meeting's location"),
   }),
   traveller_username: z.string().nullable(),
 });

@@ -151,6 +151,15 @@ describe('GET /api/v1/staff/travel', () => {
       },
     });
 
+    // Without a travel location, the place is the location of the meeting the terms carry.
+    await database.db
+      .update(schema.deals)
+      .set({ travelLocation: null, meeting: { location: 'Geneva, Hotel des Bergues', latitude: 46.2 } })
+      .where(eq(schema.deals.id, third.dealId));
+    const again = await call('GET', '/api/v1/staff/travel?status=requested', concierge.token);
+    const fromMeeting = again.json().data.find((item: { id: string }) => item.id === third.itemId);
+    expect(fromMeeting.deal.travel_location).toBe('Geneva, Hotel des Bergues');
+
     const booked = await call('GET', '/api/v1/staff/travel?status=booked', concierge.token);
     expect(booked.json().data.map((item: { status: string }) => item.status)).toEqual(['booked']);
     expect((await call('GET', '/api/v1/staff/travel?status=lost', concierge.token)).statusCode).toBe(400);
