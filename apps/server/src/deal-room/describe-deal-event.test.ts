@@ -42,6 +42,7 @@ describe('describeDealEvent', () => {
       title: 'Travel cancelled: ground transport',
       body: 'A request for ground transport was cancelled.',
     });
+    expect(describeDealEvent('travel_cancelled', { kind: 'hotel', reason: 'deal_cancelled' })).toBeNull();
     expect(describeDealEvent('travel_booked', { kind: 'hotel' })?.title).toBe('Travel booked: a hotel');
     expect(describeDealEvent('travel_file_attached', { filename: 'x.pdf' })?.title).toBe(
       'Travel document attached',

@@ -136,6 +136,8 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
         body: 'The concierge attached a quote or booking confirmation to a travel item.',
       };
     case 'travel_cancelled': {
+      // Cancelled with its deal: the deal's own cancellation tells the parties.
+      if (text(payload, 'reason') === 'deal_cancelled') return null;
       const kind = travelKindNames[text(payload, 'kind') ?? ''] ?? 'travel';
       return { title: `Travel cancelled: ${kind}`, body: `A request for ${kind} was cancelled.` };
     }

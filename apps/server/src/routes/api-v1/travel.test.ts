@@ -252,6 +252,55 @@ describe('POST /api/v1/deals/{id}/travel/{item_id}/cancel', () => {
   });
 });
 
+describe('travel of a cancelled deal', () => {
+  it('is cancelled with the deal while requested or quoted, audited without notifying anybody twice', async () => {
+    const dealId = await meetingDeal();
+    const requested = (await call('POST', `/api/v1/deals/${dealId}/travel`, buyer.token, hotel)).json();
+    const quoted = (await call('POST', `/api/v1/deals/${dealId}/travel`, seller.token, hotel)).json();
+    const quote = await call('POST', `/api/v1/staff/travel/${quoted.id}/quote`, concierge.token, {
+      provider: 'Hotel Baur au Lac',
+      description: 'Two nights',
+      amount: '980000000',
+      payee_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    });
+    expect(quote.statusCode, quote.body).toBe(200);
+    const approved = (await call('POST', `/api/v1/deals/${dealId}/travel`, buyer.token, hotel)).json();
+    await database.db
+      .update(schema.travelItems)
+      .set({ status: 'approved' })
+      .where(eq(schema.travelItems.id, approved.id));
+
+    const cancelled = await call('POST', `/api/v1/deals/${dealId}/cancel`, seller.token, {
+      reason: 'Prices moved',
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const listed = (await call('GET', `/api/v1/deals/${dealId}/travel`, buyer.token)).json().data;
+    expect(listed.map((item: { id: string; status: string }) => [item.id, item.status])).toEqual([
+      [requested.id, 'cancelled'],
+      [quoted.id, 'cancelled'],
+      [approved.id, 'approved'],
+    ]);
+    const audit = (await auditActions(dealId)).filter((entry) => entry.action === 'travel_cancelled');
+    expect(audit).toEqual([
+      {
+        action: 'travel_cancelled',
+        actor: seller.id,
+        payload: { item_id: requested.id, kind: 'hotel', reason: 'deal_cancelled' },
+      },
+      {
+        action: 'travel_cancelled',
+        actor: seller.id,
+        payload: { item_id: quoted.id, kind: 'hotel', reason: 'deal_cancelled' },
+      },
+    ]);
+    const notified = await database.db
+      .select()
+      .from(schema.notifications)
+      .where(and(eq(schema.notifications.dealId, dealId), eq(schema.notifications.kind, 'travel_cancelled')));
+    expect(notified).toEqual([]);
+  });
+});
+
 describe('GET /api/v1/deals/{id}/travel/{item_id}/file', () => {
   it('gives the parties the concierge’s file, decrypted, and nobody else', async () => {
     const dealId = await meetingDeal();
