@@ -102,6 +102,7 @@ describe('the server process', { timeout: 90_000 }, () => {
     if (postgres) expect(output()).not.toContain('Demo accounts');
     else {
       expect(output()).toMatch(/admin@demo\.covenant\.test\s+admin and compliance/);
+      expect(output()).toMatch(/concierge@demo\.covenant\.test\s+concierge: quotes and books travel/);
       // The staff factors' secrets were sealed at the first start and still open as the seed's.
       expect(output()).toContain('TOTP secret for staff demo accounts: COVENANTDEMOTOTPSECRETFORSTAFFAA');
     }

@@ -11,6 +11,7 @@ export * from './deals/canonical-json.js';
 export * from './deals/deal.js';
 export * from './deals/deal-transitions.js';
 export * from './deals/meeting.js';
+export * from './deals/travel.js';
 export * from './disputes/dispute.js';
 export * from './disputes/dispute-payout.js';
 export * from './disputes/staff-dispute.js';

@@ -37,6 +37,36 @@ describe('describeDealEvent', () => {
     );
   });
 
+  it('tells the parties about travel for the meeting, step by step', () => {
+    expect(describeDealEvent('travel_requested', { kind: 'hotel', traveller: 'seller' })).toEqual({
+      title: 'Travel requested: a hotel',
+      body: "Your counterparty asked the concierge for a hotel for the seller's trip to the meeting.",
+    });
+    expect(
+      describeDealEvent('travel_quoted', {
+        kind: 'flight',
+        provider: 'Swiss',
+        amount: '450500000',
+        symbol: 'USDC',
+      }),
+    ).toEqual({
+      title: 'Travel quoted: a flight',
+      body: 'The concierge quoted a flight with Swiss for 450.5 USDC. Review the quote and approve it to have it paid from escrow.',
+    });
+    expect(describeDealEvent('travel_cancelled', { kind: 'ground' })).toEqual({
+      title: 'Travel cancelled: ground transport',
+      body: 'A request for ground transport was cancelled.',
+    });
+    expect(describeDealEvent('travel_cancelled', { kind: 'hotel', reason: 'deal_cancelled' })).toBeNull();
+    expect(describeDealEvent('travel_booked', { kind: 'hotel' })?.title).toBe('Travel booked: a hotel');
+    expect(describeDealEvent('travel_file_attached', { filename: 'x.pdf' })?.title).toBe(
+      'Travel document attached',
+    );
+    expect(describeDealEvent('travel_quoted', {})?.body).toBe(
+      'The concierge quoted travel. Review the quote and approve it to have it paid from escrow.',
+    );
+  });
+
   it('needs none for a mediator taking the case, and has a generic line for anything new', () => {
     expect(describeDealEvent('dispute_assigned', { dispute_id: 'x' })).toBeNull();
     expect(describeDealEvent('escrow_address_rotated', {})).toEqual({

@@ -1,4 +1,4 @@
-import type { CanonicalValue } from '@covenant/domain';
+import { type CanonicalValue, formatAmount, isTokenSymbol, tokenDecimals } from '@covenant/domain';
 
 export interface NotificationText {
   title: string;
@@ -17,6 +17,12 @@ const decisions: Record<string, string> = {
   release: 'release per the agreed terms',
   refund: 'refund both parties',
   split: 'a split of each leg',
+};
+
+const travelKindNames: Record<string, string> = {
+  flight: 'a flight',
+  hotel: 'a hotel',
+  ground: 'ground transport',
 };
 
 /**
@@ -120,6 +126,48 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
             title: 'Your counterparty waived the meeting',
             body: 'Your counterparty asked to settle without meeting. Waive it too, or check in at the meeting.',
           };
+    case 'travel_requested': {
+      const kind = travelKindNames[text(payload, 'kind') ?? ''] ?? 'travel';
+      const traveller = text(payload, 'traveller');
+      return {
+        title: `Travel requested: ${kind}`,
+        body: traveller
+          ? `Your counterparty asked the concierge for ${kind} for the ${traveller}'s trip to the meeting.`
+          : `Your counterparty asked the concierge for ${kind} for the meeting.`,
+      };
+    }
+    case 'travel_quoted': {
+      const kind = travelKindNames[text(payload, 'kind') ?? ''] ?? 'travel';
+      const provider = text(payload, 'provider');
+      const amount = text(payload, 'amount');
+      const symbol = text(payload, 'symbol');
+      const price =
+        amount && symbol && isTokenSymbol(symbol) && /^\d+$/.test(amount)
+          ? ` for ${formatAmount(BigInt(amount), tokenDecimals[symbol])} ${symbol}`
+          : '';
+      return {
+        title: `Travel quoted: ${kind}`,
+        body: `The concierge quoted ${kind}${provider ? ` with ${provider}` : ''}${price}. Review the quote and approve it to have it paid from escrow.`,
+      };
+    }
+    case 'travel_file_attached':
+      return {
+        title: 'Travel document attached',
+        body: 'The concierge attached a quote or booking confirmation to a travel item.',
+      };
+    case 'travel_cancelled': {
+      // Cancelled with its deal: the deal's own cancellation tells the parties.
+      if (text(payload, 'reason') === 'deal_cancelled') return null;
+      const kind = travelKindNames[text(payload, 'kind') ?? ''] ?? 'travel';
+      return { title: `Travel cancelled: ${kind}`, body: `A request for ${kind} was cancelled.` };
+    }
+    case 'travel_booked': {
+      const kind = travelKindNames[text(payload, 'kind') ?? ''] ?? 'travel';
+      return {
+        title: `Travel booked: ${kind}`,
+        body: `The concierge confirmed the booking of ${kind} for the meeting.`,
+      };
+    }
     default:
       return { title: `Deal updated: ${action}`, body: 'Open the deal to see what changed.' };
   }

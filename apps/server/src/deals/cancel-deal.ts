@@ -1,6 +1,7 @@
 import { type Db, schema } from '@covenant/db';
 import { AppError, nextDealStatus } from '@covenant/domain';
 import { and, eq, or } from 'drizzle-orm';
+import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
 import { appendDealEvent } from './append-deal-event.js';
 import { type DealView, presentDeal, selectDealViews } from './deal-view.js';
 
@@ -8,6 +9,7 @@ import { type DealView, presentDeal, selectDealViews } from './deal-view.js';
  * A party cancels its deal before any funding, with a reason that goes into the audit trail. The
  * deal's row is locked while the transition is decided, so of two concurrent requests (two cancels,
  * or a cancel and an acceptance) only the first moves the deal and the second meets the new status.
+ * Travel still waiting for a quote or approvals is cancelled with the deal.
  */
 export async function cancelDeal(
   deps: { db: Db; now: () => Date },
@@ -37,6 +39,7 @@ export async function cancelDeal(
       payload: { reason, from_status: deal.status, to_status: status },
       createdAt: now,
     });
+    await cancelOpenTravel(tx, { dealId, actorId: userId, now });
   });
   const [row] = await selectDealViews(deps.db, eq(schema.deals.id, dealId));
   return presentDeal(row!, userId);

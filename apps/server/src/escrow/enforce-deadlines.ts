@@ -3,6 +3,7 @@ import { nextDealStatus } from '@covenant/domain';
 import type { SignedTransaction } from '@covenant/escrow';
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { appendDealEvent } from '../deals/append-deal-event.js';
+import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { setLegState } from './escrow-rows.js';
@@ -58,6 +59,7 @@ export async function enforceDeadlines(deps: EscrowEngineDeps): Promise<string[]
         payload: { escrow_id: escrowId, from_status: deal.status, to_status: status },
         createdAt: now,
       });
+      await cancelOpenTravel(tx, { dealId, actorId: null, now });
     });
     if (escrowId) touched.push(escrowId);
   }

@@ -81,12 +81,28 @@ describe('Done-when (3): one side funds and the funding deadline passes', () => 
 
   it('cancels a deal whose escrow was never opened once its funding deadline passes', async () => {
     const dealId = await net.agreedDeal({ ...terms, fundingDeadlineHours: 2 });
+    // Travel waiting for a quote is cancelled with the deal.
+    const [travel] = await net.database.db
+      .insert(schema.travelItems)
+      .values({
+        dealId,
+        kind: 'flight',
+        traveller: 'buyer',
+        details: 'LHR to ZRH',
+        requestedBy: net.buyer.id,
+      })
+      .returning();
     await net.clock.advance(hour);
     await net.app.escrow.tick();
     expect(await dealStatus(net.database, dealId)).toBe('terms_agreed');
     await net.clock.advance(hour + 1_000);
     await net.app.escrow.tick();
     expect(await dealStatus(net.database, dealId)).toBe('cancelled');
+    const [item] = await net.database.db
+      .select()
+      .from(schema.travelItems)
+      .where(eq(schema.travelItems.id, travel!.id));
+    expect(item!.status).toBe('cancelled');
     const opened = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
     expect(opened.statusCode).toBe(409);
   });

@@ -1,4 +1,4 @@
-import type { Database } from '@covenant/db';
+import { type Database, schema } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
 import { findUnstorableText } from '@covenant/domain';
 import { associatedTokenAccount } from '@covenant/escrow/solana';
@@ -127,7 +127,7 @@ beforeAll(async () => {
   app = testApp.app;
   trader = await createTestTrader(app);
   counterparty = await createTestTrader(app);
-  staff = await createTestTrader(app, { roles: ['admin', 'mediator', 'compliance'] });
+  staff = await createTestTrader(app, { roles: ['admin', 'mediator', 'compliance', 'concierge'] });
   const deal = await app.inject({
     method: 'POST',
     url: '/api/v1/deals',
@@ -143,6 +143,17 @@ beforeAll(async () => {
     },
   });
   expect(deal.statusCode, deal.body).toBe(201);
+  // A travel item of the deal, so item paths reach their handlers (written directly: the deal needs no meeting).
+  const [travelItem] = await database.db
+    .insert(schema.travelItems)
+    .values({
+      dealId: deal.json().id,
+      kind: 'hotel',
+      traveller: 'buyer',
+      details: 'fuzz',
+      requestedBy: trader.id,
+    })
+    .returning();
   const key = await app.inject({
     method: 'POST',
     url: '/api/v1/api-keys',
@@ -165,6 +176,7 @@ beforeAll(async () => {
       counterparty.id,
       staff.id,
       key.json().id,
+      travelItem!.id,
     ],
     hostility: 0.12,
     hints: {
@@ -200,6 +212,11 @@ beforeAll(async () => {
       rationale: fc.constant('Both parties agreed in the deal room to unwind the trade in full.'),
       body: fc.constant('A message long enough to pass every minimum length check.'),
       version: fc.constant(1),
+      details: fc.constant('Two nights near the meeting place, arriving on the first day.'),
+      provider: fc.constant('Hotel Baur au Lac'),
+      description: fc.constant('Two nights, double room, breakfast included'),
+      amount: fc.constantFrom('980000000', '1', '0', '12.5'),
+      payee_address: fc.constant('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'),
     },
   };
   operations.push(...documentedOperations(document), ...authOperations(app));

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 describe('seedDemoData', () => {
-  it('creates the five demo accounts with their profiles and roles, once', async () => {
+  it('creates the six demo accounts with their profiles and roles, once', async () => {
     const first = await seedDemoData(database.db);
     const second = await seedDemoData(database.db);
     expect(second).toEqual(first);
@@ -24,6 +24,7 @@ describe('seedDemoData', () => {
       'unverified@demo.covenant.test',
       'mediator@demo.covenant.test',
       'admin@demo.covenant.test',
+      'concierge@demo.covenant.test',
     ]);
     expect(first.every((account) => account.password === 'covenant-demo')).toBe(true);
 
@@ -41,7 +42,7 @@ describe('seedDemoData', () => {
       .from(users)
       .innerJoin(profiles, eq(profiles.id, users.id))
       .orderBy(asc(users.email));
-    expect(rows).toHaveLength(5);
+    expect(rows).toHaveLength(6);
     expect(rows.every((row) => row.confirmed !== null)).toBe(true);
     expect(await verifyPassword(rows[0]!.passwordHash!, demoPassword)).toBe(true);
     const byEmail = Object.fromEntries(rows.map((row) => [row.email, row]));
@@ -69,6 +70,7 @@ describe('seedDemoData', () => {
     expect(roles).toEqual([
       { email: 'admin@demo.covenant.test', role: 'admin' },
       { email: 'admin@demo.covenant.test', role: 'compliance' },
+      { email: 'concierge@demo.covenant.test', role: 'concierge' },
       { email: 'mediator@demo.covenant.test', role: 'mediator' },
     ]);
 
@@ -79,17 +81,20 @@ describe('seedDemoData', () => {
       .orderBy(asc(users.email));
     expect(factors).toEqual([
       { email: 'admin@demo.covenant.test', status: 'verified', secret: demoStaffTotpSecret },
+      { email: 'concierge@demo.covenant.test', status: 'verified', secret: demoStaffTotpSecret },
       { email: 'mediator@demo.covenant.test', status: 'verified', secret: demoStaffTotpSecret },
     ]);
     expect(first.filter((account) => account.totpSecret).map((account) => account.email)).toEqual([
       'mediator@demo.covenant.test',
       'admin@demo.covenant.test',
+      'concierge@demo.covenant.test',
     ]);
     // The start seals the seeded secrets; the accounts are still found with their published secret.
     const masterKey = randomBytes(32);
-    expect(await sealClearTotpSecrets(database.db, masterKey)).toBe(2);
+    expect(await sealClearTotpSecrets(database.db, masterKey)).toBe(3);
     const sealed = await database.db.select({ secret: schema.mfaFactors.secret }).from(schema.mfaFactors);
     expect(sealed.map((row) => row.secret)).toEqual([
+      expect.stringMatching(/^sealed:v1:/),
       expect.stringMatching(/^sealed:v1:/),
       expect.stringMatching(/^sealed:v1:/),
     ]);

@@ -81,6 +81,15 @@ const demoAccounts: DemoAccountSpec[] = [
     profile: staffProfile,
     roles: ['admin', 'compliance'],
   },
+  {
+    email: 'concierge@demo.covenant.test',
+    description: 'concierge: quotes and books travel for meetings',
+    username: 'demo_concierge',
+    firstName: 'Cleo',
+    lastName: 'Concierge',
+    profile: staffProfile,
+    roles: ['concierge'],
+  },
 ];
 
 /**

@@ -107,6 +107,13 @@ export const routes: RouteObject[] = [
                     }),
                   },
                   {
+                    path: paths.staffTravel,
+                    lazy: async () => ({
+                      Component: (await import('@/features/staff-travel/routes/staff-travel.js'))
+                        .StaffTravelRoute,
+                    }),
+                  },
+                  {
                     path: paths.staffUsers,
                     lazy: async () => ({
                       Component: (await import('@/features/staff-users/routes/staff-users.js'))

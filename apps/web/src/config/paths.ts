@@ -28,6 +28,7 @@ export const paths = {
   staffDispute: '/staff/disputes/:id',
   staffUsers: '/staff/users',
   staffAlerts: '/staff/alerts',
+  staffTravel: '/staff/travel',
   accountSecurity: '/settings/security',
   escrowKey: '/settings/escrow-key',
   devMailbox: '/dev/mailbox',

@@ -26,7 +26,12 @@ export function createFakeApiServer(auth: FakeAuthServer) {
       path,
       query: url.searchParams,
       headers: request.headers,
-      body: text ? JSON.parse(text) : undefined,
+      // JSON as a value; a multipart upload as the raw text of its parts.
+      body: !text
+        ? undefined
+        : request.headers.get('content-type')?.startsWith('multipart/')
+          ? text
+          : JSON.parse(text),
     };
     requests.push(recorded);
     const handler = handlers.get(`${request.method} ${path}`);

@@ -28,6 +28,8 @@ type CallerName =
   | 'complianceAal1'
   | 'admin'
   | 'adminAal1'
+  | 'concierge'
+  | 'conciergeAal1'
   | 'readKey'
   | 'tradeKey';
 
@@ -41,6 +43,8 @@ const callerNames: CallerName[] = [
   'complianceAal1',
   'admin',
   'adminAal1',
+  'concierge',
+  'conciergeAal1',
   'readKey',
   'tradeKey',
   'owner',
@@ -213,6 +217,13 @@ const operations: Record<string, OperationRule> = {
     access: 'read',
     absent: 'no evidence file',
   },
+  'GET /deals/{id}/travel': { access: 'read' },
+  'POST /deals/{id}/travel': {
+    access: 'trade',
+    body: () => ({ kind: 'hotel', traveller: 'buyer', details: 'Authorization matrix hotel' }),
+  },
+  'POST /deals/{id}/travel/{item_id}/cancel': { access: 'trade' },
+  'GET /deals/{id}/travel/{item_id}/file': { access: 'read', absent: 'the travel item has no file' },
   'GET /cis/{id}/pdf': { access: 'read', absent: 'the sheet has no PDF' },
   'GET /escrow/{id}/status': { access: 'read', absent: 'no escrow is opened in this test' },
   'POST /notifications/{id}/read': { access: 'trade' },
@@ -232,6 +243,24 @@ const operations: Record<string, OperationRule> = {
   },
   'POST /staff/disputes/{id}/assign': { access: 'staff', roles: ['mediator'] },
   'POST /staff/disputes/{id}/decision': { access: 'staff', roles: ['mediator'] },
+  'GET /staff/travel': { access: 'staff', roles: ['concierge'] },
+  'POST /staff/travel/{item_id}/quote': {
+    access: 'staff',
+    roles: ['concierge'],
+    body: () => ({
+      provider: 'Matrix Hotel',
+      description: 'Authorization matrix quote',
+      amount: '1000000',
+      payee_address: checksummedEth,
+    }),
+  },
+  'POST /staff/travel/{item_id}/file': { access: 'staff', roles: ['concierge'], multipart: true },
+  'GET /staff/travel/{item_id}/file': {
+    access: 'staff',
+    roles: ['concierge'],
+    absent: 'the travel item has no file',
+  },
+  'POST /staff/travel/{item_id}/booked': { access: 'staff', roles: ['concierge'] },
   'GET /staff/kyc': { access: 'staff', roles: ['compliance'] },
   'GET /staff/kyc/{id}': { access: 'staff', roles: ['compliance'], absent: 'no KYC submission' },
   'GET /staff/kyc/{id}/documents/{document_id}': {
@@ -267,6 +296,8 @@ const staffCallers: Partial<Record<CallerName, { role: schema.UserRole; aal2: bo
   complianceAal1: { role: 'compliance', aal2: false },
   admin: { role: 'admin', aal2: true },
   adminAal1: { role: 'admin', aal2: false },
+  concierge: { role: 'concierge', aal2: true },
+  conciergeAal1: { role: 'concierge', aal2: false },
 };
 
 /** The rule: what `caller` gets from an operation declared `access`, with the operation's exceptions. */
@@ -362,6 +393,18 @@ beforeAll(async () => {
     })
     .returning();
   ids.dispute = dispute!.id;
+  // A travel item of the owner's deal, written directly: the deal's terms require no meeting here.
+  const [travelItem] = await database.db
+    .insert(schema.travelItems)
+    .values({
+      dealId: ids.deal,
+      kind: 'hotel',
+      traveller: 'buyer',
+      details: 'Owner matrix hotel',
+      requestedBy: owner.id,
+    })
+    .returning();
+  ids.travelItem = travelItem!.id;
   await expectCreated(
     await call('PUT', '/api/v1/wallets/escrow-key', owner.token, {
       ciphertext: 'c2VhbGVkIHNlZWQgYnl0ZXMgYW5kIGEgZ2NtIHRhZw==',
@@ -419,6 +462,7 @@ beforeAll(async () => {
     'whsec_owner_matrix',
     'Owner Matrix Holdings',
     'Owner matrix dispute reason',
+    'Owner matrix hotel',
   ];
 
   const document = (await call('GET', '/api/v1/openapi.json', undefined)).json();
@@ -466,6 +510,7 @@ async function urlFor(key: string): Promise<string> {
     if (name === 'party') return 'buyer';
     if (name === 'delivery_id') return ids.delivery!;
     if (name === 'dispute_id') return ids.dispute!;
+    if (name === 'item_id') return ids.travelItem!;
     if (name !== 'id') return randomUUID();
     if (fresh) return fresh;
     if (path.startsWith('/deals/') || path.startsWith('/staff/deals/')) return ids.deal!;

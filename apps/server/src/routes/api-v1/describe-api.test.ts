@@ -56,6 +56,15 @@ describe('the API description', () => {
         'POST /api-keys',
         'GET /api-keys',
         'DELETE /api-keys/{id}',
+        'POST /deals/{id}/travel',
+        'GET /deals/{id}/travel',
+        'POST /deals/{id}/travel/{item_id}/cancel',
+        'GET /deals/{id}/travel/{item_id}/file',
+        'GET /staff/travel',
+        'POST /staff/travel/{item_id}/quote',
+        'POST /staff/travel/{item_id}/file',
+        'GET /staff/travel/{item_id}/file',
+        'POST /staff/travel/{item_id}/booked',
       ]),
     );
     expect(operations).not.toContain('GET /openapi.json');

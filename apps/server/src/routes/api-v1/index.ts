@@ -32,9 +32,11 @@ import { apiV1ProfileRoutes } from './profile.js';
 import { staffAlertRoutes } from './staff-alerts.js';
 import { staffDisputeRoutes } from './staff-disputes.js';
 import { apiV1StaffKycRoutes } from './staff-kyc.js';
+import { staffTravelRoutes } from './staff-travel.js';
 import { staffUserRoutes } from './staff-users.js';
 import { apiV1SupportRoutes } from './support.js';
 import { apiV1SupportStaffRoutes } from './support-staff.js';
+import { travelRoutes } from './travel.js';
 import { walletRoutes } from './wallets.js';
 import { webhookRoutes } from './webhooks.js';
 
@@ -87,9 +89,11 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     await authenticated.register(dealAuditExportRoutes);
     await authenticated.register(cisRoutes);
     await authenticated.register(disputeRoutes);
+    await authenticated.register(travelRoutes);
     await authenticated.register(dealRoomRoutes);
     await authenticated.register(meetingRoutes);
     await authenticated.register(staffDisputeRoutes, { prefix: '/staff/disputes' });
+    await authenticated.register(staffTravelRoutes, { prefix: '/staff/travel' });
     await authenticated.register(staffUserRoutes, { prefix: '/staff' });
     await authenticated.register(staffAlertRoutes, { prefix: '/staff' });
     await authenticated.register(webhookRoutes);

@@ -62,6 +62,7 @@ describe('authorization of every /api/v1/staff operation', () => {
     expect(paths.some((path) => path.startsWith('/staff/disputes'))).toBe(true);
     expect(paths.some((path) => path.startsWith('/staff/users'))).toBe(true);
     expect(paths.some((path) => path.startsWith('/staff/deals'))).toBe(true);
+    expect(paths.some((path) => path.startsWith('/staff/travel'))).toBe(true);
   });
 
   it('answers 403 to a trader on every staff route', async () => {
@@ -72,7 +73,9 @@ describe('authorization of every /api/v1/staff operation', () => {
   });
 
   it('answers 403 to an API key of a user who holds every staff role', async () => {
-    const staff: TestTrader = await createTestTrader(app, { roles: ['admin', 'compliance', 'mediator'] });
+    const staff: TestTrader = await createTestTrader(app, {
+      roles: ['admin', 'compliance', 'mediator', 'concierge'],
+    });
     const created = await app.inject({
       method: 'POST',
       url: '/api/v1/api-keys',
@@ -86,7 +89,10 @@ describe('authorization of every /api/v1/staff operation', () => {
   });
 
   it('asks staff without a second factor (aal1) for one on every staff route', async () => {
-    const staff = await createTestTrader(app, { roles: ['admin', 'compliance', 'mediator'], aal: 'aal1' });
+    const staff = await createTestTrader(app, {
+      roles: ['admin', 'compliance', 'mediator', 'concierge'],
+      aal: 'aal1',
+    });
     for (const answer of await callEveryStaffRoute(`Bearer ${staff.token}`)) {
       expect([answer.label, answer.status, answer.details]).toEqual([
         answer.label,
