@@ -43,20 +43,30 @@ struct LegTerms {
  *
  * Actions and the payload each one needs:
  *
- * - RELEASE (0): `recipients = [receiver]`, `amounts = [amount]` exactly as in the terms. Pays
- *   `amount - fee` to the receiver, `fee = platformFee(amount)` to the fee recipient and any
- *   balance above `amount` back to the depositor, in one transaction.
+ * - RELEASE (0): `recipients = [receiver]` and `amounts = [amount]` exactly as in the terms, or
+ *   `amounts = [amount, charge]` where `charge` is the receiver's share of the travel already paid
+ *   out of the escrow (`charge <= travelPaid()` and `charge <= amount - fee`). Pays
+ *   `amount - fee - charge` to the receiver, `fee = platformFee(amount)` to the fee recipient and
+ *   `balance - (amount - charge)` back to the depositor, in one transaction. Without a charge that
+ *   is the receiver `amount - fee` and any balance above `amount` back.
  * - REFUND (1): `recipients = []`, `amounts = []` (the refund address is fixed by the terms this
  *   escrow's address commits to). Pays the whole balance to the depositor, without fee.
  * - SPLIT (2): any recipients with gross amounts (a mediator's decision). Each recipient `i` gets
  *   `amounts[i] - platformFee(amounts[i])`, the fee recipient gets the sum of those fees, and
  *   whatever the balance holds beyond `sum(amounts)` goes back to the depositor.
+ * - TRAVEL (3): `recipients = [payee]`, `amounts = [value]`, value > 0: pays exactly `value` to the
+ *   payee (a travel provider, for the deal's meeting), without fee, adds it to {travelPaid} and logs
+ *   `TravelPaid`. It does NOT settle the escrow: it only consumes the nonce, so several travel
+ *   payouts may precede the payout that settles. REFUND and SPLIT pay from what is left; RELEASE
+ *   may charge the receiver for (part of) it.
  *
- * A payout settles the escrow for good; `nonce` must equal {nonce} and is consumed by it, so a
- * signature set can never run twice. A payout that fails (e.g. a token that blacklists its
- * recipient) reverts as a whole and leaves the escrow unsettled, so another payout stays possible.
+ * RELEASE, REFUND and SPLIT settle the escrow for good. Every payout's `nonce` must equal {nonce}
+ * and is consumed by it, so a signature set can never run twice and payouts run in the order they
+ * were signed for. A payout that fails (e.g. a token that blacklists its recipient) reverts as a
+ * whole and leaves the escrow unsettled, so another payout stays possible.
  * After the deadline anyone may refund an unsettled escrow; after settlement anyone may sweep
- * late deposits back to the depositor. What the escrow holds is its balance (no internal ledger).
+ * late deposits back to the depositor. What the escrow holds is its balance (no internal ledger
+ * beyond the travel total, which only bounds what a release may charge the receiver).
  *
  * Deployed as EIP-1167 clones of one implementation by {CovenantEscrowFactory}; only that factory
  * can initialize a clone.
@@ -67,7 +77,8 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
     enum Action {
         Release,
         Refund,
-        Split
+        Split,
+        Travel
     }
 
     bytes32 public constant PAYOUT_TYPEHASH =
@@ -81,12 +92,14 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
     bool private _initialized;
     bool private _settled;
     uint256 private _nonce;
+    uint256 private _travelPaid;
 
     event Initialized(bytes32 indexed dealId, uint8 indexed leg, address token, uint256 amount);
     event Deposited(address indexed from, uint256 amount);
     event Paid(address indexed to, uint256 amount);
     event FeePaid(address indexed to, uint256 amount);
     event Settled(Action indexed action, uint256 nonce);
+    event TravelPaid(uint256 indexed nonce, address indexed payee, uint256 amount);
     event RefundedAfterDeadline(address indexed caller, uint256 amount);
     event Swept(address indexed to, uint256 amount);
     event ForeignAssetReturned(address indexed asset, address indexed to, uint256 amount);
@@ -146,14 +159,26 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
         if (payoutNonce != _nonce) revert CovenantEscrowInvalidNonce(_nonce, payoutNonce);
         if (_settled) revert CovenantEscrowAlreadySettled();
         _checkSignatures(payoutDigest(action, recipients, amounts, payoutNonce), signatures);
+        if (action == Action.Travel) {
+            _payTravel(recipients, amounts, payoutNonce);
+            return;
+        }
 
         LegTerms memory legTerms = _terms;
         uint256 held = _balance();
         uint256 total;
+        uint256 charge;
         if (action == Action.Release) {
-            if (recipients.length != 1 || amounts.length != 1) revert CovenantEscrowInvalidPayout();
+            if (recipients.length != 1 || amounts.length == 0 || amounts.length > 2) revert CovenantEscrowInvalidPayout();
             if (recipients[0] != legTerms.receiver || amounts[0] != legTerms.amount) revert CovenantEscrowInvalidPayout();
-            total = legTerms.amount;
+            if (amounts.length == 2) {
+                charge = amounts[1];
+                // The receiver pays only for travel actually paid, and never more than it receives.
+                if (charge > _travelPaid || charge > legTerms.amount - platformFee(legTerms.amount)) {
+                    revert CovenantEscrowInvalidPayout();
+                }
+            }
+            total = legTerms.amount - charge;
         } else if (action == Action.Refund) {
             if (recipients.length != 0 || amounts.length != 0) revert CovenantEscrowInvalidPayout();
         } else {
@@ -171,7 +196,7 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
         uint256 fees;
         if (action == Action.Release) {
             fees = platformFee(legTerms.amount);
-            _pay(legTerms.receiver, legTerms.amount - fees);
+            _pay(legTerms.receiver, legTerms.amount - fees - charge);
         } else if (action == Action.Split) {
             for (uint256 i = 0; i < recipients.length; ++i) {
                 uint256 fee = platformFee(amounts[i]);
@@ -260,6 +285,11 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
         return _nonce;
     }
 
+    /// @notice The total paid out by TRAVEL payouts so far, in base units.
+    function travelPaid() external view returns (uint256) {
+        return _travelPaid;
+    }
+
     /// @notice Whether a payout or a refund has settled the escrow.
     function settled() external view returns (bool) {
         return _settled;
@@ -290,6 +320,23 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
             if (seen & (1 << index) != 0) revert CovenantEscrowDuplicateSigner(recovered);
             seen |= 1 << index;
         }
+    }
+
+    /**
+     * @dev A TRAVEL payout: exactly `amounts[0]` to `recipients[0]`, no fee, the escrow left open
+     * with the nonce consumed. The payee may be anyone but nobody (address 0) and the escrow itself.
+     */
+    function _payTravel(address[] calldata recipients, uint256[] calldata amounts, uint256 payoutNonce) private {
+        if (recipients.length != 1 || amounts.length != 1) revert CovenantEscrowInvalidPayout();
+        address payee = recipients[0];
+        uint256 value = amounts[0];
+        if (value == 0 || payee == address(0) || payee == address(this)) revert CovenantEscrowInvalidPayout();
+        uint256 held = _balance();
+        if (held < value) revert CovenantEscrowInsufficientBalance(value, held);
+        _nonce = payoutNonce + 1;
+        _travelPaid += value;
+        emit TravelPaid(payoutNonce, payee, value);
+        _pay(payee, value);
     }
 
     /// @dev Reverts on terms no escrow can settle: a bad leg, no amount, a token without code, zero

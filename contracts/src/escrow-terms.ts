@@ -30,7 +30,7 @@ export interface LegTerms {
 export const ETH_TOKEN: Address = '0x0000000000000000000000000000000000000000';
 
 /** The escrow's payout actions, as `uint8` in the signed payload. */
-export const PayoutAction = { Release: 0, Refund: 1, Split: 2 } as const;
+export const PayoutAction = { Release: 0, Refund: 1, Split: 2, Travel: 3 } as const;
 export type PayoutAction = (typeof PayoutAction)[keyof typeof PayoutAction];
 
 const legTermsParameter = {
@@ -83,9 +83,23 @@ export interface Payout {
   nonce: bigint;
 }
 
-/** RELEASE: the receiver and the leg's amount, exactly as in the terms. */
-export function releasePayout(terms: LegTerms, nonce = 0n): Payout {
-  return { action: PayoutAction.Release, recipients: [terms.receiver], amounts: [terms.amount], nonce };
+/**
+ * RELEASE: the receiver and the leg's amount, exactly as in the terms; with a `charge` (the
+ * receiver's share of travel already paid out of the escrow) as a second amount, taken off the
+ * receiver's payout. A charge of 0 is left out, as the contract takes `[amount]` to mean no charge.
+ */
+export function releasePayout(terms: LegTerms, nonce = 0n, charge = 0n): Payout {
+  return {
+    action: PayoutAction.Release,
+    recipients: [terms.receiver],
+    amounts: charge === 0n ? [terms.amount] : [terms.amount, charge],
+    nonce,
+  };
+}
+
+/** TRAVEL: exactly `amount` to `payee`, without fee; leaves the escrow open and consumes the nonce. */
+export function travelPayout(payee: Address, amount: bigint, nonce = 0n): Payout {
+  return { action: PayoutAction.Travel, recipients: [payee], amounts: [amount], nonce };
 }
 
 /** REFUND: no recipients or amounts; the whole balance goes to the terms' depositor. */

@@ -40,7 +40,7 @@ export interface SignedTransaction {
  * like any other movement, so the leg's books balance to the base unit.
  */
 export interface OutgoingMovement {
-  kind: 'payout' | 'fee' | 'refund' | 'sweep' | 'network_fee';
+  kind: 'payout' | 'fee' | 'refund' | 'sweep' | 'network_fee' | 'travel';
   /** The recipient; empty for the network fee. */
   to: string;
   amount: bigint;

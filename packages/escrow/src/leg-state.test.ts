@@ -149,6 +149,37 @@ describe('legState', () => {
   });
 });
 
+describe('legState with travel', () => {
+  it('keeps a funded leg funded however much travel left it, pending or confirmed', () => {
+    // 1 WETH deposited, 0.4 WETH of travel paid to a provider, then 0.1 WETH more pending.
+    const deposit = entry('deposit', required, 'confirmed');
+    expect(state(deposit, entry('travel', 400_000_000_000_000_000n, 'confirmed'))).toBe('funded');
+    expect(
+      state(
+        deposit,
+        entry('travel', 400_000_000_000_000_000n, 'confirmed'),
+        entry('travel', 100_000_000_000_000_000n, 'pending', 1),
+      ),
+    ).toBe('funded');
+  });
+
+  it('settles only with the release that follows travel', () => {
+    const deposit = entry('deposit', required, 'confirmed');
+    const travel = entry('travel', 1_000n, 'confirmed');
+    expect(state(deposit, travel, entry('payout', 999_899_999_999_999_000n, 'pending', 1))).toBe('releasing');
+    expect(
+      state(
+        deposit,
+        travel,
+        entry('payout', 999_899_999_999_999_000n, 'confirmed'),
+        entry('fee', 100_000_000_000_000n, 'confirmed'),
+      ),
+    ).toBe('released');
+    // A refund after travel refunds the leg.
+    expect(state(deposit, travel, entry('refund', required - 1_000n, 'confirmed'))).toBe('refunded');
+  });
+});
+
 describe('viewLeg', () => {
   const leg: EscrowLeg = {
     escrowId: 'escrow-1',

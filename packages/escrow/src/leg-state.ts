@@ -30,9 +30,10 @@ export function confirmedDeposits(input: LegStateInput): bigint {
  * reorg. Settlement outweighs funding: once a payout or fee has been sent the leg is releasing
  * (released when every outgoing entry is confirmed); a refund without any payout is refunding
  * (refunded likewise). Before that, confirmed deposits decide: at least the required amount is
- * funded, anything less partially funded. Sweeps of late deposits do not change the state, and
- * reorged entries are ignored: a settlement dropped by a reorg puts the leg back where its deposits
- * leave it.
+ * funded, anything less partially funded. Travel payouts do not change the state (they leave an
+ * open leg before it settles: a funded leg stays funded, its deposits unchanged), nor do sweeps of
+ * late deposits; reorged entries are ignored: a settlement dropped by a reorg puts the leg back where
+ * its deposits leave it.
  */
 export function legState(input: LegStateInput): LegState {
   const live = input.ledger.filter((entry) => entry.status !== 'reorged');

@@ -56,6 +56,7 @@ describe('reconcileLeg', () => {
         refunds: '500',
         sweeps: '0',
         network_fees: '0',
+        travel: '0',
         expected_held: '6000000',
         held: null,
       },
@@ -170,6 +171,7 @@ describe('reconcileLeg with network fees', () => {
         payouts: '49993590',
         fees: '5000',
         network_fees: '0',
+        travel: '0',
         expected_held: '1410',
       },
     });
@@ -195,5 +197,52 @@ describe('reconcileLeg with network fees', () => {
       problem: 'settled_with_balance_left',
       details: { refunds: '9999300', network_fees: '0', expected_held: '700' },
     });
+  });
+});
+
+describe('reconcileLeg with travel', () => {
+  // The worked example: a 100 000 USDC leg (100 000 000 000 units) deposited exactly, a 2 000 USDC
+  // hotel (2 000 000 000) paid out of it, then released with the seller bearing the hotel:
+  // receiver 100 000 000 000 − 10 000 000 − 2 000 000 000 = 97 990 000 000, fee 10 000 000.
+  const travelled: LegReconciliationInput = {
+    escrowId: 'escrow-2',
+    leg: 'stable',
+    chain: 'ETH',
+    state: 'funded',
+    requiredConfirmations: 12,
+    ledger: [entry('deposit', 100_000_000_000n), entry('travel', 2_000_000_000n)],
+  };
+
+  it('counts travel as money that left an open leg: it holds deposits − travel', () => {
+    // 100 000 000 000 − 2 000 000 000 = 98 000 000 000 held.
+    expect(reconcileLeg({ ...travelled, heldBalance: 98_000_000_000n })).toBeNull();
+    expect(reconcileLeg({ ...travelled, heldBalance: 100_000_000_000n })).toMatchObject({
+      problem: 'balance_differs_from_ledger',
+      details: { travel: '2000000000', expected_held: '98000000000', held: '100000000000' },
+    });
+  });
+
+  it('balances the release after travel: deposits = travel + payout + fee', () => {
+    const ledger = [...travelled.ledger, entry('payout', 97_990_000_000n), entry('fee', 10_000_000n)];
+    expect(reconcileLeg({ ...travelled, state: 'released', ledger, heldBalance: 0n })).toBeNull();
+    // Without the travel entry the 2 000 000 000 would look left behind.
+    const withoutTravel = ledger.filter((row) => row.kind !== 'travel');
+    expect(reconcileLeg({ ...travelled, state: 'released', ledger: withoutTravel })).toMatchObject({
+      problem: 'settled_with_balance_left',
+      details: { travel: '0', expected_held: '2000000000' },
+    });
+  });
+
+  it('flags travel paid beyond the deposits', () => {
+    const ledger = [entry('deposit', 1_000n), entry('travel', 1_001n)];
+    expect(reconcileLeg({ ...travelled, ledger })).toMatchObject({
+      problem: 'paid_out_more_than_deposited',
+      details: { deposits: '1000', travel: '1001', expected_held: '-1' },
+    });
+  });
+
+  it('ignores travel not yet confirmed', () => {
+    const ledger = [entry('deposit', 5_000n), entry('travel', 1_000n, 'pending')];
+    expect(reconcileLeg({ ...travelled, ledger, heldBalance: 5_000n })).toBeNull();
   });
 });

@@ -36,7 +36,9 @@ export interface ReconciliationMismatch {
     sweeps: string;
     /** What UTXO-chain payouts left to miners. */
     network_fees: string;
-    /** What the ledger says should still be held: deposits − payouts − fees − refunds − sweeps − network fees. */
+    /** What travel payouts paid to providers before settlement. */
+    travel: string;
+    /** What the ledger says should still be held: deposits − travel − payouts − fees − refunds − sweeps − network fees. */
     expected_held: string;
     /** The on-chain reading, null when none was taken. */
     held: string | null;
@@ -46,8 +48,9 @@ export interface ReconciliationMismatch {
 const settledStates: readonly LegState[] = ['released', 'refunded'];
 
 /**
- * Checks one leg's books from its confirmed ledger: confirmed deposits = payouts + fees + refunds
- * + sweeps + network fees + what the escrow still holds. What it holds must match the on-chain reading when there
+ * Checks one leg's books from its confirmed ledger: confirmed deposits = travel + payouts + fees +
+ * refunds + sweeps + network fees + what the escrow still holds (travel payouts leave a leg before
+ * it settles, so an open leg holds deposits − travel). What it holds must match the on-chain reading when there
  * is one, and be nothing once the leg is settled (released or refunded). Returns null when the books
  * balance.
  */
@@ -63,9 +66,16 @@ export function reconcileLeg(input: LegReconciliationInput): ReconciliationMisma
     refunds: total('refund'),
     sweeps: total('sweep'),
     networkFees: total('network_fee'),
+    travel: total('travel'),
   };
   const expectedHeld =
-    totals.deposits - totals.payouts - totals.fees - totals.refunds - totals.sweeps - totals.networkFees;
+    totals.deposits -
+    totals.travel -
+    totals.payouts -
+    totals.fees -
+    totals.refunds -
+    totals.sweeps -
+    totals.networkFees;
   const problem = findProblem(expectedHeld, settledStates.includes(input.state), input.heldBalance);
   if (problem === null) {
     return null;
@@ -83,6 +93,7 @@ export function reconcileLeg(input: LegReconciliationInput): ReconciliationMisma
       refunds: totals.refunds.toString(),
       sweeps: totals.sweeps.toString(),
       network_fees: totals.networkFees.toString(),
+      travel: totals.travel.toString(),
       expected_held: expectedHeld.toString(),
       held: input.heldBalance === undefined ? null : input.heldBalance.toString(),
     },

@@ -40,6 +40,7 @@ describe('planSettlement', () => {
         { kind: 'payout', to: stableLeg.receiverPayoutAddress, amount: 59_994_000_000n },
         { kind: 'fee', to: feeAddress, amount: 6_000_000n },
       ],
+      travelCharge: 0n,
     });
   });
 
@@ -88,6 +89,7 @@ describe('planSettlement', () => {
       leg: 'stable',
       outcome: 'refund',
       transfers: [{ kind: 'refund', to: stableLeg.depositorRefundAddress, amount: 25_000_000_000n }],
+      travelCharge: 0n,
     });
   });
 
@@ -123,6 +125,7 @@ describe('planSettlement', () => {
         { kind: 'fee', to: feeAddress, amount: 4_000_000n },
         { kind: 'refund', to: stableLeg.depositorRefundAddress, amount: 20_000_000_500n },
       ],
+      travelCharge: 0n,
     });
   });
 

@@ -11,19 +11,28 @@ export type SettlementOutcome =
   | { kind: 'refund' }
   | { kind: 'split'; toReceiver: bigint; toDepositor: bigint };
 
-/** One transfer out of a leg's escrow, in base units. */
+/**
+ * One transfer out of a leg, in base units. `travel` pays a travel provider for the deal's meeting
+ * out of the leg before it settles (no fee).
+ */
 export interface Transfer {
-  kind: 'payout' | 'fee' | 'refund';
+  kind: 'payout' | 'fee' | 'refund' | 'travel';
   to: string;
   amount: bigint;
 }
 
-/** The exact transfers that settle a leg; what leaves adds up to what the escrow holds. */
+/**
+ * The exact transfers of one payout of a leg. A settlement (`release`, `refund`, `split`) pays out
+ * everything the escrow still holds; a `travel` payout pays one provider and leaves the leg open.
+ * `travelCharge` is what a release takes off the receiver's payout for travel already paid (the
+ * receiver's share of it), 0n otherwise.
+ */
 export interface SettlementPlan {
   escrowId: string;
   leg: Leg;
-  outcome: SettlementOutcome['kind'];
+  outcome: SettlementOutcome['kind'] | 'travel';
   transfers: Transfer[];
+  travelCharge: bigint;
 }
 
 export type PlannedLeg = Pick<
@@ -32,7 +41,47 @@ export type PlannedLeg = Pick<
 >;
 
 /**
- * The transfers that settle a leg holding `received` base units (confirmed deposits).
+ * Travel already paid out of a leg before its settlement: `paid` = the leg's confirmed travel
+ * payouts so far, `charged` = the part of them the receiver bears (see `travelReceiverShare` in
+ * @covenant/domain), at most `paid`.
+ */
+export interface PaidTravel {
+  paid: bigint;
+  charged: bigint;
+}
+
+/**
+ * A travel payout: exactly `amount` to `payee` out of the leg, without fee, before the leg settles.
+ * Whether the leg can afford it and still settle is the caller's check (`travelQuoteShortfall`).
+ */
+export function planTravelPayout(
+  leg: Pick<PlannedLeg, 'escrowId' | 'leg'>,
+  payee: string,
+  amount: bigint,
+): SettlementPlan {
+  if (amount <= 0n || payee.trim() === '') {
+    throw new AppError('VALIDATION_FAILED', 'A travel payout needs a payee and an amount above zero', {
+      issues: [
+        {
+          path: `/travel/${leg.leg}`,
+          message: 'A travel payout needs a payee and an amount above zero',
+          actual: amount.toString(),
+        },
+      ],
+    });
+  }
+  return {
+    escrowId: leg.escrowId,
+    leg: leg.leg,
+    outcome: 'travel',
+    transfers: [{ kind: 'travel', to: payee, amount }],
+    travelCharge: 0n,
+  };
+}
+
+/**
+ * The transfers that settle a leg holding `received` base units (confirmed deposits), after
+ * `travel.paid` of them already went to travel providers.
  *
  * The fee is 1 bp, rounded down, of what moves to the receiver, paid to the chain's fee address in
  * the same transaction: on a release that is the required amount; on a refund nothing moves to the
@@ -41,21 +90,49 @@ export type PlannedLeg = Pick<
  * amount returns to the depositor in every case, merged with the depositor's share into one refund.
  * Transfers of zero are left out. Payout and refund addresses are the leg's, fixed when the escrow
  * was created from the accepted terms (the Ethereum escrow commits to them).
+ *
+ * Travel paid is gone from the escrow, so what leaves now adds up to `received − paid`:
+ * - release: the receiver gets `amount − fee − charged` (its share of the travel), the depositor
+ *   `received − paid − (amount − charged)`; a leg holding less than `amount − charged` is refused
+ *   with INSUFFICIENT_BALANCE;
+ * - refund: the depositor gets `received − paid`;
+ * - split: the receiver's share is as decided, the depositor's is reduced by the travel paid
+ *   (`received − paid − toReceiver`); a split whose receiver's share exceeds what is left is refused
+ *   with INSUFFICIENT_BALANCE, as the escrow can no longer pay it.
  */
 export function planSettlement(
   leg: PlannedLeg,
   received: bigint,
   outcome: SettlementOutcome,
   feeAddress: string,
+  travel: PaidTravel = { paid: 0n, charged: 0n },
 ): SettlementPlan {
+  const { paid, charged } = travel;
+  if (paid < 0n || charged < 0n || charged > paid || paid > received) {
+    throw new AppError('VALIDATION_FAILED', 'The travel paid out of the leg does not fit its deposits', {
+      issues: [
+        {
+          path: `/travel/${leg.leg}`,
+          message:
+            'Travel charged to the receiver must be between 0 and the travel paid, itself at most what was received',
+          paid: paid.toString(),
+          charged: charged.toString(),
+          received: received.toString(),
+        },
+      ],
+    });
+  }
+  const held = received - paid;
+  const travelCharge = outcome.kind === 'release' ? charged : 0n;
   const plan = (transfers: Transfer[]): SettlementPlan => ({
     escrowId: leg.escrowId,
     leg: leg.leg,
     outcome: outcome.kind,
     transfers: transfers.filter((transfer) => transfer.amount > 0n),
+    travelCharge,
   });
   if (outcome.kind === 'refund') {
-    return plan([{ kind: 'refund', to: leg.depositorRefundAddress, amount: received }]);
+    return plan([{ kind: 'refund', to: leg.depositorRefundAddress, amount: held }]);
   }
   const { toReceiver, toDepositor } =
     outcome.kind === 'release' ? { toReceiver: leg.requiredAmount, toDepositor: 0n } : outcome;
@@ -71,13 +148,47 @@ export function planSettlement(
       ],
     });
   }
-  // Refuses a short leg with INSUFFICIENT_BALANCE, and yields the excess.
-  const { excessToDepositor } = legPayout(leg.requiredAmount, received, leg.chain);
   const fee = platformFee(toReceiver);
+  if (outcome.kind === 'release') {
+    if (charged > leg.requiredAmount - fee) {
+      throw new AppError('VALIDATION_FAILED', "The receiver's travel share exceeds its payout", {
+        issues: [
+          {
+            path: `/travel/${leg.leg}`,
+            message: "The receiver's travel share exceeds its payout",
+            expected: (leg.requiredAmount - fee).toString(),
+            actual: charged.toString(),
+          },
+        ],
+      });
+    }
+    // Refuses a leg holding less than the release takes out with INSUFFICIENT_BALANCE, and yields the excess.
+    const { excessToDepositor } = legPayout(leg.requiredAmount - charged, held, leg.chain);
+    return plan([
+      { kind: 'payout', to: leg.receiverPayoutAddress, amount: toReceiver - fee - charged },
+      { kind: 'fee', to: feeAddress, amount: fee },
+      { kind: 'refund', to: leg.depositorRefundAddress, amount: excessToDepositor },
+    ]);
+  }
+  // A split settles a funded leg only: refuses a short one with INSUFFICIENT_BALANCE.
+  legPayout(leg.requiredAmount, received, leg.chain);
+  // The receiver's share must still be in the escrow; the depositor's takes what travel left.
+  if (held < toReceiver) {
+    throw new AppError(
+      'INSUFFICIENT_BALANCE',
+      "After the travel paid out of it, the escrow holds less than the split's share for the receiver",
+      {
+        required: toReceiver.toString(),
+        available: held.toString(),
+        travel_paid: paid.toString(),
+        chain: leg.chain,
+      },
+    );
+  }
   return plan([
     { kind: 'payout', to: leg.receiverPayoutAddress, amount: toReceiver - fee },
     { kind: 'fee', to: feeAddress, amount: fee },
-    { kind: 'refund', to: leg.depositorRefundAddress, amount: toDepositor + excessToDepositor },
+    { kind: 'refund', to: leg.depositorRefundAddress, amount: held - toReceiver },
   ]);
 }
 

@@ -30,9 +30,18 @@ export type EscrowStatus = (typeof escrowStatuses)[number];
  * receiver (or to either party under a mediator's split), `fee` to the chain's fee address,
  * `refund` back to the depositor (a refund, the excess at settlement, the depositor's share of a
  * split), `sweep` a deposit that arrived after settlement, sent back to the depositor,
- * `network_fee` what a UTXO chain's payout left to the miner (inputs − outputs).
+ * `network_fee` what a UTXO chain's payout left to the miner (inputs − outputs), `travel` a
+ * payment to a travel provider for the deal's meeting, made before the leg settles.
  */
-export const ledgerEntryKinds = ['deposit', 'payout', 'fee', 'refund', 'sweep', 'network_fee'] as const;
+export const ledgerEntryKinds = [
+  'deposit',
+  'payout',
+  'fee',
+  'refund',
+  'sweep',
+  'network_fee',
+  'travel',
+] as const;
 export type LedgerEntryKind = (typeof ledgerEntryKinds)[number];
 
 /**

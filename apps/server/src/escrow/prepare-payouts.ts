@@ -148,6 +148,7 @@ export function planJson(
   return {
     outcome: plan.outcome,
     transfers: plan.transfers.map((transfer) => ({ ...transfer, amount: transfer.amount.toString() })),
+    travel_charge: plan.travelCharge.toString(),
     deposits: deposits.map((deposit) => ({ ...deposit, amount: deposit.amount.toString() })),
   };
 }

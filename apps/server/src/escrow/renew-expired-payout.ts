@@ -123,7 +123,8 @@ export function withExcessReturned(
 function storedPlanOf(payout: PayoutRow): SettlementPlan {
   const plan = payout.plan as {
     outcome: SettlementPlan['outcome'];
-    transfers: { kind: 'payout' | 'fee' | 'refund'; to: string; amount: string }[];
+    transfers: { kind: SettlementPlan['transfers'][number]['kind']; to: string; amount: string }[];
+    travel_charge?: string;
   };
   return {
     escrowId: payout.escrowId,
@@ -134,5 +135,6 @@ function storedPlanOf(payout: PayoutRow): SettlementPlan {
       to: transfer.to,
       amount: BigInt(transfer.amount),
     })),
+    travelCharge: BigInt(plan.travel_charge ?? '0'),
   };
 }

@@ -28,7 +28,14 @@ export type EscrowLegState =
   | 'released'
   | 'refunding'
   | 'refunded';
-export type EscrowLedgerEntryKind = 'deposit' | 'payout' | 'fee' | 'refund' | 'sweep' | 'network_fee';
+export type EscrowLedgerEntryKind =
+  | 'deposit'
+  | 'payout'
+  | 'fee'
+  | 'refund'
+  | 'sweep'
+  | 'network_fee'
+  | 'travel';
 export type EscrowLedgerEntryStatus = 'pending' | 'confirmed' | 'reorged';
 
 /** Base-unit amounts as numeric(78,0): any uint256 fits. Drizzle reads them as strings; code converts to bigint. */

@@ -7,11 +7,11 @@ import type { SettlementPlan, Transfer } from '../settlement-plan.js';
 import type { EscrowLeg } from '../types.js';
 import { estimateVsize, multisigInputWitnessWeight } from './bitcoin-fee-rules.js';
 import type { BitcoinAddressFormat } from './bitcoin-network.js';
-import type { BitcoinPayoutSummary, BitcoinSigningPayload } from './bitcoin-payout.js';
+import type { BitcoinOutputKind, BitcoinPayoutSummary, BitcoinSigningPayload } from './bitcoin-payout.js';
 import type { MultisigCustody } from './multisig-custody.js';
 import { addressOutputScript } from './parse-raw-bitcoin.js';
 
-const OUTPUT_ORDER: Record<Transfer['kind'], number> = { payout: 0, fee: 1, refund: 2 };
+const OUTPUT_ORDER: Record<BitcoinOutputKind, number> = { payout: 0, fee: 1, refund: 2 };
 
 export interface BitcoinPayoutInput {
   leg: Pick<EscrowLeg, 'escrowId' | 'leg'>;
@@ -34,6 +34,13 @@ export interface BitcoinPayoutInput {
  */
 export function buildBitcoinPayout(input: BitcoinPayoutInput): UnsignedPayout {
   const { plan, deposits, custody, feeRate, dustLimit, addressFormat } = input;
+  // Travel for a meeting is paid out of an Ethereum stable leg only; a Bitcoin payout spends everything.
+  const transfers = plan.transfers.filter(
+    (transfer): transfer is Transfer & { kind: BitcoinOutputKind } => transfer.kind !== 'travel',
+  );
+  if (plan.outcome === 'travel' || transfers.length !== plan.transfers.length) {
+    throw new AppError('VALIDATION_FAILED', 'A Bitcoin leg has no travel payout');
+  }
   if (deposits.length === 0) {
     throw new AppError(
       'INSUFFICIENT_BALANCE',
@@ -41,11 +48,11 @@ export function buildBitcoinPayout(input: BitcoinPayoutInput): UnsignedPayout {
     );
   }
   const received = deposits.reduce((sum, deposit) => sum + deposit.amount, 0n);
-  const planned = plan.transfers.reduce((sum, transfer) => sum + transfer.amount, 0n);
+  const planned = transfers.reduce((sum, transfer) => sum + transfer.amount, 0n);
   if (received !== planned) {
     throw new Error(`the plan pays out ${planned} sats but the deposits hold ${received}`);
   }
-  const outputs = [...plan.transfers]
+  const outputs = [...transfers]
     .sort((a, b) => OUTPUT_ORDER[a.kind] - OUTPUT_ORDER[b.kind])
     .map((transfer) => {
       const script = addressOutputScript(transfer.to, addressFormat);

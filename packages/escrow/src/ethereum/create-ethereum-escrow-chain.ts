@@ -75,6 +75,13 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
     return code !== undefined && code !== '0x';
   };
 
+  /** The nonce the escrow's next payout must carry; 0 before the escrow is deployed. */
+  const escrowNonce = async (depositAddress: string): Promise<bigint> => {
+    const address = getAddress(depositAddress);
+    if (!(await hasCode(address))) return 0n;
+    return client.readContract({ address, abi: covenantEscrowAbi, functionName: 'nonce' });
+  };
+
   const signEscrowCall = (depositAddress: string, functionName: string, args: readonly unknown[]) =>
     signRelayerTransaction(client, relayer, options.chainId, {
       address: getAddress(depositAddress),
@@ -157,7 +164,10 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
 
     confirmations: (txRef) => readTxStatus(client, options.confirmationPolicy, txRef),
 
-    buildPayout: async (leg, plan) => buildEthereumPayout(options.chainId, leg, plan),
+    // Signed for the escrow's next nonce as the chain has it now: a payout built before a travel
+    // payout ran is refused by the contract (InvalidNonce) and must be built and signed again.
+    buildPayout: async (leg, plan) =>
+      buildEthereumPayout(options.chainId, leg, plan, await escrowNonce(leg.depositAddress)),
 
     recoverSigner,
 

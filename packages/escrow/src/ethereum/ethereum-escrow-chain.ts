@@ -62,7 +62,10 @@ export interface EthereumEscrowChain extends EscrowChainAdapter {
    */
   deployEscrow(terms: LegTerms): Promise<{ depositAddress: string; txRef: string | null }>;
 
-  /** The EIP-712 payout of the plan; Ethereum needs no per-leg key index nor deposit outputs. */
+  /**
+   * The EIP-712 payout of the plan, for the escrow's current nonce (read from the chain: travel
+   * payouts consume one each); Ethereum needs no per-leg key index nor deposit outputs.
+   */
   buildPayout(
     leg: EscrowLeg,
     plan: SettlementPlan,

@@ -44,6 +44,13 @@ describe('payout typed data JSON', () => {
     expect(hashTypedData(back)).toBe(hashTypedData(typedData));
   });
 
+  it('accepts every action of the escrow, TRAVEL (3) included', () => {
+    for (const action of [0, 1, 2, 3]) {
+      const json = typedDataToJson({ ...typedData, message: { ...typedData.message, action } });
+      expect(typedDataFromJson(JSON.parse(JSON.stringify(json))).message.action).toBe(action);
+    }
+  });
+
   it('refuses JSON that is not exactly a payout', () => {
     const json = typedDataToJson(typedData);
     const tampered = [
@@ -56,6 +63,9 @@ describe('payout typed data JSON', () => {
       { ...json, message: { ...json.message, nonce: '-1' } },
       { ...json, message: { ...json.message, recipients: ['nobody'] } },
       { ...json, message: { ...json.message, action: 256 } },
+      { ...json, message: { ...json.message, action: 4 } },
+      { ...json, message: { ...json.message, action: -1 } },
+      { ...json, message: { ...json.message, action: 1.5 } },
       null,
     ];
     for (const value of tampered) {

@@ -9,6 +9,9 @@ const payoutFields = [
   { name: 'nonce', type: 'uint256' },
 ] as const;
 
+/** The escrow's payout actions: RELEASE 0, REFUND 1, SPLIT 2, TRAVEL 3 (see CovenantEscrow.sol). */
+const payoutActions: readonly number[] = [0, 1, 2, 3];
+
 /** The EIP-712 types of an escrow payout (`Payout(uint8,address[],uint256[],uint256)`). */
 export const payoutTypedDataTypes = { Payout: payoutFields } as const;
 
@@ -47,7 +50,7 @@ export function typedDataToJson(typedData: PayoutTypedData): PayoutTypedDataJson
 /**
  * Turns the JSON form back into typed data viem can sign or verify. Throws on anything that is not
  * exactly a payout's typed data, so a signer never signs a payload it did not mean to: other types,
- * a bad address or a non-integer amount.
+ * an action the escrow does not have, a bad address or a non-integer amount.
  */
 export function typedDataFromJson(json: unknown): PayoutTypedData {
   if (!isRecord(json)) return fail('not an object');
@@ -63,7 +66,7 @@ export function typedDataFromJson(json: unknown): PayoutTypedData {
   const uint = (value: unknown, what: string): bigint =>
     typeof value === 'string' && /^(0|[1-9][0-9]{0,77})$/.test(value) ? BigInt(value) : fail(what);
   const { action, recipients, amounts, nonce } = message;
-  if (typeof action !== 'number' || !Number.isInteger(action) || action < 0 || action > 255) fail('action');
+  if (typeof action !== 'number' || !payoutActions.includes(action)) fail('action');
   if (!Array.isArray(recipients) || !Array.isArray(amounts)) return fail('recipients or amounts');
   return {
     domain: {

@@ -15,6 +15,8 @@ import type { OutgoingMovement } from '../escrow-chain-adapter.js';
  * release, the depositor's part of a split); `FeePaid` the fee; `Swept` a late deposit returned.
  * `refundAfterDeadline` logs `RefundedAfterDeadline` and then `Paid` to the depositor for the same
  * value; the former is the refund and the latter is skipped, or the ledger would count it twice.
+ * A travel payout logs `TravelPaid` and then `Paid` to the payee for the same value: that `Paid` is
+ * `travel` (whoever the payee is), not the settlement's payout.
  */
 export async function readOutgoingMovements(
   client: PublicClient,
@@ -34,17 +36,28 @@ export async function readOutgoingMovements(
   const depositor = getAddress(depositorRefundAddress);
   const logs = parseEventLogs({
     abi: covenantEscrowAbi,
-    eventName: ['Paid', 'FeePaid', 'RefundedAfterDeadline', 'Swept'],
+    eventName: ['Paid', 'FeePaid', 'RefundedAfterDeadline', 'Swept', 'TravelPaid'],
     logs: receipt.logs.filter((log) => isAddressEqual(log.address, escrow)),
     strict: true,
   });
   const refundedAfterDeadline = logs.some((log) => log.eventName === 'RefundedAfterDeadline');
+  // Each TravelPaid names the Paid it goes with: same payee, same amount.
+  const travelPaid = logs.flatMap((log) =>
+    log.eventName === 'TravelPaid' ? [{ to: getAddress(log.args.payee), amount: log.args.amount }] : [],
+  );
   const movements: OutgoingMovement[] = [];
   const at = { blockRef: receipt.blockHash, height: receipt.blockNumber };
   for (const log of logs) {
     const position = log.logIndex;
+    if (log.eventName === 'TravelPaid') continue;
     if (log.eventName === 'Paid') {
       const to = getAddress(log.args.to);
+      const travel = travelPaid.findIndex((paid) => paid.to === to && paid.amount === log.args.amount);
+      if (travel >= 0) {
+        travelPaid.splice(travel, 1);
+        movements.push({ kind: 'travel', to, amount: log.args.amount, position, ...at });
+        continue;
+      }
       const kind = to === depositor ? 'refund' : 'payout';
       if (kind === 'refund' && refundedAfterDeadline) continue;
       movements.push({ kind, to, amount: log.args.amount, position, ...at });

@@ -1,3 +1,4 @@
+import { AppError } from '@covenant/domain';
 import { base64 } from '@scure/base';
 import {
   type Address,
@@ -49,6 +50,13 @@ export interface SolanaPayoutInput {
 export async function buildSolanaPayoutMessage(
   input: SolanaPayoutInput,
 ): Promise<{ messageBytes: Uint8Array; signingPayload: SolanaSigningPayload }> {
+  // A Solana payout closes the leg's token account, so it cannot pay travel and leave the leg open.
+  if (
+    input.plan.outcome === 'travel' ||
+    input.plan.transfers.some((transfer) => transfer.kind === 'travel')
+  ) {
+    throw new AppError('VALIDATION_FAILED', 'A Solana leg has no travel payout');
+  }
   const relayer = createNoopSigner(address(input.relayer));
   const multiSigners = [createNoopSigner(address(input.party)), createNoopSigner(address(input.platform))];
   const tokenAccount = address(input.tokenAccount);

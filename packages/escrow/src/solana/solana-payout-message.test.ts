@@ -3,7 +3,7 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58, base64, hex } from '@scure/base';
 import { describe, expect, it } from 'vitest';
 import type { UnsignedPayout } from '../chain-adapter.js';
-import { planSettlement } from '../settlement-plan.js';
+import { planSettlement, planTravelPayout } from '../settlement-plan.js';
 import { buildSolanaPayoutMessage, type SolanaPayoutInput } from './build-solana-payout.js';
 import { SOLANA_NATIVE_MINT } from './solana-leg-accounts.js';
 import { decodeLegacyMessage, decodeSignature, payoutMessage } from './solana-payout.js';
@@ -58,6 +58,14 @@ async function messageFor(token: SolanaPayoutInput['token']) {
 }
 
 describe('the Solana payout message', () => {
+  it('refuses a travel plan: its payout closes the token account, it cannot leave the leg open', async () => {
+    const { input } = await messageFor(USDC);
+    const travel = planTravelPayout(input.plan, keypair().address, 1_000_000n);
+    await expect(buildSolanaPayoutMessage({ ...input, plan: travel })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+  });
+
   it('pays a token leg: advance the nonce, create the ATAs, one TransferChecked per transfer, close to the relayer', async () => {
     const { messageBytes, signingPayload, input } = await messageFor(USDC);
     const compiled = decodeLegacyMessage(messageBytes);
