@@ -4,6 +4,7 @@ import { asc, eq } from 'drizzle-orm';
 import { loadDealCis } from '../cis/load-deal-cis.js';
 import { presentDeal, selectDealViews } from '../deals/deal-view.js';
 import { getDealAuditForStaff } from '../deals/get-deal-audit.js';
+import { loadMeetingRecords, presentMeeting } from '../meetings/meeting-state.js';
 import type { DisputeDeps } from './dispute-deps.js';
 import { loadDisputes } from './present-disputes.js';
 
@@ -12,13 +13,13 @@ import { loadDisputes } from './present-disputes.js';
  * parties' CIS, every version of the terms, the parties' messages and the audit trail verified afresh.
  */
 export async function getDisputeCase(
-  deps: Pick<DisputeDeps, 'db' | 'fileStore'>,
+  deps: Pick<DisputeDeps, 'db' | 'fileStore' | 'now'>,
   disputeId: string,
 ): Promise<StaffDisputeCase> {
   const [dispute] = await loadDisputes(deps.db, eq(schema.dealDisputes.id, disputeId));
   if (!dispute) throw new AppError('NOT_FOUND', 'Dispute not found');
   const dealId = dispute.deal_id;
-  const [[dealRow], cis, terms, messages, audit] = await Promise.all([
+  const [[dealRow], cis, terms, messages, audit, meetingRecords] = await Promise.all([
     selectDealViews(deps.db, eq(schema.deals.id, dealId)),
     loadDealCis(deps, dealId),
     deps.db
@@ -32,6 +33,7 @@ export async function getDisputeCase(
       .where(eq(schema.dealMessages.dealId, dealId))
       .orderBy(asc(schema.dealMessages.createdAt), asc(schema.dealMessages.id)),
     getDealAuditForStaff(deps.db, dealId),
+    loadMeetingRecords(deps.db, dealId),
   ]);
   // Seen from neither side: the schema leaves out the counterparty presentDeal works out for a party.
   const deal = presentDeal(dealRow!, dealRow!.deal.buyerId);
@@ -52,5 +54,7 @@ export async function getDisputeCase(
       created_at: message.createdAt.toISOString(),
     })),
     audit,
+    // Check-in positions are personal data: the parties and the mediators see them, nobody else.
+    meeting: presentMeeting(deps.fileStore.masterKey, dealRow!.deal, meetingRecords, deps.now()),
   };
 }

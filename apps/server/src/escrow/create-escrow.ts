@@ -1,8 +1,9 @@
 import { schema } from '@covenant/db';
-import { AppError, type Chain, type TokenSymbol } from '@covenant/domain';
+import { AppError, type Chain, meetingWindow, type TokenSymbol } from '@covenant/domain';
 import { type LegTerms, legDepositor, legReceiver, legs } from '@covenant/escrow';
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { appendDealEvent } from '../deals/append-deal-event.js';
+import { meetingOf } from '../deals/deal-view.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 
 export interface CreatedEscrow {
@@ -94,7 +95,13 @@ export async function createEscrow(
   }
   const addressOf = (party: 'buyer' | 'seller') => addresses.find((row) => row.party === party);
   const deadline = new Date(deal.termsAgreedAt.getTime() + deal.fundingDeadlineHours * 3_600_000);
-  const refundAfter = new Date(deadline.getTime() + deps.settlementWindowHours * 3_600_000);
+  // A funded deal has the settlement window to settle; one with a meeting has it after the meeting's
+  // check-in closes, so nobody can refund the escrow on-chain before the parties could meet.
+  const meeting = meetingOf(deal);
+  const settlesFrom = meeting
+    ? Math.max(deadline.getTime(), meetingWindow(meeting).closes.getTime())
+    : deadline.getTime();
+  const refundAfter = new Date(settlesFrom + deps.settlementWindowHours * 3_600_000);
 
   const planned: {
     terms: LegTerms;

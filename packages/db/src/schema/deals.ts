@@ -49,6 +49,12 @@ export const deals = pgTable(
      * duration, travel_paid_by); null when none is required or its details are not proposed yet.
      */
     meeting: jsonb('meeting').$type<Record<string, unknown>>(),
+    /**
+     * A change of the meeting proposed after funding (the terms can no longer change then), waiting
+     * for the other party's agreement; null when none is pending.
+     */
+    meetingProposal: jsonb('meeting_proposal').$type<Record<string, unknown>>(),
+    meetingProposedBy: uuid('meeting_proposed_by').references(() => users.id),
     status: text('status').$type<DealStatus>().notNull().default('draft'),
     /** The latest proposed version of the terms (deal_terms_versions); 1 is the buyer's opening proposal. */
     termsVersion: integer('terms_version').notNull().default(1),

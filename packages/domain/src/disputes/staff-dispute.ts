@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dealCisSchema } from '../cis/cis.js';
 import { dealAuditTrailSchema, dealSchema, dealStatuses } from '../deals/deal.js';
+import { meetingViewSchema } from '../deals/meeting.js';
 import { disputeSchema, disputeStatuses } from './dispute.js';
 
 const partySummary = z.object({ id: z.uuid(), username: z.string().nullable() });
@@ -47,5 +48,6 @@ export const staffDisputeCaseSchema = z.object({
     z.object({ id: z.uuid(), author_id: z.uuid(), body: z.string(), created_at: z.string() }),
   ),
   audit: dealAuditTrailSchema,
+  meeting: meetingViewSchema.describe('The meeting the terms require, with check-ins and their positions'),
 });
 export type StaffDisputeCase = z.infer<typeof staffDisputeCaseSchema>;
