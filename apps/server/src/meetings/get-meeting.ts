@@ -1,5 +1,14 @@
-import { AppError, type DealStatus, type MeetingCode, type MeetingViewBase } from '@covenant/domain';
+import { schema } from '@covenant/db';
+import {
+  AppError,
+  type DealStatus,
+  type MeetingCode,
+  type MeetingView,
+  type MeetingViewBase,
+} from '@covenant/domain';
+import { eq } from 'drizzle-orm';
 import { findPartyDeal } from '../disputes/find-party-deal.js';
+import { loadTravelItems, partyView } from '../travel/present-travel-items.js';
 import {
   formatMeetingCode,
   meetingCode,
@@ -10,14 +19,14 @@ import {
 import type { MeetingDeps } from './meeting-deps.js';
 import { loadMeetingRecords, presentMeeting } from './meeting-state.js';
 
-/** A party's view of the deal's meeting; anybody else gets NOT_FOUND. */
-export async function getMeeting(
-  deps: MeetingDeps,
-  userId: string,
-  dealId: string,
-): Promise<MeetingViewBase> {
+/** A party's view of the deal's meeting with its travel; anybody else gets NOT_FOUND. */
+export async function getMeeting(deps: MeetingDeps, userId: string, dealId: string): Promise<MeetingView> {
   const deal = await findPartyDeal(deps.db, userId, dealId);
-  return presentMeeting(deps.masterKey, deal, await loadMeetingRecords(deps.db, dealId), deps.now());
+  const [records, travel] = await Promise.all([
+    loadMeetingRecords(deps.db, dealId),
+    loadTravelItems(deps.db, eq(schema.travelItems.dealId, dealId)),
+  ]);
+  return { ...presentMeeting(deps.masterKey, deal, records, deps.now()), travel: travel.map(partyView) };
 }
 
 /**

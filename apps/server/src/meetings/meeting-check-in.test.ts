@@ -234,6 +234,61 @@ describe('waiving the meeting', () => {
   });
 });
 
+describe('changing the meeting after funding', () => {
+  it('applies a change only once the other party accepts it, and records both steps', async () => {
+    const dealId = await fundedMeetingDeal();
+    const moved = {
+      ...meetingToday(),
+      location: 'Geneva, Hotel des Bergues',
+      latitude: '46.2075',
+      longitude: '6.1453',
+    };
+    const proposed = await net.call('POST', `/api/v1/deals/${dealId}/meeting/change`, net.seller.token, {
+      meeting: moved,
+    });
+    expect(proposed.statusCode, proposed.body).toBe(200);
+    expect(proposed.json()).toMatchObject({
+      meeting: { location: 'Zurich, Baur au Lac' },
+      proposed_change: { meeting: moved, proposed_by: 'seller' },
+    });
+    const own = await net.call('POST', `/api/v1/deals/${dealId}/meeting/change/accept`, net.seller.token);
+    expect(own.statusCode).toBe(409);
+    const accepted = await net.call('POST', `/api/v1/deals/${dealId}/meeting/change/accept`, net.buyer.token);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json()).toMatchObject({ meeting: moved, proposed_change: null });
+    const deal = (await net.call('GET', `/api/v1/deals/${dealId}`, net.buyer.token)).json();
+    expect(deal).toMatchObject({ meeting: moved, travel_location: moved.location });
+    const actions = (
+      await net.database.db
+        .select()
+        .from(schema.dealAuditEntries)
+        .where(eq(schema.dealAuditEntries.dealId, dealId))
+    ).map((entry) => entry.action);
+    expect(actions).toEqual(expect.arrayContaining(['meeting_change_proposed', 'meeting_changed']));
+    // Check-in now measures against the new place: Zurich is far from Geneva.
+    const code = await codeOf(net.buyer, dealId);
+    const far = await checkIn(net.seller, dealId, { token: code.token, ...nearby });
+    expect(far.json()).toMatchObject({ within_radius: false });
+  });
+
+  it('refuses a change before funding (the terms change then) and without a pending proposal', async () => {
+    const dealId = await net.agreedDeal({
+      assetSymbol: 'WETH',
+      assetAmount,
+      stableSymbol: 'USDC',
+      stableAmount,
+      meeting: meetingToday(),
+    });
+    const early = await net.call('POST', `/api/v1/deals/${dealId}/meeting/change`, net.buyer.token, {
+      meeting: meetingToday(),
+    });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error.message).toBe('Before funding, change the meeting by proposing new terms');
+    const none = await net.call('POST', `/api/v1/deals/${dealId}/meeting/change/accept`, net.buyer.token);
+    expect(none.statusCode).toBe(409);
+  });
+});
+
 describe('when check-in is not open', () => {
   it('refuses codes before the meeting’s window, and while the deal is disputed', async () => {
     const inTenDays = new Date(net.clock.now.getTime() + 10 * 86_400_000).toISOString().slice(0, 10);
@@ -241,7 +296,23 @@ describe('when check-in is not open', () => {
     const early = await net.call('GET', `/api/v1/deals/${later}/meeting/qr`, net.buyer.token);
     expect(early.statusCode).toBe(409);
     expect(early.json().error.message).toContain('Check-in opens on');
-    expect((await meetingOf(net.buyer, later)).status).toBe('scheduled');
+    const scheduled = await meetingOf(net.buyer, later);
+    expect(scheduled.status).toBe('scheduled');
+    // Nobody can refund the escrow on-chain before the parties could meet and settle.
+    const legs = await net.database.db
+      .select({ refundAfter: schema.escrowLegs.refundAfter })
+      .from(schema.escrowLegs)
+      .innerJoin(schema.escrows, eq(schema.escrows.id, schema.escrowLegs.escrowId))
+      .where(eq(schema.escrows.dealId, later));
+    for (const leg of legs) {
+      expect(leg.refundAfter!.getTime()).toBeGreaterThan(new Date(scheduled.window.closes).getTime());
+    }
+    const tooLate = new Date(net.clock.now.getTime() + 60 * 86_400_000).toISOString().slice(0, 10);
+    const moved = await net.call('POST', `/api/v1/deals/${later}/meeting/change`, net.buyer.token, {
+      meeting: { ...meetingToday(), starts_on: tooLate },
+    });
+    expect(moved.statusCode).toBe(400);
+    expect(moved.json().error.message).toContain('the meeting must end by');
 
     const disputed = await fundedMeetingDeal();
     const code = await codeOf(net.buyer, disputed);

@@ -6,6 +6,7 @@ import {
   type MeetingCheckIn,
   type MeetingStatus,
   type MeetingViewBase,
+  meetingSchema,
   meetingWindow,
 } from '@covenant/domain';
 import { eq } from 'drizzle-orm';
@@ -109,5 +110,12 @@ export function presentMeeting(
     check_ins: records.checkIns.map((row) => presentCheckIn(masterKey, row)),
     waived_by: records.waivedBy,
     settlement_waits: settlementWaits(deal, records),
+    proposed_change:
+      deal.meetingProposal && deal.meetingProposedBy
+        ? {
+            meeting: meetingSchema.parse(deal.meetingProposal),
+            proposed_by: deal.meetingProposedBy === deal.buyerId ? 'buyer' : 'seller',
+          }
+        : null,
   };
 }

@@ -158,6 +158,10 @@ export const meetingViewSchema = z.object({
   settlement_waits: z
     .boolean()
     .describe('True while the funded escrow cannot settle: neither both checked in nor both waived'),
+  proposed_change: z
+    .object({ meeting: meetingSchema, proposed_by: party })
+    .nullable()
+    .describe('A change of the meeting proposed after funding, waiting for the other party'),
 });
 export type MeetingViewBase = z.infer<typeof meetingViewSchema>;
 

@@ -4,15 +4,18 @@ import {
   meetingCheckInSchema,
   meetingCodeSchema,
   meetingViewSchema,
+  meetingWithTravelSchema,
 } from '@covenant/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { acceptMeetingChange, proposeMeetingChange } from '../../meetings/change-meeting.js';
 import { checkInAtMeeting } from '../../meetings/check-in-at-meeting.js';
 import { getMeeting, getMeetingCode } from '../../meetings/get-meeting.js';
 import { meetingCodeKey } from '../../meetings/meeting-codes.js';
 import type { MeetingDeps } from '../../meetings/meeting-deps.js';
 import { waiveMeeting } from '../../meetings/waive-meeting.js';
+import { meetingInputSchema } from './deal-schemas.js';
 import { principalOf } from './principal-of.js';
 
 const dealIdParams = z.object({ id: z.uuid() });
@@ -43,9 +46,9 @@ export const meetingRoutes: FastifyPluginAsync = async (app) => {
       config: { access: 'read' },
       schema: {
         tags: ['Meetings'],
-        summary: 'The deal’s meeting: details, status, check-ins (with positions) and waivers',
+        summary: 'The deal’s meeting: details, status, check-ins (with positions), waivers and travel',
         params: dealIdParams,
-        response: { 200: meetingViewSchema },
+        response: { 200: meetingWithTravelSchema },
       },
     },
     async (request) => getMeeting(deps, principalOf(request).userId, request.params.id),
@@ -98,6 +101,38 @@ export const meetingRoutes: FastifyPluginAsync = async (app) => {
       }
       return reply.code(201).send(await checkInAtMeeting(deps, userId, request.params.id, request.body));
     },
+  );
+
+  routes.post(
+    '/deals/:id/meeting/change',
+    {
+      config: { access: 'trade' },
+      schema: {
+        tags: ['Meetings'],
+        summary: 'Propose a change of the meeting after funding; it applies once the other party accepts it',
+        description:
+          'Only while the escrow is funded (before, change the meeting with new terms). A new proposal replaces a pending one.',
+        params: dealIdParams,
+        body: z.object({ meeting: meetingInputSchema }),
+        response: { 200: meetingViewSchema },
+      },
+    },
+    async (request) =>
+      proposeMeetingChange(deps, principalOf(request).userId, request.params.id, request.body.meeting),
+  );
+
+  routes.post(
+    '/deals/:id/meeting/change/accept',
+    {
+      config: { access: 'trade' },
+      schema: {
+        tags: ['Meetings'],
+        summary: 'Accept the other party’s proposed change of the meeting',
+        params: dealIdParams,
+        response: { 200: meetingViewSchema },
+      },
+    },
+    async (request) => acceptMeetingChange(deps, principalOf(request).userId, request.params.id),
   );
 
   routes.post(
