@@ -113,7 +113,7 @@ export function psbtToSign(leg: EscrowLegWithSigning): { psbt: string; summary: 
   return { psbt: payload.data, summary: (payload.summary as PsbtSummary | null | undefined) ?? null };
 }
 
-function readSolanaSummary(summary: unknown): SolanaSummary | null {
+export function readSolanaSummary(summary: unknown): SolanaSummary | null {
   if (!summary || typeof summary !== 'object') return null;
   const { transfers, mint, network_fee } = summary as Record<string, unknown>;
   const kinds = ['payout', 'fee', 'refund'];

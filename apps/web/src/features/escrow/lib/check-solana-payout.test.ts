@@ -212,3 +212,40 @@ describe('signSolanaPayout', () => {
     expect(() => signSolanaPayout('not base64!', solLeg, grace)).toThrow('can read');
   });
 });
+
+describe('checkSolanaPayout, a travel payment (part of a token leg)', () => {
+  // The fixture's first transfer alone, its account creation kept, without the second transfer and the close.
+  const travelMessage = altered(usdcPayoutMessage, (message) => {
+    const [advance, createFirst, , transferFirst] = message.instructions;
+    message.instructions = [advance!, createFirst!, transferFirst!];
+  });
+  const first = usdcPayoutSummary.transfers[0]!;
+  const travelLeg: SolanaPayoutExpectation = {
+    ...usdcLeg,
+    partial: true,
+    summary: {
+      ...usdcPayoutSummary,
+      transfers: [{ kind: 'travel' as never, to: first.to, amount: first.amount }],
+    },
+  };
+
+  it('accepts a transfer that leaves the leg’s account open', () => {
+    expect(() => checkSolanaPayout(travelMessage, travelLeg)).not.toThrow();
+  });
+
+  it('refuses a message that closes the leg’s account, which would empty the escrow', () => {
+    expect(() => checkSolanaPayout(base64.decode(usdcPayoutMessage), travelLeg)).toThrow(
+      'closes the leg’s account, which a travel payment must leave open',
+    );
+  });
+
+  it('refuses another amount than the quote', () => {
+    const more = altered(base64.encode(travelMessage), (message) => {
+      const transfer = message.instructions[2]!;
+      transfer.data = setU64(transfer.data, 1, BigInt(first.amount) + 1n);
+    });
+    expect(() => checkSolanaPayout(more, travelLeg)).toThrow(
+      'Transfer 1 of the transaction is not the one shown',
+    );
+  });
+});

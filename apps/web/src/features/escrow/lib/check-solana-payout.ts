@@ -18,6 +18,11 @@ export interface SolanaPayoutExpectation {
   decimals: number;
   /** The SOL leg's confirmed deposits (base units): its transfers must pay out all of it. */
   received: string;
+  /**
+   * A travel payment: part of a token leg paid out before it settles. The message must then leave
+   * the leg's account open (closing it would empty the escrow).
+   */
+  partial?: boolean;
 }
 
 /** A transfer as the message makes it: to a wallet (a token transfer's ATA mapped back to its owner). */
@@ -77,6 +82,11 @@ export function checkSolanaPayout(
     }
     if (programId === tokenProgram && data[0] === 9 && data.length === 1) {
       // CloseAccount(account, destination, owner, ...signers): the rent (and wrapped SOL) to the fee payer.
+      if (expected.partial) {
+        throw new Error(
+          `The transaction closes the leg’s account, which a travel payment must leave open, ${notSigned}`,
+        );
+      }
       if (
         closed ||
         accounts[0] !== custody.token_account ||
@@ -118,7 +128,10 @@ export function checkSolanaPayout(
       throw new Error(`The transaction does something other than pay out this leg, ${notSigned}`);
     }
   }
-  if (!closed) throw new Error(`The transaction does not close this leg’s account, ${notSigned}`);
+  if (expected.partial && sol) throw new Error(`Travel is paid from token legs only, ${notSigned}`);
+  if (!closed && !expected.partial) {
+    throw new Error(`The transaction does not close this leg’s account, ${notSigned}`);
+  }
 
   const shown = summary.transfers;
   if (transfers.length !== shown.length) {

@@ -1,0 +1,149 @@
+import { isTokenSymbol, type TravelItem, type TypedDataJson, tokenDecimals } from '@covenant/domain';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { base58, base64 } from '@scure/base';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button.js';
+import {
+  isSolanaCustody,
+  legWithSigning,
+  readSolanaSummary,
+} from '@/features/escrow/api/escrow-leg-signing.js';
+import { useEscrow } from '@/features/escrow/api/get-escrow.js';
+import { checkTravelSolanaMessage, checkTravelTypedData } from '@/features/escrow/lib/check-travel-payout.js';
+import { UnlockEscrowKey } from '@/features/escrow-key/components/unlock-escrow-key.js';
+import { signEscrowTypedData } from '@/features/escrow-key/lib/escrow-seed.js';
+import { solanaEscrowKeyFromSeed } from '@/features/escrow-key/lib/solana-escrow-key.js';
+import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
+import { useApproveTravel } from '../api/travel-approve.js';
+
+type Party = 'buyer' | 'seller';
+
+/**
+ * A party's approval of a travel quote, paid from the stable leg's escrow once both approved. The
+ * seller approves with a click; the buyer, who deposited the leg, signs the partial payout in this
+ * browser with the escrow key, after the page checked it pays exactly the quote to its provider and
+ * nothing else (on Ethereum the escrow's TRAVEL action, on Solana a transfer leaving the leg open).
+ */
+export function TravelApproval({
+  dealId,
+  item,
+  viewer,
+  travelPaidBy,
+}: {
+  dealId: string;
+  item: TravelItem;
+  viewer: Party;
+  travelPaidBy: 'buyer' | 'seller' | 'split';
+}) {
+  const approve = useApproveTravel(dealId);
+  const escrow = useEscrow(dealId, viewer === 'buyer');
+  const [signError, setSignError] = useState<string | null>(null);
+  const quote = item.quote;
+  if (item.status !== 'quoted' || !quote) return null;
+  const titleId = `travel-approval-${item.id}`;
+  const price = formatDealAmount(quote.amount, quote.symbol);
+  const share =
+    travelPaidBy === 'seller'
+      ? 'The seller bears it: it comes off the seller’s stablecoin payout.'
+      : travelPaidBy === 'buyer'
+        ? 'The buyer bears it: the buyer deposits it on top of the stable amount.'
+        : 'Buyer and seller share it half and half.';
+
+  if (item.approved_by.includes(viewer)) {
+    return (
+      <p className="text-muted text-sm" role="status">
+        You approved this quote.{' '}
+        {item.approved_by.length < 2
+          ? 'It is paid once the other party approves it too.'
+          : 'It is being paid.'}
+      </p>
+    );
+  }
+
+  const send = (signature: string | null) =>
+    approve.mutate({ itemId: item.id, signature }, { onSuccess: () => toast.success('Quote approved') });
+
+  const leg = escrow.data?.legs.find((entry) => entry.leg === 'stable');
+  const payload = item.signing_payload;
+  let refusal: string | null = null;
+  if (viewer === 'buyer') {
+    if (!payload) refusal = 'The payment is being prepared. It appears here in a moment.';
+    else if (!leg) refusal = 'The escrow is loading.';
+    else {
+      try {
+        if (payload.format === 'eip712') {
+          checkTravelTypedData(payload.data as TypedDataJson, quote, leg.deposit_address);
+        } else {
+          const signing = legWithSigning({ ...leg, signing_payload: payload as never });
+          const summary = readSolanaSummary((payload as { summary?: unknown }).summary);
+          if (!summary || !isSolanaCustody(signing.custody) || !isTokenSymbol(leg.symbol)) {
+            throw new Error('This payment comes without what is needed to check it, so it was not signed.');
+          }
+          checkTravelSolanaMessage(
+            base64.decode(String(payload.data)),
+            summary,
+            signing.custody,
+            tokenDecimals[leg.symbol],
+            quote,
+          );
+        }
+      } catch (error) {
+        refusal = error instanceof Error ? error.message : String(error);
+      }
+    }
+  }
+
+  const sign = async (mnemonic: string) => {
+    setSignError(null);
+    approve.reset();
+    if (!payload) return;
+    try {
+      if (payload.format === 'eip712') {
+        send(await signEscrowTypedData(mnemonic, payload.data as TypedDataJson));
+      } else {
+        const key = solanaEscrowKeyFromSeed(mnemonic);
+        send(base58.encode(ed25519.sign(base64.decode(String(payload.data)), key.privateKey)));
+      }
+    } catch {
+      setSignError('Your escrow key could not sign this payment. Nothing was sent.');
+    }
+  };
+
+  const problem = signError ?? (approve.isError ? approve.error.message : null);
+  return (
+    <section aria-labelledby={titleId} className="space-y-3 rounded-lg border border-primary/40 p-3">
+      <h4 id={titleId} className="font-medium text-sm">
+        Approve this quote
+      </h4>
+      <p className="text-muted text-sm">
+        {price} from the escrow’s stablecoin leg to {quote.provider} at{' '}
+        <span className="break-all font-mono">{quote.payee_address}</span>, without fee. {share}
+      </p>
+      {refusal ? (
+        <p role="alert" className="text-destructive text-sm">
+          {refusal}
+        </p>
+      ) : null}
+      {problem ? (
+        <p role="alert" className="text-destructive text-sm">
+          {problem}
+        </p>
+      ) : null}
+      {approve.isPending ? (
+        <p role="status" className="text-muted text-sm">
+          Sending your approval…
+        </p>
+      ) : viewer === 'seller' ? (
+        <Button type="button" onClick={() => send(null)}>
+          Approve quote
+        </Button>
+      ) : refusal ? null : (
+        <UnlockEscrowKey
+          onUnlocked={(mnemonic: string) => void sign(mnemonic)}
+          submitLabel="Sign and approve"
+        />
+      )}
+    </section>
+  );
+}
