@@ -46,6 +46,8 @@ export const errorStatus = {
   MEETING_CODE_EXPIRED: 422,
   MEETING_CODE_USED: 422,
   MEETING_CODE_OWN: 422,
+  /** A travel quote the stable leg cannot pay now (not funded, short of the buyer's share, frozen by a dispute, or already settling). */
+  TRAVEL_NOT_PAYABLE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -123,6 +123,12 @@ export interface EscrowChainAdapter extends ChainAdapter {
   readonly payoutNamesApprover?: boolean;
 
   /**
+   * Whether the escrow can pay part of a leg out before it settles (travel for the deal's meeting),
+   * as a `travel` plan, and settle the rest afterwards.
+   */
+  readonly partialPayouts?: boolean;
+
+  /**
    * Makes the leg's deposit address ready to receive (deploys the Ethereum escrow; nothing to send
    * on Bitcoin). Idempotent: the same terms give the same address.
    */

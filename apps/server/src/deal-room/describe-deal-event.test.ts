@@ -62,6 +62,17 @@ describe('describeDealEvent', () => {
     expect(describeDealEvent('travel_file_attached', { filename: 'x.pdf' })?.title).toBe(
       'Travel document attached',
     );
+    expect(describeDealEvent('travel_approved', { both_approved: false })?.title).toBe(
+      'Your counterparty approved a travel quote',
+    );
+    expect(describeDealEvent('travel_approved', { both_approved: true })?.title).toBe(
+      'Travel quote approved by both parties',
+    );
+    expect(describeDealEvent('travel_paid', { item_id: 'x' })?.title).toBe('Travel paid from escrow');
+    expect(describeDealEvent('meeting_change_proposed', { party: 'buyer' })?.title).toBe(
+      'Change of the meeting proposed',
+    );
+    expect(describeDealEvent('meeting_changed', { party: 'seller' })?.title).toBe('Meeting changed');
     expect(describeDealEvent('travel_quoted', {})?.body).toBe(
       'The concierge quoted travel. Review the quote and approve it to have it paid from escrow.',
     );

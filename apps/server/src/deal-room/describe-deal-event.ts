@@ -126,6 +126,16 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
             title: 'Your counterparty waived the meeting',
             body: 'Your counterparty asked to settle without meeting. Waive it too, or check in at the meeting.',
           };
+    case 'meeting_change_proposed':
+      return {
+        title: 'Change of the meeting proposed',
+        body: 'Your counterparty proposed another place or date for the meeting. Accept it in the deal room to apply it.',
+      };
+    case 'meeting_changed':
+      return {
+        title: 'Meeting changed',
+        body: 'Your counterparty accepted the change: the meeting’s new place and dates apply.',
+      };
     case 'travel_requested': {
       const kind = travelKindNames[text(payload, 'kind') ?? ''] ?? 'travel';
       const traveller = text(payload, 'traveller');
@@ -161,6 +171,21 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
       const kind = travelKindNames[text(payload, 'kind') ?? ''] ?? 'travel';
       return { title: `Travel cancelled: ${kind}`, body: `A request for ${kind} was cancelled.` };
     }
+    case 'travel_approved':
+      return payload.both_approved === true
+        ? {
+            title: 'Travel quote approved by both parties',
+            body: 'Both parties approved the quote. It is being paid from the escrow.',
+          }
+        : {
+            title: 'Your counterparty approved a travel quote',
+            body: 'Approve the quote too to have it paid from the escrow.',
+          };
+    case 'travel_paid':
+      return {
+        title: 'Travel paid from escrow',
+        body: 'A travel quote was paid from the stable leg’s escrow to the provider. The concierge books it next.',
+      };
     case 'travel_booked': {
       const kind = travelKindNames[text(payload, 'kind') ?? ''] ?? 'travel';
       return {

@@ -4,7 +4,7 @@ import { type Leg, legDepositor } from '@covenant/escrow';
 import { and, eq, ne } from 'drizzle-orm';
 import { loadMeetingRecords, settlementWaits } from '../meetings/meeting-state.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { type PayoutRow, receivedOf } from './escrow-rows.js';
+import { type LegRow, type PayoutRow, receivedOf } from './escrow-rows.js';
 import { findLeg, findPartyEscrow } from './find-party-escrow.js';
 import { unsignedPayoutOf } from './payout-variants.js';
 
@@ -62,9 +62,11 @@ export async function approvePayout(
       ),
     );
   // The one awaiting approval (a late deposit's return comes after the leg's own payout), else the leg's own.
+  // Travel payouts are approved with their travel item (`approve-travel-payout.ts`), never here.
+  const own = live.filter((row) => row.source !== 'travel');
   const payout =
-    live.find((row) => row.status === 'collecting' || row.status === 'ready') ??
-    live.find((row) => row.source !== 'late_deposit');
+    own.find((row) => row.status === 'collecting' || row.status === 'ready') ??
+    own.find((row) => row.source !== 'late_deposit');
   if (!payout) {
     const deposits = await deps.db
       .select()
@@ -110,11 +112,32 @@ export async function approvePayout(
       status: payout.status,
     });
   }
+  await verifyAndStoreApproval(deps, payout, leg, party, input.approval);
+  const now = deps.now();
+  await deps.db
+    .update(schema.escrowPayouts)
+    .set({ status: 'ready', updatedAt: now })
+    .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'collecting')));
+  return { escrowId: found.escrow.id };
+}
+
+/**
+ * Checks a party's approval of `payout` against the party's key in the leg's custody, over exactly
+ * the payout the engine built (in the party's own version where the chain has one per party), and
+ * stores it. Throws APPROVAL_FORM_MISMATCH or INVALID_SIGNATURE.
+ */
+export async function verifyAndStoreApproval(
+  deps: Pick<EscrowEngineDeps, 'db' | 'chains' | 'now'>,
+  payout: PayoutRow,
+  leg: Pick<LegRow, 'chain' | 'buyerSigner' | 'sellerSigner'>,
+  party: Party,
+  input: Approval,
+): Promise<void> {
   const chain = deps.chains.get(payout.chain);
   if (!chain) throw new AppError('NOT_IMPLEMENTED', `Escrow on ${payout.chain} is not available`);
   const form = approvalFormOf(payout);
-  const approval = 'psbt' in input.approval ? input.approval.psbt : input.approval.signature;
-  if (('psbt' in input.approval ? 'psbt' : 'signature') !== form) {
+  const approval = 'psbt' in input ? input.psbt : input.signature;
+  if (('psbt' in input ? 'psbt' : 'signature') !== form) {
     throw new AppError(
       'APPROVAL_FORM_MISMATCH',
       form === 'psbt'
@@ -149,9 +172,4 @@ export async function approvePayout(
       createdAt: now,
     })
     .onConflictDoNothing();
-  await deps.db
-    .update(schema.escrowPayouts)
-    .set({ status: 'ready', updatedAt: now })
-    .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'collecting')));
-  return { escrowId: found.escrow.id };
 }

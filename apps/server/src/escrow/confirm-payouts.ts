@@ -10,6 +10,7 @@ import { ledgerEntryOf, loadEscrowBooks, settlementTransactionsOf } from './escr
 import { refreshEscrows } from './refresh-legs.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 import { keepPayoutMoving, sentVersion } from './stuck-payouts.js';
+import { markTravelPaid } from './travel-payouts.js';
 
 /**
  * Follows sent payouts until they are deep enough (one lost by the node is sent again; one that waits
@@ -65,7 +66,9 @@ export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> 
             escrowId: payout.escrowId,
             leg: payout.leg,
             chain: payout.chain,
-            kind: movement.kind,
+            // What a travel payout pays its payee is travel, not the leg's settlement.
+            kind:
+              payout.source === 'travel' && movement.kind === 'payout' ? ('travel' as const) : movement.kind,
             amount: movement.amount.toString(),
             txRef,
             position: movement.position,
@@ -85,6 +88,7 @@ export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> 
       .update(schema.escrowPayouts)
       .set({ status: 'confirmed', confirmedAt: now, updatedAt: now })
       .where(eq(schema.escrowPayouts.id, payout.id));
+    if (payout.source === 'travel') await markTravelPaid(deps, payout);
     touched.add(payout.escrowId);
   }
   await refreshEscrows(deps, [...touched]);

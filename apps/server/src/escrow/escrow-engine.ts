@@ -5,6 +5,7 @@ import { desc, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { JobDefinition } from '../jobs/job-definition.js';
 import { type Approval, approvePayout } from './approve-payout.js';
+import { approveTravelPayout } from './approve-travel-payout.js';
 import { confirmPayouts, reconcileEscrow } from './confirm-payouts.js';
 import { createEscrow } from './create-escrow.js';
 import { enforceDeadlines } from './enforce-deadlines.js';
@@ -16,6 +17,7 @@ import { refreshEscrows } from './refresh-legs.js';
 import { reportDeposit } from './report-deposit.js';
 import { submitPayouts } from './submit-payouts.js';
 import { sweepLateDeposits } from './sweep-late-deposits.js';
+import { prepareTravelPayouts } from './travel-payouts.js';
 import { watchChain } from './watch-chain.js';
 
 export type EscrowEngine = ReturnType<typeof createEscrowEngine>;
@@ -56,6 +58,7 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
     await sweepLateDeposits(deps, touched);
     await refreshEscrows(deps, await enforceDeadlines(deps));
     await preparePayouts(deps);
+    await prepareTravelPayouts(deps);
     await submitPayouts(deps);
     // Money that reached a leg while its payout was on its way is returned once the leg is settled.
     await sweepLateDeposits(deps, await confirmPayouts(deps));
@@ -111,6 +114,15 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
     async approve(userId: string, input: { dealId: string; leg: Leg; approval: Approval }) {
       const result = await approvePayout(deps, userId, input);
       tickInBackground();
+      return result;
+    },
+    /** A party's approval of a travel quote (the buyer's with its signature of the payout). */
+    async approveTravel(
+      userId: string,
+      input: { dealId: string; itemId: string; approval: Approval | null },
+    ) {
+      const result = await approveTravelPayout(deps, userId, input.dealId, input.itemId, input.approval);
+      if (result.changed) tickInBackground();
       return result;
     },
     /** Devnet only: pays the caller's leg (or `amount` of it) from the devnet wallet. */

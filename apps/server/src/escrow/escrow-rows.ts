@@ -91,7 +91,13 @@ export async function loadEscrowBooks(db: Db, escrowId: string) {
     legs: legRows.sort((a, b) => a.leg.localeCompare(b.leg)),
     ledger: (leg: Leg) => byLeg(ledgerRows, leg),
     /** The leg's own payout (settlement, refund or mediator decision). */
-    payout: (leg: Leg) => byLeg(payoutRows, leg).find((row) => row.source !== 'late_deposit') ?? null,
+    payout: (leg: Leg) =>
+      byLeg(payoutRows, leg).find((row) => row.source !== 'late_deposit' && row.source !== 'travel') ?? null,
+    /** The leg's travel payouts (quotes both parties approved, paid before it settles), oldest first. */
+    travelPayouts: (leg: Leg) =>
+      byLeg(payoutRows, leg)
+        .filter((row) => row.source === 'travel')
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()),
     /** The leg's late-deposit returns, oldest first (chains without a sweep). */
     lateDepositPayouts: (leg: Leg) =>
       byLeg(payoutRows, leg)

@@ -2,7 +2,9 @@ import { schema } from '@covenant/db';
 import { associatedTokenAccount, type SolanaCustody } from '@covenant/escrow/solana';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestTrader } from '../testing/create-test-trader.js';
 import { escrowSteps } from '../testing/escrow-steps.js';
+import { freshSolanaAddress, signSolanaMessage } from '../testing/solana-test-wallet.js';
 import { dealStatus, type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
 
 // Solana escrow through the whole server against the local Solana devnet (LiteSVM behind the
@@ -41,7 +43,9 @@ async function expectBooksBalance(dealId: string) {
       entries
         .filter((entry) => entry.leg === name && entry.status === 'confirmed' && kinds.includes(entry.kind))
         .reduce((total, entry) => total + BigInt(entry.amount), 0n);
-    expect(sum(['deposit']), `${name} leg`).toBe(sum(['payout', 'fee', 'refund', 'sweep', 'network_fee']));
+    expect(sum(['deposit']), `${name} leg`).toBe(
+      sum(['travel', 'payout', 'fee', 'refund', 'sweep', 'network_fee']),
+    );
   }
   expect(await net.database.db.select().from(schema.staffAlerts)).toEqual([]);
   return entries;
@@ -226,6 +230,104 @@ describe('a USDC payment to a settled USDC leg goes back to the depositor', () =
     }, 30);
     expect(await sol().exists(deposit.stable)).toBe(false);
     expect(leg(await view(net.buyer, dealId), 'stable').state).toBe('released');
+    await expectBooksBalance(dealId);
+  });
+});
+
+describe('travel paid from a Solana stable leg, shared half and half', () => {
+  // Stable leg 375.123456 USDC = 375_123_456, fee floor(375_123_456 / 10_000) = 37_512.
+  // Hotel 100.000001 USDC = 100_000_001, split: the seller bears floor(100_000_001 / 2) = 50_000_000,
+  //   the buyer 50_000_001, deposited on top of the stable amount: 375_123_456 + 50_000_001 = 425_123_457.
+  // Settlement: the seller receives 375_123_456 − 37_512 − 50_000_000 = 325_085_944; the buyer gets
+  //   back 425_123_457 − 100_000_001 − (375_123_456 − 50_000_000) = 0.
+  // Books: 425_123_457 deposited = 100_000_001 travel + 325_085_944 payout + 37_512 fee.
+  it('pays the hotel without closing the leg, then settles the rest exactly', async () => {
+    const concierge = await createTestTrader(net.app, { roles: ['concierge'] });
+    const { dealId, deposit } = await openedEscrow({
+      assetChain: 'SOL',
+      assetSymbol: 'SOL',
+      assetAmount: 1_000_000_000n,
+      stableChain: 'SOL',
+      stableSymbol: 'USDC',
+      stableAmount: 375_123_456n,
+      meeting: {
+        location: 'Lisbon',
+        latitude: '38.7223',
+        longitude: '-9.1393',
+        starts_on: net.clock.now.toISOString().slice(0, 10),
+        duration: '2-5',
+        travel_paid_by: 'split',
+      },
+    });
+    await sol().pay('SOL', deposit.asset, 1_000_000_000n);
+    await sol().pay('USDC', deposit.stable, 425_123_457n);
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'escrow_funded');
+
+    const hotel = freshSolanaAddress();
+    const requested = await net.call('POST', `/api/v1/deals/${dealId}/travel`, net.seller.token, {
+      kind: 'hotel',
+      traveller: 'seller',
+      details: 'Four nights in Lisbon',
+    });
+    expect(requested.statusCode, requested.body).toBe(201);
+    const itemId: string = requested.json().id;
+    const quoted = await net.call('POST', `/api/v1/staff/travel/${itemId}/quote`, concierge.token, {
+      provider: 'Hotel Avenida',
+      description: 'Four nights',
+      amount: '100000001',
+      payee_address: hotel,
+    });
+    expect(quoted.statusCode, quoted.body).toBe(200);
+    const itemOf = async () =>
+      (
+        (await net.call('GET', `/api/v1/deals/${dealId}/meeting`, net.buyer.token)).json().travel as {
+          id: string;
+          status: string;
+          signing_payload: { format: string; data: string; summary: { transfers: unknown[] } } | null;
+        }[]
+      ).find((item) => item.id === itemId)!;
+    await net.settle(async () => (await itemOf()).signing_payload !== null);
+    const payload = (await itemOf()).signing_payload!;
+    expect(payload.format).toBe('solana_message');
+    expect(payload.summary.transfers).toEqual([{ kind: 'travel', to: hotel, amount: '100000001' }]);
+
+    const bySeller = await net.call(
+      'POST',
+      `/api/v1/deals/${dealId}/travel/${itemId}/approve`,
+      net.seller.token,
+      {},
+    );
+    expect(bySeller.statusCode, bySeller.body).toBe(200);
+    const byBuyer = await net.call(
+      'POST',
+      `/api/v1/deals/${dealId}/travel/${itemId}/approve`,
+      net.buyer.token,
+      {
+        signature: signSolanaMessage(payload.data, net.buyer.solana!.privateKey),
+      },
+    );
+    expect(byBuyer.statusCode, byBuyer.body).toBe(200);
+    await net.settle(async () => (await itemOf()).status === 'paid', 30);
+    expect(await sol().tokens('USDC', hotel)).toBe(100_000_001n);
+    // The leg's account stays open with the rest.
+    expect(await sol().exists(deposit.stable)).toBe(true);
+
+    for (const party of [net.buyer, net.seller]) {
+      expect((await net.call('POST', `/api/v1/deals/${dealId}/meeting/waive`, party.token)).statusCode).toBe(
+        200,
+      );
+    }
+    await net.settle(async () => leg(await view(net.buyer, dealId), 'stable').signing_payload !== null);
+    const sellerBefore = await sol().tokens('USDC', net.seller.solana!.payoutAddress);
+    const settled = await approveSolana(net.buyer, dealId, 'stable');
+    expect(settled.summary.transfers).toEqual([
+      { kind: 'payout', to: net.seller.solana!.payoutAddress, amount: '325085944' },
+      { kind: 'fee', to: sol().info.feeAddress, amount: '37512' },
+    ]);
+    await approveSolana(net.seller, dealId, 'asset');
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed', 30);
+    expect((await sol().tokens('USDC', net.seller.solana!.payoutAddress)) - sellerBefore).toBe(325_085_944n);
+    expect(await sol().exists(deposit.stable)).toBe(false);
     await expectBooksBalance(dealId);
   });
 });

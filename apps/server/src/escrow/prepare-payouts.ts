@@ -9,7 +9,7 @@ import {
   type SettlementOutcome,
   type SettlementPlan,
 } from '@covenant/escrow';
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { loadMeetingRecords, meetingSettled } from '../meetings/meeting-state.js';
 import { eligibleSigners } from './approve-payout.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
@@ -23,8 +23,10 @@ import {
 } from './escrow-rows.js';
 import { buildStoredPayout } from './payout-variants.js';
 import { raiseStaffAlert } from './staff-alerts.js';
+import { closeTravel, travelAccountOf, travelInFlight } from './travel-payouts.js';
 
 type Source = 'settlement' | 'cancellation' | 'mediator' | 'late_deposit';
+type TravelAccount = { paid: bigint; charged: bigint };
 
 /**
  * Decides what each escrow must pay out now, and writes it down as a payout awaiting approval:
@@ -82,6 +84,9 @@ async function preparePayoutsFor(
   instructionId: string | null = null,
 ): Promise<boolean> {
   const books = await loadEscrowBooks(deps.db, escrowId);
+  // Travel on its way out of a leg is paid first: the settlement is built on what it leaves.
+  if (books.legs.some((row) => travelInFlight(books, row.leg))) return false;
+  if (source === 'settlement') await closeTravel(deps, escrowId, 'escrow_settling');
   let created = false;
   for (const row of books.legs) {
     if (books.payout(row.leg)) continue;
@@ -89,7 +94,17 @@ async function preparePayoutsFor(
     const received = receivedOf(row, ledger);
     if (received === 0n) continue;
     const outcome: SettlementOutcome = source === 'settlement' ? { kind: 'release' } : { kind: 'refund' };
-    created = (await writePayout(deps, row, ledger, received, outcome, source, instructionId)) || created;
+    created =
+      (await writePayout(
+        deps,
+        row,
+        ledger,
+        received,
+        outcome,
+        source,
+        instructionId,
+        travelAccountOf(books, row),
+      )) || created;
   }
   if (created && source === 'cancellation') {
     await deps.db
@@ -113,10 +128,11 @@ export async function writePayout(
   outcome: SettlementOutcome,
   source: Source,
   instructionId: string | null,
+  travel?: TravelAccount,
 ): Promise<boolean> {
   const chain = deps.chains.get(row.chain);
   if (!chain) return false;
-  const plan = planSettlement(legOf(row), received, outcome, chain.info.feeAddress);
+  const plan = planSettlement(legOf(row), received, outcome, chain.info.feeAddress, travel);
   const deposits = depositOutputsOf(row, ledger);
   const unsigned = await buildStoredPayout(chain, row, plan, deposits, eligibleSigners({ source }, row.leg));
   const now = deps.now();
@@ -182,6 +198,8 @@ async function executeInstruction(
   }
   const payload = instruction.payload as unknown as MediatorInstruction;
   const books = await loadEscrowBooks(deps.db, escrow.id);
+  // Travel already on its way out is waited for: the decision is carried out on what it leaves.
+  if (books.legs.some((row) => travelInFlight(books, row.leg))) return null;
   const sent = books.legs.filter((row) => {
     const payout = books.payout(row.leg);
     return payout && !['collecting', 'ready'].includes(payout.status);
@@ -196,10 +214,17 @@ async function executeInstruction(
     await finish('failed');
     return null;
   }
+  // Payouts not sent yet give way to the decision; travel already paid stays paid.
   await deps.db
     .update(schema.escrowPayouts)
     .set({ status: 'superseded', updatedAt: now })
-    .where(and(eq(schema.escrowPayouts.escrowId, escrow.id), ne(schema.escrowPayouts.status, 'superseded')));
+    .where(
+      and(
+        eq(schema.escrowPayouts.escrowId, escrow.id),
+        inArray(schema.escrowPayouts.status, ['collecting', 'ready']),
+      ),
+    );
+  await closeTravel(deps, escrow.id, 'dispute_decided');
   try {
     for (const row of books.legs) {
       const ledger = books.ledger(row.leg);
@@ -213,6 +238,7 @@ async function executeInstruction(
         mediatorOutcome(payload, row.leg as Leg),
         'mediator',
         instruction.id,
+        travelAccountOf(books, row),
       );
     }
   } catch (error) {

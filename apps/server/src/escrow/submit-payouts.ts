@@ -7,6 +7,7 @@ import { type PayoutRow, plannedDepositsOf, setLegState, storedTransactionOf } f
 import { unsignedPayoutOf } from './payout-variants.js';
 import { renewExpiredPayout } from './renew-expired-payout.js';
 import { raiseStaffAlert } from './staff-alerts.js';
+import { renewTravelPayout } from './travel-payouts.js';
 
 /**
  * Sends approved payouts, each exactly once. A settlement is atomic across the deal: its two legs go
@@ -53,6 +54,8 @@ export async function submitPayouts(deps: EscrowEngineDeps): Promise<string[]> {
             ),
           );
   for (const { payout, dealStatus } of ready) {
+    // A dispute freezes travel payouts not sent yet: the mediator's decision supersedes them.
+    if (payout.source === 'travel' && dealStatus !== 'escrow_funded') continue;
     if (payout.source === 'settlement') {
       if (dealStatus !== 'escrow_funded') continue;
       const legsReady = ready.filter((other) => other.payout.escrowId === payout.escrowId);
@@ -122,6 +125,11 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
     signed = await chain.adapter.signPayoutTransaction(unsigned, pair);
   } catch (error) {
     if (error instanceof PayoutExpiredError) {
+      // A travel payout is built again from its quote by the next pass, and approved again.
+      if (payout.source === 'travel') {
+        await renewTravelPayout(deps, payout, error.message);
+        return true;
+      }
       await renewExpiredPayout(deps, payout, error.message);
       return true;
     }
@@ -139,8 +147,8 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
     .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'ready')))
     .returning();
   if (marked.length === 0) return false;
-  // A late deposit's return leaves the settled leg's state as it is.
-  if (payout.source !== 'late_deposit') {
+  // A late deposit's return leaves the settled leg's state as it is; travel leaves it funded.
+  if (payout.source !== 'late_deposit' && payout.source !== 'travel') {
     await setLegState(
       deps.db,
       payout.escrowId,

@@ -35,7 +35,7 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
         books.lateDepositPayouts(row.leg).some((payout) => !['confirmed', 'failed'].includes(payout.status));
       const action = lateDepositAction({
         state: row.state,
-        held: total(['deposit']) - total(['payout', 'fee', 'refund', 'sweep', 'network_fee']),
+        held: total(['deposit']) - total(['travel', 'payout', 'fee', 'refund', 'sweep', 'network_fee']),
         canSweep: chain.adapter.signSweep !== undefined && (chain.adapter.sweeps?.(row) ?? true),
         returnInFlight,
       });

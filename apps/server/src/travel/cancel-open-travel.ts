@@ -4,13 +4,15 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { appendDealEvent, type Transaction } from '../deals/append-deal-event.js';
 
 /**
- * A deal that is cancelled has nothing left to travel for: its items still waiting for a quote or
- * for approvals are cancelled with it, each with an audit entry, in the transaction (holding the
- * deal's row lock) that cancels the deal. Items already approved or paid are left to their payout.
+ * A deal that is cancelled has nothing left to travel for, and an escrow that settles (or whose
+ * dispute a mediator decided) pays no more travel: its items still waiting for a quote or for
+ * approvals are cancelled, each with an audit entry saying why (`reason`, by default the deal's
+ * cancellation), in the transaction holding the deal's row lock. Items already approved or paid are
+ * left to their payout.
  */
 export async function cancelOpenTravel(
   tx: Transaction,
-  deal: { dealId: string; actorId: string | null; now: Date },
+  deal: { dealId: string; actorId: string | null; now: Date; reason?: string },
 ): Promise<void> {
   const items = schema.travelItems;
   const cancelled = await tx
@@ -23,7 +25,7 @@ export async function cancelOpenTravel(
       dealId: deal.dealId,
       actorId: deal.actorId,
       action: 'travel_cancelled',
-      payload: { item_id: item.id, kind: item.kind, reason: 'deal_cancelled' },
+      payload: { item_id: item.id, kind: item.kind, reason: deal.reason ?? 'deal_cancelled' },
       createdAt: deal.now,
     });
   }

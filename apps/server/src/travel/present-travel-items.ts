@@ -2,6 +2,7 @@ import { type Db, schema } from '@covenant/db';
 import type { StaffTravelItem, TravelItem } from '@covenant/domain';
 import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Transaction } from '../deals/append-deal-event.js';
+import { unsignedPayoutOf } from '../escrow/payout-variants.js';
 
 type Reader = Pick<Db, 'select'> | Transaction;
 
@@ -58,6 +59,11 @@ export async function loadTravelItems(
               rows.map((row) => row.item.id),
             ),
           );
+  const payoutIds = rows.map((row) => row.item.payoutId).filter((id): id is string => id !== null);
+  const payouts =
+    payoutIds.length === 0
+      ? []
+      : await db.select().from(schema.escrowPayouts).where(inArray(schema.escrowPayouts.id, payoutIds));
   return rows.map(({ item, deal, travellerUsername }) => ({
     ...presentItem(
       item,
@@ -65,6 +71,7 @@ export async function loadTravelItems(
       approvals.filter(
         (approval) => approval.itemId === item.id && approval.quoteVersion === item.quoteVersion,
       ),
+      payouts.find((payout) => payout.id === item.payoutId && payout.status !== 'superseded'),
     ),
     deal: {
       id: deal.id,
@@ -98,7 +105,9 @@ function presentItem(
   item: typeof schema.travelItems.$inferSelect,
   deal: { buyerId: string; stableChain: string; stableSymbol: string },
   approvals: (typeof schema.travelItemApprovals.$inferSelect)[],
+  payout: typeof schema.escrowPayouts.$inferSelect | undefined,
 ): TravelItem {
+  const awaitingSignature = payout && (payout.status === 'collecting' || payout.status === 'ready');
   const quoted = item.quoteVersion > 0 && item.quoteAmount !== null && item.quotedAt !== null;
   return {
     id: item.id,
@@ -124,9 +133,14 @@ function presentItem(
     approved_by: (['buyer', 'seller'] as const).filter((party) =>
       approvals.some((approval) => approval.party === party),
     ),
-    // Filled once travel payouts exist: the partial payout to sign, and its transaction.
-    signing_payload: null,
-    transaction_hash: null,
+    // The partial payout the buyer (the stable leg's depositor) signs, while it awaits approval; its
+    // transaction once sent.
+    signing_payload: awaitingSignature
+      ? payout.chain === 'ETH'
+        ? { format: 'eip712', data: payout.signingPayload }
+        : (unsignedPayoutOf(payout, 'buyer').signingPayload as TravelItem['signing_payload'])
+      : null,
+    transaction_hash: payout?.txRef ?? null,
     booked_at: item.bookedAt?.toISOString() ?? null,
     created_at: item.createdAt.toISOString(),
   };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { multiLineText, singleLineText } from '../text/text-rules.js';
 import { dealStatuses } from './deal.js';
-import { travelKinds } from './meeting.js';
+import { meetingViewSchema, travelKinds } from './meeting.js';
 
 /**
  * A travel item's life: `requested` waits for the concierge's quote; `quoted` for both parties'
@@ -73,10 +73,12 @@ export const travelItemSchema = z.object({
   quote: travelQuoteSchema.nullable(),
   approved_by: z.array(z.enum(travelParties)).describe('The parties who approved the current quote version'),
   signing_payload: z
-    .object({ format: z.string(), data: z.unknown() })
+    .looseObject({ format: z.string(), data: z.unknown() })
     .nullable()
     .describe(
-      'The unsigned partial payout of an approved quote, once payouts of travel exist; null until then',
+      'The partial payout the buyer (the stable leg’s depositor) signs while the quote awaits approval: ' +
+        '`{format: "eip712", data: <typed data>}` on Ethereum, `{format: "solana_message", data: <base64 message>, summary, signer}` ' +
+        'on Solana; post the signature to `/travel/{item_id}/approve`. Null otherwise',
     ),
   transaction_hash: z.string().nullable().describe('The payout transaction, once it is broadcast'),
   booked_at: z.string().nullable(),
@@ -105,3 +107,9 @@ export const travelFileRules = {
   maxBytes: 10 * 1024 * 1024,
   contentTypes: ['application/pdf', 'image/png', 'image/jpeg'],
 } as const;
+
+/** `GET /deals/{id}/meeting`: the meeting, its check-ins and waivers, and its travel. */
+export const meetingWithTravelSchema = meetingViewSchema.extend({
+  travel: z.array(travelItemSchema).describe('Travel for the meeting, oldest first'),
+});
+export type MeetingView = z.infer<typeof meetingWithTravelSchema>;

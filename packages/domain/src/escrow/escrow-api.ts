@@ -162,16 +162,19 @@ export const escrowFundRequestSchema = z.object({
   amount: baseUnits,
 });
 
+/** A party's signature of a payout: EIP-712 (Ethereum, 65 bytes hex) or ed25519 (Solana, 64 bytes base58 or hex). */
+export const payoutSignatureSchema = z
+  .string()
+  .regex(
+    /^(0x[0-9a-fA-F]{130}|(0x)?[0-9a-fA-F]{128}|[1-9A-HJ-NP-Za-km-z]{64,88})$/,
+    'a 65-byte hex signature (Ethereum) or a 64-byte ed25519 signature in base58 or hex (Solana)',
+  );
+
 export const escrowReleaseRequestSchema = z
   .object({
     deal_id: z.uuid(),
     leg: z.enum(escrowLegNames),
-    signature: z
-      .string()
-      .regex(
-        /^(0x[0-9a-fA-F]{130}|(0x)?[0-9a-fA-F]{128}|[1-9A-HJ-NP-Za-km-z]{64,88})$/,
-        'a 65-byte hex signature (Ethereum) or a 64-byte ed25519 signature in base58 or hex (Solana)',
-      )
+    signature: payoutSignatureSchema
       .optional()
       .describe(
         'Ethereum legs: the EIP-712 signature of the payout (65 bytes, 0x hex). Solana legs: your ed25519 ' +

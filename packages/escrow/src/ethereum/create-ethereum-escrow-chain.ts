@@ -147,6 +147,8 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
     chainId: options.chainId,
     confirmationPolicy: options.confirmationPolicy,
     relayerAddress: relayer.address,
+    // The escrow's TRAVEL action pays part of a leg and leaves it open (ADR 021).
+    partialPayouts: true,
 
     depositAddress: async (terms) => escrowAddressOf(terms),
 

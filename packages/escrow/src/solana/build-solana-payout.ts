@@ -1,4 +1,3 @@
-import { AppError } from '@covenant/domain';
 import { base64 } from '@scure/base';
 import {
   type Address,
@@ -43,20 +42,14 @@ export interface SolanaPayoutInput {
  * The legacy message carrying out `plan`, fee payer the relayer, lifetime the leg's durable nonce:
  * AdvanceNonceAccount, then for a token leg one idempotent ATA creation per distinct recipient,
  * one TransferChecked per transfer (plan order) signed by the multisig's party and platform keys
- * and the token account closed to the relayer (its rent back; it fails if a deposit raced in);
+ * and the token account closed to the relayer (its rent back; it fails if a deposit raced in),
+ * except after a travel payout, which pays part of the leg and leaves the account open;
  * for a SOL leg the wSOL account closed to the relayer first, then one system transfer per
  * transfer from the relayer, which keeps exactly the rent.
  */
 export async function buildSolanaPayoutMessage(
   input: SolanaPayoutInput,
 ): Promise<{ messageBytes: Uint8Array; signingPayload: SolanaSigningPayload }> {
-  // A Solana payout closes the leg's token account, so it cannot pay travel and leave the leg open.
-  if (
-    input.plan.outcome === 'travel' ||
-    input.plan.transfers.some((transfer) => transfer.kind === 'travel')
-  ) {
-    throw new AppError('VALIDATION_FAILED', 'A Solana leg has no travel payout');
-  }
   const relayer = createNoopSigner(address(input.relayer));
   const multiSigners = [createNoopSigner(address(input.party)), createNoopSigner(address(input.platform))];
   const tokenAccount = address(input.tokenAccount);
@@ -93,8 +86,10 @@ export async function buildSolanaPayoutMessage(
         }),
       );
     }
-    instructions.push(close);
+    if (input.plan.outcome !== 'travel') instructions.push(close);
   } else {
+    // A SOL leg is never a stable leg, so travel is never paid from one.
+    if (input.plan.outcome === 'travel') throw new Error('travel is paid from token legs only');
     instructions.push(close);
     for (const transfer of input.plan.transfers) {
       instructions.push(

@@ -66,6 +66,7 @@ export function createSolanaEscrowChain(options: SolanaEscrowChainOptions): Sola
     confirmationPolicy: options.confirmationPolicy,
     // The message names the multisig signers: a payout either party may approve is built per party.
     payoutNamesApprover: true,
+    partialPayouts: true,
     // Only a SOL leg's closed account leaves an address the platform holds the key of.
     sweeps: (leg) => leg.tokenAddress === null,
 

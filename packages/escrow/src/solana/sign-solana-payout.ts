@@ -106,6 +106,7 @@ export async function signSolanaPayout(
  * out (a deposit arrived after it was built): the payout empties and closes the account, so it
  * must be built again from the leg's deposits. A SOL leg's wSOL account holds its rent besides (the
  * relayer receives all of it when the account closes); a token leg's account, the token amount.
+ * A travel payout pays part of the leg and leaves the account open: it needs at least its amount.
  */
 async function assertLegHoldsThePlan(context: SolanaChainContext, payout: UnsignedPayout): Promise<void> {
   const payload = solanaSigningPayload(payout);
@@ -117,7 +118,8 @@ async function assertLegHoldsThePlan(context: SolanaChainContext, payout: Unsign
     payload.summary.mint === null
       ? account.lamports - (token.isNative.__option === 'Some' ? token.isNative.value : 0n)
       : token.amount;
-  if (held !== paid) {
+  const partial = payload.summary.transfers.every((transfer) => transfer.kind === 'travel');
+  if (partial ? held < paid : held !== paid) {
     throw new PayoutExpiredError(
       `payout ${payout.payoutRef} pays ${paid} but the leg's account holds ${held}: build it again from the leg's deposits`,
     );

@@ -58,12 +58,27 @@ async function messageFor(token: SolanaPayoutInput['token']) {
 }
 
 describe('the Solana payout message', () => {
-  it('refuses a travel plan: its payout closes the token account, it cannot leave the leg open', async () => {
+  it('pays travel out of a token leg and leaves its account open (no CloseAccount)', async () => {
     const { input } = await messageFor(USDC);
+    const payee = keypair().address;
+    const travel = planTravelPayout(input.plan, payee, 1_000_000n);
+    const { messageBytes, signingPayload } = await buildSolanaPayoutMessage({ ...input, plan: travel });
+    const compiled = decodeLegacyMessage(messageBytes);
+    const tokenProgram = compiled.staticAccounts.findIndex((key) => String(key) === TOKEN_PROGRAM);
+    // Token instructions: TransferChecked (12) only; no CloseAccount (9).
+    const tokenInstructions = compiled.instructions
+      .filter((instruction) => instruction.programAddressIndex === tokenProgram)
+      .map((instruction) => instruction.data?.[0]);
+    expect(tokenInstructions).toEqual([12]);
+    expect(signingPayload.summary.transfers).toEqual([{ kind: 'travel', to: payee, amount: '1000000' }]);
+  });
+
+  it('refuses travel out of a SOL leg, which is never a stable leg', async () => {
+    const { input } = await messageFor(null);
     const travel = planTravelPayout(input.plan, keypair().address, 1_000_000n);
-    await expect(buildSolanaPayoutMessage({ ...input, plan: travel })).rejects.toMatchObject({
-      code: 'VALIDATION_FAILED',
-    });
+    await expect(buildSolanaPayoutMessage({ ...input, plan: travel })).rejects.toThrow(
+      'travel is paid from token legs only',
+    );
   });
 
   it('pays a token leg: advance the nonce, create the ATAs, one TransferChecked per transfer, close to the relayer', async () => {

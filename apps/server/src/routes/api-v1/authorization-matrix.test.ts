@@ -202,6 +202,20 @@ const operations: Record<string, OperationRule> = {
   'GET /deals/{id}/meeting/qr': { access: 'trade' },
   'POST /deals/{id}/meeting/check-in': { access: 'trade', body: () => ({ token: 'AAAA-AAAA' }) },
   'POST /deals/{id}/meeting/waive': { access: 'trade' },
+  'POST /deals/{id}/meeting/change': {
+    access: 'trade',
+    body: () => ({
+      meeting: {
+        location: 'Geneva',
+        latitude: '46.2075',
+        longitude: '6.1453',
+        starts_on: '2099-01-01',
+        duration: '1-2',
+        travel_paid_by: 'split',
+      },
+    }),
+  },
+  'POST /deals/{id}/meeting/change/accept': { access: 'trade' },
   'GET /deals/{id}/cis': { access: 'read' },
   'POST /deals/{id}/cis': { access: 'trade', body: () => ({ cis_id: ids.cis! }) },
   'POST /deals/{id}/cis/approve': { access: 'trade' },
@@ -223,6 +237,7 @@ const operations: Record<string, OperationRule> = {
     body: () => ({ kind: 'hotel', traveller: 'buyer', details: 'Authorization matrix hotel' }),
   },
   'POST /deals/{id}/travel/{item_id}/cancel': { access: 'trade' },
+  'POST /deals/{id}/travel/{item_id}/approve': { access: 'trade', body: () => ({}) },
   'GET /deals/{id}/travel/{item_id}/file': { access: 'read', absent: 'the travel item has no file' },
   'GET /cis/{id}/pdf': { access: 'read', absent: 'the sheet has no PDF' },
   'GET /escrow/{id}/status': { access: 'read', absent: 'no escrow is opened in this test' },
