@@ -18,7 +18,7 @@ const openView = {
   required: true,
   meeting,
   status: 'open',
-  window: { opens: '2026-11-30T00:00:00.000Z', closes: '2026-12-05T00:00:00.000Z' },
+  window: { opens: '2099-11-30T00:00:00.000Z', closes: '2099-12-05T00:00:00.000Z' },
   check_ins: [],
   waived_by: [],
   settlement_waits: true,
@@ -156,7 +156,7 @@ describe('the deal room’s Meeting panel', () => {
   it('waives the meeting only after a confirm step', async () => {
     const { api } = openMeetingDeal({ ...openView, status: 'scheduled' }, 'terms_agreed');
     const card = await meetingCard();
-    expect(await card.findByText(/^Scheduled: check-in opens on 2026-11-30 \(UTC\)/)).toBeInTheDocument();
+    expect(await card.findByText(/^Scheduled: check-in opens on 2099-11-30 \(UTC\)/)).toBeInTheDocument();
     expect(card.queryByRole('button', { name: 'Show my code' })).not.toBeInTheDocument();
     api.on('POST /deals/deal-1/meeting/waive', () => {
       const waived = { ...openView, status: 'scheduled', waived_by: ['seller'] };

@@ -24,9 +24,11 @@ function statusLine(view: MeetingViewBase): string {
     case 'awaiting_details':
       return 'Awaiting details: the terms need the meeting’s place, coordinates, first day and duration.';
     case 'scheduled':
-      return view.window
+      if (!view.window) return 'Scheduled: check-in opens once the escrow is funded.';
+      // Past its opening day, only the funding is missing.
+      return new Date(view.window.opens).getTime() > Date.now()
         ? `Scheduled: check-in opens on ${formatDay(view.window.opens)} (UTC) once the escrow is funded, and closes on ${formatDay(view.window.closes)}.`
-        : 'Scheduled: check-in opens once the escrow is funded.';
+        : `Scheduled: check-in opens once the escrow is funded, and closes on ${formatDay(view.window.closes)} (UTC).`;
     case 'open':
       return 'Check-in is open.';
     case 'checked_in':
@@ -61,7 +63,7 @@ export function MeetingPanel({ deal, viewerId }: { deal: DealWithHistory; viewer
   const viewer: DealParty = viewerId === deal.seller_id ? 'seller' : 'buyer';
 
   return (
-    <Card aria-labelledby={`${id}-title`} className="space-y-4">
+    <Card role="region" aria-labelledby={`${id}-title`} className="space-y-4">
       <h2 id={`${id}-title`} className="font-semibold text-xl">
         Meeting
       </h2>
