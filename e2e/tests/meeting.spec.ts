@@ -16,6 +16,7 @@ import {
 } from './deal-room-helpers.js';
 import { createEscrowKey, ethereumDevnet, tokenBalance } from './escrow-helpers.js';
 import { launchWithFakeCamera, writeQrVideo } from './fake-camera.js';
+import { expectNoSeriousAxeViolations } from './public-checks.js';
 
 /** Lindenhof, Zurich: the meeting place, and where both phones say they are. */
 const place = { latitude: 47.3729, longitude: 8.5409 };
@@ -138,7 +139,7 @@ test('on phones, a funded deal with a meeting waits for both check-ins (one type
     buyer: { payout: payouts.buyer, refund: randomEthereumAddress() },
     seller: { payout: payouts.seller, refund: randomEthereumAddress() },
   });
-  await expect(meetingCard(buyer).getByRole('status')).toContainText(
+  await expect(meetingCard(buyer).getByTestId('meeting-status')).toContainText(
     'Scheduled: check-in opens once the escrow is funded',
   );
 
@@ -153,7 +154,7 @@ test('on phones, a funded deal with a meeting waits for both check-ins (one type
     .click();
   for (const page of [buyer, seller]) {
     await expect(escrowCard(page).getByText('Funded', { exact: true })).toHaveCount(2, { timeout: 30_000 });
-    await expect(meetingCard(page).getByRole('status')).toHaveText('Check-in is open.');
+    await expect(meetingCard(page).getByTestId('meeting-status')).toHaveText('Check-in is open.');
     await expect(currentStep(page)).toContainText('Meet');
   }
 
@@ -166,6 +167,11 @@ test('on phones, a funded deal with a meeting waits for both check-ins (one type
 
   // 4. The buyer checks in by typing the code the seller's phone shows; a wrong code is refused first.
   const sellerCode = await showMyCode(seller);
+  // The phone layout: accessible, and nothing wider than the screen (the QR and code included).
+  await expectNoSeriousAxeViolations(seller);
+  expect(
+    await seller.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+  ).toBeLessThanOrEqual(0);
   const buyerCheckIn = meetingCard(buyer).getByRole('form', { name: 'Check in by code' });
   await buyerCheckIn.getByLabel("demo_seller's code").fill('AAAA-AAAA');
   await buyerCheckIn.getByRole('button', { name: 'Check in', exact: true }).click();
@@ -205,7 +211,7 @@ test('on phones, a funded deal with a meeting waits for both check-ins (one type
     await rm(directory, { recursive: true, force: true });
   }
   for (const page of [buyer, seller]) {
-    await expect(meetingCard(page).getByRole('status')).toHaveText('Both parties have checked in.');
+    await expect(meetingCard(page).getByTestId('meeting-status')).toHaveText('Both parties have checked in.');
     await expect(currentStep(page)).toContainText('Settle');
   }
 

@@ -51,6 +51,7 @@ function openMeetingDeal(view: Record<string, unknown> = openView, status = 'esc
   });
   opened.api.on('GET /deals/deal-1/cis', { status: 200, body: { buyer: null, seller: null } });
   opened.api.on('GET /deals/deal-1/meeting', { status: 200, body: view });
+  opened.api.on('GET /deals/deal-1/travel', { status: 200, body: { data: [] } });
   renderApp('/trading/deals/deal-1', opened.api.server);
   return opened;
 }
@@ -181,5 +182,68 @@ describe('the deal room’s Meeting panel', () => {
     await screen.findByRole('heading', { name: 'Next step' });
     expect(screen.queryByRole('heading', { name: 'Meeting', level: 2 })).not.toBeInTheDocument();
     expect(api.requestsTo('GET /deals/deal-1/meeting')).toHaveLength(0);
+  });
+
+  it('lists travel with its quote, requests an item, and withdraws one not paid yet', async () => {
+    const { api } = openMeetingDeal({ ...openView, status: 'scheduled' }, 'terms_agreed');
+    const hotel = {
+      id: 'travel-1',
+      kind: 'hotel',
+      traveller: 'buyer',
+      details: 'Two nights near Paradeplatz, 1-3 December',
+      status: 'quoted',
+      requested_by: 'buyer',
+      quote: {
+        version: 1,
+        provider: 'Hotel Savoy',
+        description: 'Two nights, double room',
+        amount: '640500000', // 640.5 USDC (6 decimals)
+        symbol: 'USDC',
+        chain: 'ETH',
+        payee_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        has_file: false,
+        quoted_at: '2026-11-20T10:00:00.000Z',
+      },
+      approved_by: ['buyer'],
+      signing_payload: null,
+      transaction_hash: null,
+      booked_at: null,
+      created_at: '2026-11-19T10:00:00.000Z',
+    };
+    api.on('GET /deals/deal-1/travel', { status: 200, body: { data: [hotel] } });
+    const card = await meetingCard();
+    const list = await card.findByRole('list', { name: 'Travel requests' });
+    expect(list).toHaveTextContent('Hotel for ada');
+    expect(list).toHaveTextContent(
+      'Quote: Hotel Savoy, Two nights, double room: 640.5 USDC on ETH, paid to 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed · approved by ada',
+    );
+
+    await userEvent.click(card.getByRole('button', { name: 'Request travel' }));
+    const form = within(card.getByRole('form', { name: 'Request travel' }));
+    await userEvent.click(form.getByRole('button', { name: 'Send request' }));
+    expect(
+      form.getByText('Say what to book: the dates, the route or the address, and any notes.'),
+    ).toBeInTheDocument();
+    expect(api.requestsTo('POST /deals/deal-1/travel')).toHaveLength(0);
+    api.on('POST /deals/deal-1/travel', { status: 201, body: { ...hotel, id: 'travel-2', quote: null } });
+    await userEvent.selectOptions(form.getByLabelText('What'), 'Flight');
+    await userEvent.type(form.getByLabelText('Details'), '  ZRH from LHR on 1 December, back on 3 December ');
+    await userEvent.click(form.getByRole('button', { name: 'Send request' }));
+    await waitFor(() => expect(api.requestsTo('POST /deals/deal-1/travel')).toHaveLength(1));
+    const [sent] = api.requestsTo('POST /deals/deal-1/travel');
+    // Grace is the seller: she travels unless she picks the other party.
+    expect(sent!.body).toEqual({
+      kind: 'flight',
+      traveller: 'seller',
+      details: 'ZRH from LHR on 1 December, back on 3 December',
+    });
+    expect(sent!.headers.get('Idempotency-Key')).toBeTruthy();
+
+    api.on('POST /deals/deal-1/travel/travel-1/cancel', {
+      status: 200,
+      body: { ...hotel, status: 'cancelled' },
+    });
+    await userEvent.click(within(list).getByRole('button', { name: 'Withdraw request' }));
+    await waitFor(() => expect(api.requestsTo('POST /deals/deal-1/travel/travel-1/cancel')).toHaveLength(1));
   });
 });

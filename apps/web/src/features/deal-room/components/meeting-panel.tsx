@@ -11,6 +11,7 @@ import { useDealMeeting } from '../api/meeting-get.js';
 import { useWaiveMeeting } from '../api/meeting-waive.js';
 import { MeetingCheckInForm } from './meeting-check-in-form.js';
 import { MeetingCodeCard } from './meeting-code-card.js';
+import { MeetingTravel } from './meeting-travel.js';
 
 /** Deal statuses in which the meeting can still be waived (the server's rule): before settlement. */
 const waivable = new Set(['draft', 'cis_submitted', 'terms_agreed', 'escrow_funded']);
@@ -110,7 +111,7 @@ function MeetingDetails({
           Counter-propose the terms with its coordinates, first day and duration.
         </p>
       )}
-      <p role="status" className="font-medium text-sm">
+      <p role="status" data-testid="meeting-status" className="font-medium text-sm">
         {statusLine(view)}
       </p>
       {view.settlement_waits && (
@@ -159,6 +160,7 @@ function MeetingDetails({
           <MeetingCheckInForm dealId={deal.id} otherName={names[other]} />
         </section>
       )}
+      <MeetingTravel dealId={deal.id} names={names} viewer={viewer} />
       {waivable.has(deal.status) &&
         !view.waived_by.includes(viewer) &&
         view.status !== 'checked_in' &&
