@@ -15,12 +15,17 @@ const run = promisify(execFile);
 /** Signs `email` in, in a browser context of its own, and waits until the app has left the sign-in page. */
 export async function signInOwnBrowser(browser: Browser, email: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
+  await signIn(page, email);
+  return page;
+}
+
+/** Signs `email` in on `page` (a context the caller set up), and waits until the app has left the sign-in page. */
+export async function signIn(page: Page, email: string): Promise<void> {
   await page.goto('/auth');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(demoPassword);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).not.toHaveURL(/\/auth$/);
-  return page;
 }
 
 /** Uploads a Customer Information Sheet (the PDF is optional: none) from the CIS Documents tab of /trading. */
@@ -144,4 +149,41 @@ export async function openDealPage(page: Page, dealId: string): Promise<void> {
   await page.goto(`/trading/deals/${dealId}`);
   await expect(dealField(page, 'Deal ID')).toHaveText(dealId);
   await markDocument(page);
+}
+
+/** CIS exchanged and approved both ways, addresses set, and the seller accepting the buyer's version 1. */
+export async function agreeTerms(
+  buyer: Page,
+  seller: Page,
+  addresses: Record<'buyer' | 'seller', { payout: string; refund: string }>,
+): Promise<void> {
+  await buyer.getByRole('region', { name: 'Your CIS' }).getByRole('button', { name: 'Attach CIS' }).click();
+  await seller.getByRole('region', { name: 'Your CIS' }).getByRole('button', { name: 'Attach CIS' }).click();
+  await seller
+    .getByRole('region', { name: "demo_buyer's CIS" })
+    .getByRole('button', { name: 'Approve', exact: true })
+    .click();
+  await buyer
+    .getByRole('region', { name: "demo_seller's CIS" })
+    .getByRole('button', { name: 'Approve', exact: true })
+    .click();
+  for (const page of [buyer, seller]) {
+    await expect(dealField(page, 'Status')).toHaveText('CIS Submitted');
+  }
+  for (const [page, party] of [
+    [buyer, 'buyer'],
+    [seller, 'seller'],
+  ] as const) {
+    const form = page.getByRole('form', { name: 'Your addresses' });
+    await form.getByLabel(/^Payout address \(ETH\)/).fill(addresses[party].payout);
+    await form.getByLabel(/^Refund address \(ETH\)/).fill(addresses[party].refund);
+    await form.getByRole('button', { name: 'Save addresses' }).click();
+  }
+  await expect(seller.getByRole('region', { name: "demo_buyer's addresses" })).toContainText(
+    addresses.buyer.payout,
+  );
+  await seller.getByRole('button', { name: 'Accept version 1' }).click();
+  for (const page of [buyer, seller]) {
+    await expect(dealField(page, 'Status')).toHaveText('Terms Agreed');
+  }
 }

@@ -88,6 +88,7 @@ const pages: PageCheck[] = [
     headings: ['Flights', 'Hotels', 'Ground transport', 'QR and GPS check-in', 'Typical lead times'],
     texts: ['2-5 days', '1-3 days', '1-2 days', '3-7 days'],
     links: [
+      ['Create a trade with an in-person meeting', '/trading'],
       ['Start Trading', '/trading'],
       ['How It Works', '/how-it-works'],
       ['Contact Us', '/contact'],

@@ -163,6 +163,11 @@ test('the demo buyer walks every tab and check, creates a deal, and the seller s
   await buyer.getByLabel('Asset Amount').fill(assetAmount);
   await buyer.getByLabel('Require in-person meeting').check();
   await buyer.getByLabel('Meeting Location').fill('Zurich, CH');
+  await buyer.getByLabel('Latitude').fill('47.3769');
+  await buyer.getByLabel('Longitude').fill('8.5417');
+  await buyer.getByLabel('First day').fill('2026-12-01');
+  await buyer.getByLabel('Duration').selectOption('1-3');
+  await buyer.getByLabel('Travel paid by').selectOption('split');
   const created = buyer.waitForResponse(
     (response) => response.url().endsWith('/api/v1/deals') && response.request().method() === 'POST',
   );

@@ -1,4 +1,4 @@
-import type { Deal } from '@covenant/domain';
+import type { Deal, Meeting } from '@covenant/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiClient, useApiClient } from '@/lib/api-client.js';
 import { useAuth } from '@/lib/auth.js';
@@ -14,6 +14,8 @@ export type TermsProposal = {
   funding_deadline_hours: number;
   meeting_required: boolean;
   travel_location: string | null;
+  /** With meeting_required: the meeting's place, coordinates, dates and who pays travel. */
+  meeting?: Meeting;
 };
 
 /** `PUT /api/v1/deals/{id}/terms`: propose the next version of the terms (a counter-proposal by the other party). */

@@ -1,11 +1,16 @@
 import type { DealWithHistory } from '@covenant/domain';
 import { Check } from 'lucide-react';
 import { Card } from '@/components/ui/card.js';
+import { partnerName } from '@/features/trading/components/partner-name.js';
 import { cn } from '@/lib/cn.js';
 import { useDealCis } from '../api/cis-get-deal-cis.js';
-import { dealProgress, dealSteps } from './deal-progress.js';
+import { useDealMeeting } from '../api/meeting-get.js';
+import { dealProgress, dealStepsOf } from './deal-progress.js';
 
-/** The deal room's header: the four steps with the current one marked, and who must do what next. */
+/**
+ * The deal room's header: the steps (four, or five with the meeting) with the current one marked,
+ * who has checked in at the meeting, and who must do what next.
+ */
 export function DealProgressPanel({
   deal,
   viewerId,
@@ -14,14 +19,20 @@ export function DealProgressPanel({
   viewerId: string | undefined;
 }) {
   const cis = useDealCis(deal.id);
-  const progress = dealProgress(deal, viewerId, cis.data);
+  const meeting = useDealMeeting(deal.id, deal.meeting_required);
+  const progress = dealProgress(deal, viewerId, cis.data, meeting.data);
+  const steps = dealStepsOf(deal);
+  const checkedIn = new Set(meeting.data?.check_ins.map((checkIn) => checkIn.party));
   return (
     <Card aria-labelledby="deal-progress-title" className="space-y-4">
       <h2 id="deal-progress-title" className="font-semibold text-lg">
         Next step
       </h2>
-      <ol className="grid grid-cols-2 gap-2 sm:grid-cols-4" aria-label="Deal steps">
-        {dealSteps.map((label, index) => {
+      <ol
+        className={cn('grid grid-cols-2 gap-2', steps.length === 5 ? 'sm:grid-cols-5' : 'sm:grid-cols-4')}
+        aria-label="Deal steps"
+      >
+        {steps.map((label, index) => {
           const done = progress.step !== null ? index < progress.step : deal.status === 'completed';
           const current = index === progress.step;
           return (
@@ -47,6 +58,14 @@ export function DealProgressPanel({
         })}
       </ol>
       <p className="text-sm">{progress.headline}</p>
+      {meeting.data && deal.status === 'escrow_funded' && (
+        <p className="text-sm" data-testid="meeting-check-ins">
+          <span className="font-medium">Checked in: </span>
+          {(['buyer', 'seller'] as const)
+            .map((party) => `${partnerName(deal[party])} ${checkedIn.has(party) ? '✓' : '—'}`)
+            .join(' · ')}
+        </p>
+      )}
       {progress.yourActions.length > 0 && (
         <div>
           <h3 className="font-medium text-sm">Your next step</h3>

@@ -1,6 +1,6 @@
-import type { Deal, DealCis, DealCisEntry } from '@covenant/domain';
+import type { Deal, DealCis, DealCisEntry, MeetingViewBase } from '@covenant/domain';
 import { describe, expect, it } from 'vitest';
-import { dealProgress } from './deal-progress.js';
+import { dealProgress, dealStepsOf } from './deal-progress.js';
 
 const buyerId = '00000000-0000-4000-8000-00000000000b';
 const sellerId = '00000000-0000-4000-8000-00000000000c';
@@ -94,6 +94,45 @@ describe('dealProgress', () => {
       step: null,
       yourActions: [],
       waitingFor: null,
+    });
+  });
+
+  it('puts a required meeting between funding and settling, until both checked in or both waived', () => {
+    const funded = deal({ status: 'escrow_funded', meeting_required: true });
+    expect(dealStepsOf(funded)).toEqual(['Exchange CIS', 'Agree terms', 'Fund escrow', 'Meet', 'Settle']);
+    expect(dealStepsOf(deal())).toEqual(['Exchange CIS', 'Agree terms', 'Fund escrow', 'Settle']);
+    const view: MeetingViewBase = {
+      required: true,
+      meeting: null,
+      status: 'open',
+      window: null,
+      check_ins: [
+        {
+          party: 'buyer',
+          at: '2026-12-01T10:00:00.000Z',
+          method: 'code',
+          within_radius: true,
+          distance_meters: 5,
+          position: null,
+        },
+      ],
+      waived_by: [],
+      settlement_waits: true,
+    };
+    expect(dealProgress(funded, sellerId, undefined, view)).toMatchObject({
+      step: 3,
+      yourActions: ["Check in at the meeting with bea's code, or waive the meeting."],
+      waitingFor: null,
+    });
+    expect(dealProgress(funded, buyerId, undefined, view)).toMatchObject({
+      step: 3,
+      yourActions: [],
+      waitingFor: 'sam to check in or waive the meeting.',
+    });
+    const met = { ...view, status: 'checked_in' as const, settlement_waits: false };
+    expect(dealProgress(funded, buyerId, undefined, met)).toMatchObject({
+      step: 4,
+      yourActions: ['Confirm the settlement.'],
     });
   });
 });

@@ -1,7 +1,13 @@
-import type { Deal, DealCis } from '@covenant/domain';
+import type { Deal, DealCis, MeetingViewBase } from '@covenant/domain';
 import { partnerName } from '@/features/trading/components/partner-name.js';
 
 export const dealSteps = ['Exchange CIS', 'Agree terms', 'Fund escrow', 'Settle'] as const;
+/** A deal whose terms require a meeting meets between funding and settling (step 5 of the process). */
+export const meetingDealSteps = ['Exchange CIS', 'Agree terms', 'Fund escrow', 'Meet', 'Settle'] as const;
+
+export function dealStepsOf(deal: Pick<Deal, 'meeting_required'>): readonly string[] {
+  return deal.meeting_required ? meetingDealSteps : dealSteps;
+}
 
 export interface DealProgress {
   /** Index into dealSteps of the step the deal is on; null once the deal is closed or in dispute. */
@@ -15,13 +21,14 @@ export interface DealProgress {
 
 /**
  * Where a deal stands and what each side must do next, seen by one of its parties. Computed from
- * the deal (status, terms, addresses) and its CIS exchange, so it changes as soon as either
- * refreshes after the other side acts.
+ * the deal (status, terms, addresses), its CIS exchange and, when its terms require one, its
+ * meeting, so it changes as soon as either refreshes after the other side acts.
  */
 export function dealProgress(
   deal: Deal,
   viewerId: string | undefined,
   cis: DealCis | undefined,
+  meeting?: MeetingViewBase,
 ): DealProgress {
   const viewer = viewerId === deal.seller_id ? 'seller' : 'buyer';
   const other = viewer === 'buyer' ? 'seller' : 'buyer';
@@ -75,6 +82,7 @@ export function dealProgress(
         waitingFor: `${them} to fund their leg of the escrow.`,
       };
     case 'escrow_funded':
+      if (deal.meeting_required) return fundedWithMeeting(viewer, them, meeting);
       return {
         step: 3,
         headline: 'Both legs of the escrow are funded.',
@@ -98,4 +106,46 @@ export function dealProgress(
         waitingFor: null,
       };
   }
+}
+
+/**
+ * A funded deal whose terms require a meeting: on the "Meet" step until both parties checked in or
+ * both waived it (the server's settlement_waits), then on "Settle".
+ */
+function fundedWithMeeting(
+  viewer: 'buyer' | 'seller',
+  them: string,
+  meeting: MeetingViewBase | undefined,
+): DealProgress {
+  if (meeting && !meeting.settlement_waits) {
+    return {
+      step: 4,
+      headline:
+        meeting.status === 'waived'
+          ? 'Both legs of the escrow are funded and both parties waived the meeting.'
+          : 'Both legs of the escrow are funded and both parties checked in at the meeting.',
+      yourActions: ['Confirm the settlement.'],
+      waitingFor: 'The settlement to be co-signed and broadcast.',
+    };
+  }
+  const other = viewer === 'buyer' ? 'seller' : 'buyer';
+  const checkedIn = new Set(meeting?.check_ins.map((checkIn) => checkIn.party));
+  const waived = new Set(meeting?.waived_by);
+  const yourActions: string[] = [];
+  if (!checkedIn.has(viewer) && !waived.has(viewer)) {
+    yourActions.push(
+      meeting?.status === 'open'
+        ? `Check in at the meeting with ${them}'s code, or waive the meeting.`
+        : 'Meet in person in the meeting window and check in there, or waive the meeting.',
+    );
+  }
+  const waiting: string[] = [];
+  if (!checkedIn.has(other) && !waived.has(other)) waiting.push(`${them} to check in or waive the meeting.`);
+  return {
+    step: 3,
+    headline:
+      'Both legs of the escrow are funded. Settlement waits until both parties check in at the meeting or both waive it.',
+    yourActions,
+    waitingFor: waiting[0] ?? null,
+  };
 }

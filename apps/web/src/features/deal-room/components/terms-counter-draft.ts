@@ -14,6 +14,12 @@ import {
   type TokenSymbol,
   tokenDecimals,
 } from '@covenant/domain';
+import {
+  checkMeetingDraft,
+  type MeetingDraft,
+  type MeetingDraftField,
+  meetingDraftOf,
+} from '@/features/trading/components/meeting-draft.js';
 import type { TermsProposal } from '../api/terms-propose.js';
 
 /** The counter-proposal form as typed: amounts and hours stay text until they are parsed on submit. */
@@ -26,7 +32,7 @@ export type TermsDraft = {
   stableAmount: string;
   fundingDeadlineHours: string;
   meetingRequired: boolean;
-  meetingLocation: string;
+  meeting: MeetingDraft;
 };
 
 const wholeTokens = (baseUnits: string, symbol: TokenSymbol) => {
@@ -47,25 +53,30 @@ export function draftFromTerms(terms: DealTermsVersionTerms): TermsDraft {
     stableAmount: wholeTokens(terms.stable_amount, stableSymbol),
     fundingDeadlineHours: String(terms.funding_deadline_hours),
     meetingRequired: terms.meeting_required,
-    meetingLocation: terms.travel_location ?? '',
+    meeting: meetingDraftOf(terms.meeting, terms.travel_location),
   };
 }
 
-export type TermsDraftCheck =
-  | { ok: false; errors: Partial<Record<'assetAmount' | 'stableAmount' | 'fundingDeadlineHours', string>> }
-  | { ok: true; proposal: TermsProposal };
+export type TermsDraftErrors = Partial<
+  Record<'assetAmount' | 'stableAmount' | 'fundingDeadlineHours', string> & {
+    meeting: Partial<Record<MeetingDraftField, string>>;
+  }
+>;
+
+export type TermsDraftCheck = { ok: false; errors: TermsDraftErrors } | { ok: true; proposal: TermsProposal };
 
 /**
  * The draft as a request body: amounts parsed exactly into base units with the token's decimals (the
  * spec's messages when they are not positive numbers), the funding deadline a whole number of hours
- * from 1 to 168. The server checks the rest (symbols on chains, maximum, tier limit).
+ * from 1 to 168, and a required meeting complete (place, coordinates, first day). The server checks
+ * the rest (symbols on chains, maximum, tier limit).
  */
 export function checkTermsDraft(draft: TermsDraft): TermsDraftCheck {
   const assetAmount = parseAmount(draft.assetAmount.trim(), tokenDecimals[draft.assetSymbol]);
   const stableAmount = parseAmount(draft.stableAmount.trim(), tokenDecimals[draft.stableSymbol]);
   const hoursText = draft.fundingDeadlineHours.trim();
   const hours = /^\d{1,3}$/.test(hoursText) ? Number(hoursText) : Number.NaN;
-  const errors: Partial<Record<'assetAmount' | 'stableAmount' | 'fundingDeadlineHours', string>> = {};
+  const errors: TermsDraftErrors = {};
   if (assetAmount === null || assetAmount <= 0n)
     errors.assetAmount = 'Asset amount must be a positive number.';
   if (stableAmount === null || stableAmount <= 0n) {
@@ -74,9 +85,15 @@ export function checkTermsDraft(draft: TermsDraft): TermsDraftCheck {
   if (!(hours >= 1 && hours <= 168)) {
     errors.fundingDeadlineHours = 'The funding deadline is a whole number of hours from 1 to 168 (7 days).';
   }
-  if (Object.keys(errors).length > 0 || assetAmount === null || stableAmount === null)
+  const meeting = draft.meetingRequired ? checkMeetingDraft(draft.meeting) : null;
+  if (meeting && !meeting.ok) errors.meeting = meeting.errors;
+  if (
+    Object.keys(errors).length > 0 ||
+    assetAmount === null ||
+    stableAmount === null ||
+    meeting?.ok === false
+  )
     return { ok: false, errors };
-  const location = draft.meetingLocation.trim();
   return {
     ok: true,
     proposal: {
@@ -88,7 +105,8 @@ export function checkTermsDraft(draft: TermsDraft): TermsDraftCheck {
       stable_amount: String(stableAmount),
       funding_deadline_hours: hours,
       meeting_required: draft.meetingRequired,
-      travel_location: draft.meetingRequired && location ? location : null,
+      travel_location: meeting?.ok ? meeting.meeting.location : null,
+      ...(meeting?.ok ? { meeting: meeting.meeting } : {}),
     },
   };
 }

@@ -15,14 +15,18 @@ import { Button } from '@/components/ui/button.js';
 import { FieldError } from '@/components/ui/field-error.js';
 import { FormField } from '@/components/ui/form-field.js';
 import { listedChainsOf, useChains } from '@/features/escrow/api/get-chains.js';
+import { MeetingFields } from '@/features/trading/components/meeting-fields.js';
 import { SelectField } from '@/features/trading/components/select-field.js';
 import { useProposeDealTerms } from '../api/terms-propose.js';
-import { checkTermsDraft, draftFromTerms, type TermsDraft } from './terms-counter-draft.js';
+import {
+  checkTermsDraft,
+  draftFromTerms,
+  type TermsDraft,
+  type TermsDraftErrors,
+} from './terms-counter-draft.js';
 import { fieldErrors, termsErrorMessage } from './terms-error-message.js';
 
 const asOptions = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
-
-type DraftErrors = Partial<Record<'assetAmount' | 'stableAmount' | 'fundingDeadlineHours', string>>;
 
 /** A new version of the terms, starting from the current one; sent whole, amounts exact in base units. */
 export function TermsCounterForm({
@@ -40,7 +44,7 @@ export function TermsCounterForm({
   // Only the chains GET /api/v1/chains lists: a version with a leg elsewhere would be refused.
   const chains = useChains(true);
   const [draft, setDraft] = useState<TermsDraft>(() => draftFromTerms(current));
-  const [errors, setErrors] = useState<DraftErrors>({});
+  const [errors, setErrors] = useState<TermsDraftErrors>({});
   const update = (changes: Partial<TermsDraft>) => setDraft((previous) => ({ ...previous, ...changes }));
   const serverFields = fieldErrors(propose.error);
 
@@ -175,13 +179,11 @@ export function TermsCounterForm({
         Require in-person meeting
       </label>
       {draft.meetingRequired && (
-        <FormField
-          id="counter-meeting-location"
-          label="Meeting Location"
-          placeholder="City, country"
-          maxLength={200}
-          value={draft.meetingLocation}
-          onChange={(event) => update({ meetingLocation: event.target.value })}
+        <MeetingFields
+          idPrefix="counter-meeting"
+          draft={draft.meeting}
+          errors={errors.meeting ?? {}}
+          onChange={(changes) => update({ meeting: { ...draft.meeting, ...changes } })}
         />
       )}
       {propose.isError ? (

@@ -1,5 +1,6 @@
 import type { DealTermsVersionTerms } from '@covenant/domain';
 import type { ReactNode } from 'react';
+import { describeMeeting } from '@/features/trading/components/describe-meeting.js';
 import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
 
 function Term({ label, children }: { label: string; children: ReactNode }) {
@@ -15,6 +16,7 @@ export const formatHours = (hours: number) => (hours === 1 ? '1 hour' : `${hours
 
 /** Every term of one version: both legs with their chains, the funding deadline and the meeting. */
 export function TermsDetails({ terms }: { terms: DealTermsVersionTerms }) {
+  const meeting = terms.meeting_required && terms.meeting ? describeMeeting(terms.meeting) : null;
   return (
     <dl className="grid gap-4 sm:grid-cols-2">
       <Term label="Asset leg">
@@ -27,6 +29,13 @@ export function TermsDetails({ terms }: { terms: DealTermsVersionTerms }) {
       <Term label="In-person meeting">
         {terms.meeting_required ? `Yes — ${terms.travel_location || 'location to be agreed'}` : 'No'}
       </Term>
+      {meeting && (
+        <>
+          <Term label="Meeting coordinates">{meeting.coordinates}</Term>
+          <Term label="Meeting dates">{meeting.dates}</Term>
+          <Term label="Travel paid by">{meeting.travelPaidBy}</Term>
+        </>
+      )}
     </dl>
   );
 }

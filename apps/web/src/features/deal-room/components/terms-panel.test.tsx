@@ -158,6 +158,14 @@ describe('Terms on the deal page', () => {
     await userEvent.type(hours, '48');
     await userEvent.click(form.getByLabelText('Require in-person meeting'));
     await userEvent.type(form.getByLabelText('Meeting Location'), 'Zug, CH');
+    await userEvent.click(form.getByRole('button', { name: 'Send proposal' }));
+    expect(
+      await form.findByText('Longitude is a number from -180 to 180 with at most 6 decimals, e.g. 6.1432.'),
+    ).toBeInTheDocument();
+    expect(api.requestsTo('PUT /deals/deal-1/terms')).toHaveLength(0);
+    await userEvent.type(form.getByLabelText('Latitude'), '47.1662');
+    await userEvent.type(form.getByLabelText('Longitude'), '8.5155');
+    await userEvent.type(form.getByLabelText('First day'), '2026-12-03');
     api.on('PUT /deals/deal-1/terms', { status: 200, body: { ...deal, terms_version: 3 } });
     await userEvent.click(form.getByRole('button', { name: 'Send proposal' }));
     await waitFor(() => expect(api.requestsTo('PUT /deals/deal-1/terms')).toHaveLength(1));
@@ -171,6 +179,14 @@ describe('Terms on the deal page', () => {
       funding_deadline_hours: 48,
       meeting_required: true,
       travel_location: 'Zug, CH',
+      meeting: {
+        location: 'Zug, CH',
+        latitude: '47.1662',
+        longitude: '8.5155',
+        starts_on: '2026-12-03',
+        duration: '1-2',
+        travel_paid_by: 'split',
+      },
     });
   });
 

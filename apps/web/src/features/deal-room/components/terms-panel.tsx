@@ -253,6 +253,7 @@ function termsOfDeal(deal: DealWithHistory): DealTermsVersionTerms {
     stable_amount: deal.stable_amount,
     meeting_required: deal.meeting_required,
     travel_location: deal.travel_location,
+    ...(deal.meeting ? { meeting: deal.meeting } : {}),
     funding_deadline_hours: deal.funding_deadline_hours,
   };
 }

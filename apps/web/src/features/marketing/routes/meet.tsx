@@ -64,6 +64,13 @@ export function MeetRoute() {
               <li key={step}>{step}</li>
             ))}
           </ol>
+          <p className="mt-6 text-sm">
+            <Link to={paths.trading} className="font-medium text-primary underline-offset-4 hover:underline">
+              Create a trade with an in-person meeting
+            </Link>{' '}
+            — tick "Require in-person meeting" in the Create Trade form; the deal room then has a Meeting
+            panel for travel and check-in.
+          </p>
         </section>
         <section aria-labelledby="meet-durations-heading">
           <h2 id="meet-durations-heading" className="font-semibold text-2xl tracking-tight">

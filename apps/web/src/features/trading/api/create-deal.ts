@@ -1,4 +1,4 @@
-import type { Deal } from '@covenant/domain';
+import type { Deal, Meeting } from '@covenant/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiClient, useApiClient } from '@/lib/api-client.js';
 
@@ -13,6 +13,8 @@ export type CreateDealInput = {
   counterparty_id: string;
   meeting_required: boolean;
   travel_location?: string;
+  /** With meeting_required: the meeting's place, coordinates, dates and who pays travel. */
+  meeting?: Meeting;
 };
 
 export function createDeal(api: ApiClient, input: CreateDealInput): Promise<Deal> {

@@ -91,7 +91,12 @@ describe('checkTradeDraft', () => {
 
   it('turns a passing draft into the request, amounts in base units', () => {
     // 0.5 BTC = 0.5 × 10^8 sat; 10000 USDC = 10000 × 10^6; 0.1 SOL = 0.1 × 10^9 lamports.
-    expect(checkTradeDraft({ ...complete, meetingLocation: 'ignored without a meeting' }, profile)).toEqual({
+    expect(
+      checkTradeDraft(
+        { ...complete, meeting: { ...emptyTradeDraft.meeting, location: 'ignored without a meeting' } },
+        profile,
+      ),
+    ).toEqual({
       ok: true,
       input: {
         asset_chain: 'BTC',
@@ -114,5 +119,47 @@ describe('checkTradeDraft', () => {
       profile,
     );
     expect(eth.ok && eth.input.asset_amount).toBe('1000000000000000001');
+  });
+
+  it('sends a required meeting whole, coordinates as typed strings, or says which detail is missing', () => {
+    const meeting = {
+      location: '  Hotel Baur au Lac, Zurich ',
+      latitude: '47.366',
+      longitude: '8.5392',
+      startsOn: '2026-12-01',
+      duration: '1-3',
+      travelPaidBy: 'split',
+    } as const;
+    const passed = checkTradeDraft({ ...complete, meetingRequired: true, meeting }, profile);
+    expect(passed.ok && passed.input).toMatchObject({
+      meeting_required: true,
+      travel_location: 'Hotel Baur au Lac, Zurich',
+      meeting: {
+        location: 'Hotel Baur au Lac, Zurich',
+        latitude: '47.366',
+        longitude: '8.5392',
+        starts_on: '2026-12-01',
+        duration: '1-3',
+        travel_paid_by: 'split',
+      },
+    });
+    const missing = checkTradeDraft(
+      {
+        ...complete,
+        meetingRequired: true,
+        meeting: { ...meeting, latitude: '91', longitude: '8.1234567', startsOn: '' },
+      },
+      profile,
+    );
+    expect(missing).toMatchObject({
+      ok: false,
+      title: 'Meeting Details',
+      message: 'Latitude is a number from -90 to 90 with at most 6 decimals, e.g. 46.2075.',
+      meetingErrors: {
+        latitude: 'Latitude is a number from -90 to 90 with at most 6 decimals, e.g. 46.2075.',
+        longitude: 'Longitude is a number from -180 to 180 with at most 6 decimals, e.g. 6.1432.',
+        startsOn: 'Choose the first day of the meeting.',
+      },
+    });
   });
 });

@@ -1,10 +1,17 @@
 import { parseAmount, tokenDecimals, validateNewTrade } from '@covenant/domain';
 import type { CreateDealInput } from '../api/create-deal.js';
 import type { Profile } from '../api/get-profile.js';
+import { checkMeetingDraft, type MeetingDraftField } from './meeting-draft.js';
 import type { TradeDraft } from './trade-draft.js';
 
 export type TradeDraftCheck =
-  | { ok: false; title: string; message: string }
+  | {
+      ok: false;
+      title: string;
+      message: string;
+      /** Set when the meeting's details are what is missing or malformed: a message per field. */
+      meetingErrors?: Partial<Record<MeetingDraftField, string>>;
+    }
   | { ok: true; input: CreateDealInput };
 
 // The spec's create-trade checks in their order, then the tier limit (the same rules the server
@@ -27,7 +34,12 @@ export function checkTradeDraft(draft: TradeDraft, profile: Profile | null | und
     stableAmount,
   });
   if (failure) return { ok: false, title: failure.title, message: failure.message };
-  const location = draft.meetingLocation.trim();
+  // A required meeting goes in whole: the terms cannot be accepted without its details.
+  const meeting = draft.meetingRequired ? checkMeetingDraft(draft.meeting) : null;
+  if (meeting && !meeting.ok) {
+    const [first = 'Complete the meeting details.'] = Object.values(meeting.errors);
+    return { ok: false, title: 'Meeting Details', message: first, meetingErrors: meeting.errors };
+  }
   return {
     ok: true,
     input: {
@@ -39,7 +51,7 @@ export function checkTradeDraft(draft: TradeDraft, profile: Profile | null | und
       stable_amount: String(stableAmount),
       counterparty_id: draft.partnerId,
       meeting_required: draft.meetingRequired,
-      ...(draft.meetingRequired && location ? { travel_location: location } : {}),
+      ...(meeting?.ok ? { travel_location: meeting.meeting.location, meeting: meeting.meeting } : {}),
     },
   };
 }

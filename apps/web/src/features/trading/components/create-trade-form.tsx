@@ -12,7 +12,7 @@ import {
   stableSymbolsFor,
   tierLabels,
 } from '@covenant/domain';
-import type { FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button.js';
 import { FormField } from '@/components/ui/form-field.js';
@@ -22,6 +22,8 @@ import type { Partner } from '../api/get-partners.js';
 import type { Profile } from '../api/get-profile.js';
 import { checkTradeDraft } from './check-trade-draft.js';
 import { describeCreateDealError } from './describe-create-deal-error.js';
+import type { MeetingDraftField } from './meeting-draft.js';
+import { MeetingFields } from './meeting-fields.js';
 import { partnerName } from './partner-name.js';
 import { SelectField } from './select-field.js';
 import { emptyTradeDraft, type TradeDraft } from './trade-draft.js';
@@ -41,6 +43,7 @@ export function CreateTradeForm({ draft, onDraftChange, profile, partners }: Cre
   const chains = useChains(true);
   const listed = chains.data ? new Set(chains.data.map((chain) => chain.chain)) : null;
   const update = (changes: Partial<TradeDraft>) => onDraftChange({ ...draft, ...changes });
+  const [meetingErrors, setMeetingErrors] = useState<Partial<Record<MeetingDraftField, string>>>({});
 
   // A symbol that does not live on the newly chosen chain gives way to the chain's first one.
   const changeAssetChain = (chain: Chain) => {
@@ -71,6 +74,7 @@ export function CreateTradeForm({ draft, onDraftChange, profile, partners }: Cre
       return;
     }
     const check = checkTradeDraft(draft, profile);
+    setMeetingErrors(check.ok ? {} : (check.meetingErrors ?? {}));
     if (!check.ok) {
       toast.error(check.title, { description: check.message });
       return;
@@ -179,13 +183,11 @@ export function CreateTradeForm({ draft, onDraftChange, profile, partners }: Cre
           Require in-person meeting
         </label>
         {draft.meetingRequired && (
-          <FormField
-            id="meeting-location"
-            label="Meeting Location"
-            placeholder="City, country"
-            maxLength={200}
-            value={draft.meetingLocation}
-            onChange={(event) => update({ meetingLocation: event.target.value })}
+          <MeetingFields
+            idPrefix="meeting"
+            draft={draft.meeting}
+            errors={meetingErrors}
+            onChange={(changes) => update({ meeting: { ...draft.meeting, ...changes } })}
           />
         )}
       </div>

@@ -1,4 +1,5 @@
 import type { Chain, StableChain, StableSymbol, TokenSymbol } from '@covenant/domain';
+import { emptyMeetingDraft, type MeetingDraft } from './meeting-draft.js';
 
 // The create-trade form as typed: amounts stay text until they are parsed exactly on submit.
 export type TradeDraft = {
@@ -10,7 +11,7 @@ export type TradeDraft = {
   stableAmount: string;
   partnerId: string;
   meetingRequired: boolean;
-  meetingLocation: string;
+  meeting: MeetingDraft;
 };
 
 // Ethereum first: it is the chain whose escrow runs today (the form offers only listed chains).
@@ -23,5 +24,5 @@ export const emptyTradeDraft: TradeDraft = {
   stableAmount: '',
   partnerId: '',
   meetingRequired: false,
-  meetingLocation: '',
+  meeting: emptyMeetingDraft,
 };

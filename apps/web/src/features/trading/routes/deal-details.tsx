@@ -8,6 +8,7 @@ import { CancelDealPanel } from '@/features/deal-room/components/cancel-deal-pan
 import { CisPanel } from '@/features/deal-room/components/cis-panel.js';
 import { DealProgressPanel } from '@/features/deal-room/components/deal-progress-panel.js';
 import { DisputePanel } from '@/features/deal-room/components/dispute-panel.js';
+import { MeetingPanel } from '@/features/deal-room/components/meeting-panel.js';
 import { MessagesPanel } from '@/features/deal-room/components/messages-panel.js';
 import { TermsPanel } from '@/features/deal-room/components/terms-panel.js';
 import {
@@ -67,6 +68,8 @@ export function DealDetailsRoute() {
       ) : (
         <>
           <DealProgressPanel deal={deal.data} viewerId={user?.id} />
+          {/* Next to the progress: at the meeting, check-in is what the phone is open for. */}
+          <MeetingPanel deal={deal.data} viewerId={user?.id} />
           <DealDetails deal={deal.data} viewerId={user?.id} />
           <CisPanel deal={deal.data} viewerId={user?.id} />
           <TermsPanel deal={deal.data} viewerId={user?.id} />

@@ -205,6 +205,16 @@ describe('/trading create trade', () => {
     expect(screen.queryByLabelText('Meeting Location')).not.toBeInTheDocument();
     await userEvent.click(screen.getByLabelText('Require in-person meeting'));
     expect(screen.getByLabelText('Meeting Location')).toBeInTheDocument();
+    expect(
+      within(screen.getByLabelText('Duration'))
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['1-2 days', '1-3 days', '2-5 days', '3-7 days']);
+    expect(
+      within(screen.getByLabelText('Travel paid by'))
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Buyer', 'Seller', 'Split 50/50']);
   });
 
   it('asks for KYC first when the trader has none, even with nothing filled in', async () => {
@@ -272,6 +282,23 @@ describe('/trading create trade', () => {
     await userEvent.click(screen.getByLabelText('Require in-person meeting'));
     await userEvent.type(screen.getByLabelText('Meeting Location'), 'Zurich');
     await createTrade();
+    // Place alone is not enough: the terms cannot be accepted without coordinates and a first day.
+    const toastTitle = await screen.findByText('Meeting Details');
+    expect(toastTitle.closest('li')).toHaveTextContent(
+      'Latitude is a number from -90 to 90 with at most 6 decimals, e.g. 46.2075.',
+    );
+    toast.dismiss();
+    expect(screen.getByLabelText('Latitude')).toHaveAccessibleDescription(
+      'Latitude is a number from -90 to 90 with at most 6 decimals, e.g. 46.2075.',
+    );
+    expect(screen.getByText('Choose the first day of the meeting.')).toBeInTheDocument();
+    expect(api.requestsTo('POST /deals')).toHaveLength(0);
+    await userEvent.type(screen.getByLabelText('Latitude'), '47.3769');
+    await userEvent.type(screen.getByLabelText('Longitude'), '8.5417');
+    await userEvent.type(screen.getByLabelText('First day'), '2026-12-01');
+    await userEvent.selectOptions(screen.getByLabelText('Duration'), '2-5 days');
+    await userEvent.selectOptions(screen.getByLabelText('Travel paid by'), 'Seller');
+    await createTrade();
 
     await expectToast('Trade Created', 'Your trade has been created as a draft.');
     const [request] = api.requestsTo('POST /deals');
@@ -285,6 +312,14 @@ describe('/trading create trade', () => {
       counterparty_id: 'user-grace',
       meeting_required: true,
       travel_location: 'Zurich',
+      meeting: {
+        location: 'Zurich',
+        latitude: '47.3769',
+        longitude: '8.5417',
+        starts_on: '2026-12-01',
+        duration: '2-5',
+        travel_paid_by: 'seller',
+      },
     });
     expect(request?.headers.get('Authorization')).toMatch(/^Bearer .+/);
     expect(request?.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
