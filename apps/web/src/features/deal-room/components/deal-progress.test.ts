@@ -118,6 +118,7 @@ describe('dealProgress', () => {
       ],
       waived_by: [],
       settlement_waits: true,
+      proposed_change: null,
     };
     expect(dealProgress(funded, sellerId, undefined, view)).toMatchObject({
       step: 3,

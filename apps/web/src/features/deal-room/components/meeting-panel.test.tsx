@@ -246,4 +246,53 @@ describe('the deal room’s Meeting panel', () => {
     await userEvent.click(within(list).getByRole('button', { name: 'Withdraw request' }));
     await waitFor(() => expect(api.requestsTo('POST /deals/deal-1/travel/travel-1/cancel')).toHaveLength(1));
   });
+
+  it('lets the seller approve a quote with a click, and then says who is left', async () => {
+    const { api } = openMeetingDeal();
+    const hotel = {
+      id: 'travel-1',
+      kind: 'hotel',
+      traveller: 'seller',
+      details: 'Two nights',
+      status: 'quoted',
+      requested_by: 'seller',
+      quote: {
+        version: 2,
+        provider: 'Hotel Savoy',
+        description: 'Two nights',
+        amount: '640500000',
+        symbol: 'USDC',
+        chain: 'ETH',
+        payee_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        has_file: false,
+        quoted_at: '2026-11-20T10:00:00.000Z',
+      },
+      approved_by: [],
+      signing_payload: null,
+      transaction_hash: null,
+      booked_at: null,
+      created_at: '2026-11-19T10:00:00.000Z',
+    };
+    api.on('GET /deals/deal-1/travel', { status: 200, body: { data: [hotel] } });
+    const card = await meetingCard();
+    const approval = within(await card.findByRole('region', { name: 'Approve this quote' }));
+    // Split 50/50, as the terms say; the price comes out of the stablecoin leg without fee.
+    expect(
+      approval.getByText(/640.5 USDC from the escrow’s stablecoin leg to Hotel Savoy/),
+    ).toBeInTheDocument();
+    expect(approval.getByText(/Buyer and seller share it half and half/)).toBeInTheDocument();
+    api.on('POST /deals/deal-1/travel/travel-1/approve', () => {
+      api.on('GET /deals/deal-1/travel', {
+        status: 200,
+        body: { data: [{ ...hotel, approved_by: ['seller'] }] },
+      });
+      return { status: 200, body: { changed: true } };
+    });
+    await userEvent.click(approval.getByRole('button', { name: 'Approve quote' }));
+    await waitFor(() => expect(api.requestsTo('POST /deals/deal-1/travel/travel-1/approve')).toHaveLength(1));
+    expect(api.requestsTo('POST /deals/deal-1/travel/travel-1/approve')[0]!.body).toEqual({});
+    expect(
+      await card.findByText(/You approved this quote. It is paid once the other party approves it too./),
+    ).toBeInTheDocument();
+  });
 });

@@ -160,7 +160,12 @@ function MeetingDetails({
           <MeetingCheckInForm dealId={deal.id} otherName={names[other]} />
         </section>
       )}
-      <MeetingTravel dealId={deal.id} names={names} viewer={viewer} />
+      <MeetingTravel
+        dealId={deal.id}
+        names={names}
+        viewer={viewer}
+        travelPaidBy={deal.meeting?.travel_paid_by ?? 'seller'}
+      />
       {waivable.has(deal.status) &&
         !view.waived_by.includes(viewer) &&
         view.status !== 'checked_in' &&

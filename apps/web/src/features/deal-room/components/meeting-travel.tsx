@@ -1,4 +1,4 @@
-import { type DealParty, type TravelKindName, travelKinds } from '@covenant/domain';
+import { type DealParty, type TravelKindName, type TravelPayer, travelKinds } from '@covenant/domain';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button.js';
@@ -12,6 +12,7 @@ import { SelectField } from '@/features/trading/components/select-field.js';
 import { useCancelTravel } from '../api/travel-cancel.js';
 import { type TravelItem, useDealTravel } from '../api/travel-list.js';
 import { useRequestTravel } from '../api/travel-request.js';
+import { TravelApproval } from './travel-approval.js';
 
 const kindLabels: Record<TravelKindName, string> = {
   flight: 'Flight',
@@ -32,10 +33,12 @@ export function MeetingTravel({
   dealId,
   names,
   viewer,
+  travelPaidBy,
 }: {
   dealId: string;
   names: Record<DealParty, string>;
   viewer: DealParty;
+  travelPaidBy: TravelPayer;
 }) {
   const travel = useDealTravel(dealId);
   const [requesting, setRequesting] = useState(false);
@@ -59,7 +62,14 @@ export function MeetingTravel({
       ) : (
         <ul className="space-y-3" aria-label="Travel requests">
           {travel.data.data.map((item) => (
-            <TravelItemRow key={item.id} dealId={dealId} item={item} names={names} />
+            <TravelItemRow
+              key={item.id}
+              dealId={dealId}
+              item={item}
+              names={names}
+              viewer={viewer}
+              travelPaidBy={travelPaidBy}
+            />
           ))}
         </ul>
       )}
@@ -83,10 +93,14 @@ function TravelItemRow({
   dealId,
   item,
   names,
+  viewer,
+  travelPaidBy,
 }: {
   dealId: string;
   item: TravelItem;
   names: Record<DealParty, string>;
+  viewer: DealParty;
+  travelPaidBy: TravelPayer;
 }) {
   const cancel = useCancelTravel(dealId);
   const { quote } = item;
@@ -109,6 +123,7 @@ function TravelItemRow({
       ) : (
         <p className="text-muted">Waiting for the concierge’s quote.</p>
       )}
+      <TravelApproval dealId={dealId} item={item} viewer={viewer} travelPaidBy={travelPaidBy} />
       {item.transaction_hash && (
         <p>
           Paid: <span className="break-all font-mono">{item.transaction_hash}</span>

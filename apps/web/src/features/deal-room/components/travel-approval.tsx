@@ -1,4 +1,4 @@
-import { isTokenSymbol, type TravelItem, type TypedDataJson, tokenDecimals } from '@covenant/domain';
+import { isTokenSymbol, type TravelPayer, type TypedDataJson, tokenDecimals } from '@covenant/domain';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58, base64 } from '@scure/base';
 import { useState } from 'react';
@@ -16,6 +16,7 @@ import { signEscrowTypedData } from '@/features/escrow-key/lib/escrow-seed.js';
 import { solanaEscrowKeyFromSeed } from '@/features/escrow-key/lib/solana-escrow-key.js';
 import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
 import { useApproveTravel } from '../api/travel-approve.js';
+import type { TravelItem } from '../api/travel-list.js';
 
 type Party = 'buyer' | 'seller';
 
@@ -34,7 +35,7 @@ export function TravelApproval({
   dealId: string;
   item: TravelItem;
   viewer: Party;
-  travelPaidBy: 'buyer' | 'seller' | 'split';
+  travelPaidBy: TravelPayer;
 }) {
   const approve = useApproveTravel(dealId);
   const escrow = useEscrow(dealId, viewer === 'buyer');
@@ -65,7 +66,7 @@ export function TravelApproval({
     approve.mutate({ itemId: item.id, signature }, { onSuccess: () => toast.success('Quote approved') });
 
   const leg = escrow.data?.legs.find((entry) => entry.leg === 'stable');
-  const payload = item.signing_payload;
+  const payload = readPayload(item.signing_payload);
   let refusal: string | null = null;
   if (viewer === 'buyer') {
     if (!payload) refusal = 'The payment is being prepared. It appears here in a moment.';
@@ -146,4 +147,11 @@ export function TravelApproval({
       )}
     </section>
   );
+}
+
+/** The item's signing payload when it has the shape of one (`{format, data, ...}`), else null. */
+function readPayload(value: unknown): { format: string; data: unknown; summary?: unknown } | null {
+  if (!value || typeof value !== 'object') return null;
+  const record = value as Record<string, unknown>;
+  return typeof record.format === 'string' ? { ...record, format: record.format, data: record.data } : null;
 }
