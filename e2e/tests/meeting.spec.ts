@@ -17,6 +17,7 @@ import {
 import { createEscrowKey, ethereumDevnet, tokenBalance } from './escrow-helpers.js';
 import { launchWithFakeCamera, writeQrVideo } from './fake-camera.js';
 import { expectNoSeriousAxeViolations } from './public-checks.js';
+import { passStaffGate } from './staff-second-factor.js';
 
 /** Lindenhof, Zurich: the meeting place, and where both phones say they are. */
 const place = { latitude: 47.3729, longitude: 8.5409 };
@@ -38,10 +39,14 @@ test.use(phone);
 const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1_000)}`;
 const escrowPasswords = { buyer: `buyer escrow ${run}`, seller: `seller escrow ${run}` };
 
-// 0.5 WETH for 1000.5 USDC. The fee is 1 basis point of each leg, rounded down to the base unit:
-//   stable 1 000 500 000 USDC units: fee floor(/10 000) = 100 050, seller receives 1 000 399 950
+// 0.5 WETH for 1000.5 USDC. The fee is 1 basis point of each leg, rounded down to the base unit,
+// and travel is paid from the stable leg, the seller bearing it (the terms' "Travel paid by: Seller"):
+//   hotel 120.25 USDC = 120 250 000 units, paid to the hotel from the escrow without fee
+//   stable 1 000 500 000 USDC units: fee floor(/10 000) = 100 050,
+//     seller receives 1 000 500 000 − 100 050 − 120 250 000 = 880 149 950
 //   asset 500 000 000 000 000 000 wei: fee 50 000 000 000 000, buyer receives 499 950 000 000 000 000
-const sellerReceives = 1_000_399_950n;
+const hotelPrice = 120_250_000n;
+const sellerReceives = 880_149_950n;
 const buyerReceives = 499_950_000_000_000_000n;
 
 /** Today in UTC: the meeting's first day, so check-in is open as soon as the escrow is funded. */
@@ -71,7 +76,7 @@ async function createMeetingDeal(buyer: Page): Promise<string> {
   await form.getByLabel('Longitude').fill(String(place.longitude));
   await form.getByLabel('First day').fill(today);
   await form.getByLabel('Duration').selectOption({ label: '1-2 days' });
-  await form.getByLabel('Travel paid by').selectOption({ label: 'Split 50/50' });
+  await form.getByLabel('Travel paid by').selectOption({ label: 'Seller' });
   const created = buyer.waitForResponse(
     (response) => response.url().endsWith('/api/v1/deals') && response.request().method() === 'POST',
   );
@@ -85,7 +90,7 @@ async function createMeetingDeal(buyer: Page): Promise<string> {
     longitude: '8.5409',
     starts_on: today,
     duration: '1-2',
-    travel_paid_by: 'split',
+    travel_paid_by: 'seller',
   });
   return deal.id;
 }
@@ -134,7 +139,7 @@ test('on phones, a funded deal with a meeting waits for both check-ins (one type
   await expect(meetingCard(seller)).toContainText('Lindenhof, Zurich');
   await expect(meetingCard(seller)).toContainText('47.3729, 8.5409');
   await expect(meetingCard(seller)).toContainText(`From ${today} (UTC), 1-2 days`);
-  await expect(meetingCard(seller)).toContainText('Split 50/50');
+  await expect(meetingCard(seller)).toContainText('Seller');
   await agreeTerms(buyer, seller, {
     buyer: { payout: payouts.buyer, refund: randomEthereumAddress() },
     seller: { payout: payouts.seller, refund: randomEthereumAddress() },
@@ -164,6 +169,47 @@ test('on phones, a funded deal with a meeting waits for both check-ins (one type
     'Settlement waits until both of you check in at the meeting or both waive it.',
   );
   await expect(buyerConfirm).toHaveCount(0);
+
+  // 3b. Travel: the buyer asks for a hotel, the concierge quotes it, both approve it (the buyer signs
+  // the partial payout with the escrow key), and the escrow pays the hotel on-chain.
+  const hotel = privateKeyToAccount(generatePrivateKey()).address;
+  await meetingCard(buyer).getByRole('button', { name: 'Request travel' }).click();
+  const requestForm = meetingCard(buyer).getByRole('form', { name: 'Request travel' });
+  await requestForm.getByLabel('What').selectOption({ label: 'Hotel' });
+  await requestForm.getByLabel('Details').fill('Two nights at the Storchen, from today');
+  await requestForm.getByRole('button', { name: 'Send request' }).click();
+  const travelList = (page: Page) => meetingCard(page).getByRole('list', { name: 'Travel requests' });
+  await expect(travelList(seller)).toContainText('Two nights at the Storchen');
+  const concierge = await signInOwnBrowser(browser, 'concierge@demo.covenant.test');
+  await concierge.goto('/staff/travel');
+  await passStaffGate(concierge);
+  const queued = concierge.getByRole('listitem').filter({ hasText: dealId });
+  const quoteForm = queued.getByRole('form', { name: /^Quote for item/ });
+  await quoteForm.getByLabel('Provider', { exact: true }).fill('Hotel Storchen');
+  await quoteForm.getByLabel('Price (USDC)').fill('120.25');
+  await quoteForm.getByLabel('What the quote covers').fill('Two nights, river view');
+  await quoteForm.getByLabel('Provider’s address on ETH').fill(hotel);
+  await quoteForm.getByRole('button', { name: 'Send the quote' }).click();
+  await expect(queued).toContainText('Hotel Storchen', { timeout: 15_000 });
+  const approval = (page: Page) => meetingCard(page).getByRole('region', { name: 'Approve this quote' });
+  await expect(approval(seller)).toContainText(
+    '120.25 USDC from the escrow’s stablecoin leg to Hotel Storchen',
+    {
+      timeout: 30_000,
+    },
+  );
+  await approval(seller).getByRole('button', { name: 'Approve quote' }).click();
+  await expect(meetingCard(seller)).toContainText('You approved this quote.');
+  await approval(buyer).getByLabel('Escrow password', { exact: true }).fill(escrowPasswords.buyer, {
+    timeout: 30_000,
+  });
+  await approval(buyer).getByRole('button', { name: 'Sign and approve' }).click();
+  await expect(travelList(buyer).getByText('paid', { exact: true })).toBeVisible({ timeout: 60_000 });
+  expect(await tokenBalance(devnet, 'USDC', hotel)).toBe(hotelPrice);
+  await concierge.reload();
+  await queued.getByRole('button', { name: 'Mark booked' }).click();
+  await expect(travelList(seller).getByText('booked', { exact: true })).toBeVisible({ timeout: 30_000 });
+  await concierge.context().close();
 
   // 4. The buyer checks in by typing the code the seller's phone shows; a wrong code is refused first.
   const sellerCode = await showMyCode(seller);

@@ -38,12 +38,18 @@ export function getDealTravel(api: ApiClient, dealId: string): Promise<{ data: T
   return api.get<{ data: TravelItem[] }>(`/deals/${encodeURIComponent(dealId)}/travel`);
 }
 
+/** Quoted and approved items change without a deal event (their payout is built, sent): polled. */
+const pollMs = 3_000;
+const moving = new Set(['quoted', 'approved']);
+
 // Under the deal's own key, so the live updates that refresh the deal refresh its travel too.
 export function getDealTravelQueryOptions(api: ApiClient, userId: string | undefined, dealId: string) {
   return queryOptions({
     queryKey: ['deals', userId, dealId, 'travel'],
     queryFn: () => getDealTravel(api, dealId),
     enabled: Boolean(userId),
+    refetchInterval: (query) =>
+      query.state.data?.data.some((item) => moving.has(item.status)) ? pollMs : false,
   });
 }
 
