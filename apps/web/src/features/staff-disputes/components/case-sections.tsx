@@ -171,6 +171,59 @@ export function CaseMessages({ data }: { data: StaffDisputeCase }) {
   );
 }
 
+const radiusText = (withinRadius: boolean | null) =>
+  withinRadius === null
+    ? 'no position shared (flagged)'
+    : withinRadius
+      ? 'within the radius'
+      : 'outside the radius (flagged)';
+
+/**
+ * The meeting the terms require, for the mediator: where and when, who checked in how and where
+ * (the position is personal data the mediators may see), who waived it.
+ */
+export function CaseMeeting({ data }: { data: StaffDisputeCase }) {
+  const { meeting } = data;
+  if (!meeting?.required) return null;
+  const party = (name: 'buyer' | 'seller') => `${data.deal[name].username ?? data.deal[name].id} (${name})`;
+  return (
+    <Section title="Meeting">
+      <Fields
+        rows={[
+          [
+            'Place',
+            meeting.meeting
+              ? `${meeting.meeting.location} (${meeting.meeting.latitude}, ${meeting.meeting.longitude})`
+              : 'Not agreed',
+          ],
+          [
+            'When',
+            meeting.meeting
+              ? `From ${meeting.meeting.starts_on} (UTC), ${meeting.meeting.duration} days`
+              : '—',
+          ],
+          ['Status', meeting.status.replaceAll('_', ' ')],
+          ['Waived by', meeting.waived_by.length > 0 ? meeting.waived_by.map(party).join(', ') : 'Nobody'],
+        ]}
+      />
+      {meeting.check_ins.length === 0 ? (
+        <p className="text-muted text-sm">Nobody checked in.</p>
+      ) : (
+        <ul className="space-y-2 text-sm" aria-label="Check-ins">
+          {meeting.check_ins.map((checkIn) => (
+            <li key={checkIn.party}>
+              {party(checkIn.party)} checked in by {checkIn.method === 'qr' ? 'QR scan' : 'code'} on{' '}
+              {formatTime(checkIn.at)}, {radiusText(checkIn.within_radius)}
+              {checkIn.distance_meters !== null ? `, ${checkIn.distance_meters} m from the place` : ''}
+              {checkIn.position ? ` at ${checkIn.position.latitude}, ${checkIn.position.longitude}` : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
 export function CaseEvidence({ data }: { data: StaffDisputeCase }) {
   const api = useApiClient();
   const names = caseNames(data);

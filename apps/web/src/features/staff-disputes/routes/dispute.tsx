@@ -16,6 +16,7 @@ import {
   CaseCis,
   CaseDeal,
   CaseEvidence,
+  CaseMeeting,
   CaseMessages,
   CaseTerms,
   caseNames,
@@ -59,6 +60,7 @@ export function StaffDisputeRoute() {
           <CaseEvidence data={data} />
           <CaseCis data={data} />
           <CaseTerms data={data} />
+          <CaseMeeting data={data} />
           <CaseMessages data={data} />
           <CaseAudit data={data} />
           <section aria-label="Decision">

@@ -135,6 +135,32 @@ const caseBody = {
     verified: true,
     broken_at_seq: null,
   },
+  meeting: {
+    required: true,
+    meeting: {
+      location: 'Lindenhof, Zurich',
+      latitude: '47.3729',
+      longitude: '8.5409',
+      starts_on: '2026-03-06',
+      duration: '1-2',
+      travel_paid_by: 'seller',
+    },
+    status: 'open',
+    window: { opens: '2026-03-05T00:00:00.000Z', closes: '2026-03-09T00:00:00.000Z' },
+    check_ins: [
+      {
+        party: 'seller',
+        at: '2026-03-06T12:00:00.000Z',
+        method: 'code',
+        within_radius: false,
+        distance_meters: 9120,
+        position: { latitude: 47.4582, longitude: 8.5555 },
+      },
+    ],
+    waived_by: [],
+    settlement_waits: true,
+    proposed_change: null,
+  },
 };
 
 describe('/staff/disputes', () => {
@@ -188,6 +214,11 @@ describe('/staff/disputes/:id', () => {
     expect(screen.getByRole('region', { name: 'Terms versions' })).toHaveTextContent('Version 1');
     expect(screen.getByRole('region', { name: 'Audit trail' })).toHaveTextContent('Verified');
     expect(screen.getByText('The buyer attached no CIS.')).toBeInTheDocument();
+    const meeting = screen.getByRole('region', { name: 'Meeting' });
+    expect(meeting).toHaveTextContent('Lindenhof, Zurich (47.3729, 8.5409)');
+    expect(within(meeting).getByRole('list', { name: 'Check-ins' })).toHaveTextContent(
+      /grace \(seller\) checked in by code on .*, outside the radius \(flagged\), 9120 m from the place at 47.4582, 8.5555/,
+    );
 
     await userEvent.click(screen.getByRole('button', { name: 'Take this case' }));
     expect(api.requestsTo('POST /staff/disputes/dispute-1/assign')).toHaveLength(1);
