@@ -151,7 +151,11 @@ export async function openDealPage(page: Page, dealId: string): Promise<void> {
   await markDocument(page);
 }
 
-/** CIS exchanged and approved both ways, addresses set, and the seller accepting the buyer's version 1. */
+/**
+ * CIS exchanged and approved both ways, each party's payout and refund addresses set (on whichever
+ * chains the legs are: the form names one payout and one refund address), and the seller accepting
+ * the buyer's version 1.
+ */
 export async function agreeTerms(
   buyer: Page,
   seller: Page,
@@ -175,8 +179,8 @@ export async function agreeTerms(
     [seller, 'seller'],
   ] as const) {
     const form = page.getByRole('form', { name: 'Your addresses' });
-    await form.getByLabel(/^Payout address \(ETH\)/).fill(addresses[party].payout);
-    await form.getByLabel(/^Refund address \(ETH\)/).fill(addresses[party].refund);
+    await form.getByLabel(/^Payout address \(/).fill(addresses[party].payout);
+    await form.getByLabel(/^Refund address \(/).fill(addresses[party].refund);
     await form.getByRole('button', { name: 'Save addresses' }).click();
   }
   await expect(seller.getByRole('region', { name: "demo_buyer's addresses" })).toContainText(

@@ -1,6 +1,7 @@
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import { longSessionURL } from '../playwright.config.js';
 import {
+  agreeTerms,
   createDealWithDemoSeller,
   dealField,
   expectSameDocument,
@@ -57,48 +58,6 @@ async function signInTraders(browser: Browser): Promise<{ buyer: Page; seller: P
   const buyer = await signInOwnBrowser(browser, 'buyer@demo.covenant.test');
   const seller = await signInOwnBrowser(browser, 'seller@demo.covenant.test');
   return { buyer, seller };
-}
-
-type PartyAddresses = { payout: string; refund: string };
-
-/**
- * CIS exchanged and approved both ways, addresses set (every address is a Solana wallet: both legs
- * are on Solana), and the seller accepting the buyer's version 1.
- */
-async function agreeTerms(
-  buyer: Page,
-  seller: Page,
-  addresses: Record<'buyer' | 'seller', PartyAddresses>,
-): Promise<void> {
-  await buyer.getByRole('region', { name: 'Your CIS' }).getByRole('button', { name: 'Attach CIS' }).click();
-  await seller.getByRole('region', { name: 'Your CIS' }).getByRole('button', { name: 'Attach CIS' }).click();
-  await seller
-    .getByRole('region', { name: "demo_buyer's CIS" })
-    .getByRole('button', { name: 'Approve', exact: true })
-    .click();
-  await buyer
-    .getByRole('region', { name: "demo_seller's CIS" })
-    .getByRole('button', { name: 'Approve', exact: true })
-    .click();
-  for (const page of [buyer, seller]) {
-    await expect(dealField(page, 'Status')).toHaveText('CIS Submitted');
-  }
-  for (const [page, party] of [
-    [buyer, 'buyer'],
-    [seller, 'seller'],
-  ] as const) {
-    const form = page.getByRole('form', { name: 'Your addresses' });
-    await form.getByLabel('Payout address (SOL)', { exact: false }).fill(addresses[party].payout);
-    await form.getByLabel('Refund address (SOL)', { exact: false }).fill(addresses[party].refund);
-    await form.getByRole('button', { name: 'Save addresses' }).click();
-  }
-  await expect(seller.getByRole('region', { name: "demo_buyer's addresses" })).toContainText(
-    addresses.buyer.payout,
-  );
-  await seller.getByRole('button', { name: 'Accept version 1' }).click();
-  for (const page of [buyer, seller]) {
-    await expect(dealField(page, 'Status')).toHaveText('Terms Agreed');
-  }
 }
 
 /** The escrow card of the deal page. */
