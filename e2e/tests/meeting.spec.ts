@@ -214,6 +214,8 @@ test('on phones, a funded deal with a meeting waits for both check-ins (one type
   // 4. The buyer checks in by typing the code the seller's phone shows; a wrong code is refused first.
   const sellerCode = await showMyCode(seller);
   // The phone layout: accessible, and nothing wider than the screen (the QR and code included).
+  // Checked once the toasts of the steps before have gone: one fading out has no contrast to speak of.
+  await expect(seller.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
   await expectNoSeriousAxeViolations(seller);
   expect(
     await seller.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
