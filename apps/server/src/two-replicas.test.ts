@@ -11,8 +11,10 @@ import {
   type BitcoinRegtest,
   type Devnet,
   deployDevnet,
+  type SolanaDevnet,
   startAnvil,
   startBitcoinRegtest,
+  startSolanaDevnet,
 } from '@covenant/devnets';
 import { Redis } from 'ioredis';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
@@ -31,7 +33,8 @@ import { type ServerProcess, startServerProcess } from './testing/start-server-p
 // Two replicas of the real server (child processes on ports 3720 and 3721) behind one PostgreSQL
 // database and one Redis, on one Ethereum node (anvil on 3722) and one Bitcoin node (a bcoin regtest
 // given as BTC_RPC_URL: each replica's embedded node would want the shared DATA_DIR/bitcoin for
-// itself, and LevelDB lets one process open it), as ADR 017 describes a deployment
+// itself, and LevelDB lets one process open it) and one Solana devnet (SOL_RPC_URL: embedded, each
+// replica would run a chain of its own in the shared DATA_DIR/solana), as ADR 017 describes a deployment
 // of several: the settings each must share are given to both, the data directory (uploaded files,
 // the escrow key files) is one shared volume, and the JWT and file keys come from settings.
 // PGlite serves one process only, so this file runs in the PostgreSQL pass (`npm run test:pg`,
@@ -43,6 +46,7 @@ const redisKeyPrefix = `covenant-replicas-${randomUUID().slice(0, 8)}:`;
 
 let anvil: Anvil;
 let bitcoin: BitcoinRegtest;
+let solana: SolanaDevnet;
 let devnet: Devnet;
 let dataDir: string;
 let database: Database;
@@ -65,6 +69,7 @@ beforeAll(async () => {
   anvil = await startAnvil({ port: ports.anvil });
   devnet = await deployDevnet({ rpcUrl: anvil.rpcUrl });
   bitcoin = await startBitcoinRegtest();
+  solana = await startSolanaDevnet({ slotIntervalMs: 100 });
   dataDir = await mkdtemp(join(tmpdir(), 'covenant-replicas-'));
   const relayerKey = generatePrivateKey();
   await mkdir(join(dataDir, 'keys'), { recursive: true, mode: 0o700 });
@@ -114,6 +119,11 @@ beforeAll(async () => {
       .map(([symbol, address]) => `${symbol}:${address}`)
       .join(','),
     ETH_CONFIRMATIONS: '1',
+    SOL_RPC_URL: solana.rpcUrl,
+    SOL_NETWORK: 'devnet',
+    SOL_USDC_MINT: solana.mints.USDC,
+    SOL_USDT_MINT: solana.mints.USDT,
+    SOL_CONFIRMATIONS: '1',
     ESCROW_POLL_MS: '300',
     WEBHOOK_ALLOW_PRIVATE: 'true',
   };
@@ -137,6 +147,7 @@ afterAll(async () => {
   await replicaB?.kill();
   await anvil?.stop();
   await bitcoin?.stop();
+  await solana?.stop();
   await new Promise((resolve) => receiver?.close(resolve));
   const redis = new Redis(redisUrl);
   const keys = await redis.keys(`${redisKeyPrefix}*`);

@@ -298,8 +298,9 @@ function newPrivateKey(): string {
   return getBase58Decoder().decode(randomBytes(32));
 }
 
+/** Writes a file whole or not at all; the temporary name is the process's own, so two writers never collide. */
 function writeAtomically(path: string, text: string): void {
-  const temporary = `${path}.tmp`;
+  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temporary, text);
   renameSync(temporary, path);
 }
