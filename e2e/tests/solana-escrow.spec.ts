@@ -128,7 +128,8 @@ test('two traders settle a SOL-for-USDC escrow from their browsers: SPL token mu
     escrowCard(page).getByRole('region', { name: `Stablecoin leg: ${who}` });
   const sellerSolLeg = assetLeg(seller, 'You deposit');
   const buyerUsdcLeg = stableLeg(buyer, 'You deposit');
-  await expect(sellerSolLeg).toContainText('1.234567891 SOL');
+  // Opening sends the legs' accounts to the chain first: under load that takes more than a few seconds.
+  await expect(sellerSolLeg).toContainText('1.234567891 SOL', { timeout: 30_000 });
   await expect(sellerSolLeg).toContainText('on Solana');
   await expect(buyerUsdcLeg).toContainText('8641.975309 USDC');
   await expect(buyerUsdcLeg).toContainText('on Solana');
