@@ -128,10 +128,11 @@ test('two traders settle a SOL-for-USDC escrow from their browsers: SPL token mu
     escrowCard(page).getByRole('region', { name: `Stablecoin leg: ${who}` });
   const sellerSolLeg = assetLeg(seller, 'You deposit');
   const buyerUsdcLeg = stableLeg(buyer, 'You deposit');
-  // Opening sends the legs' accounts to the chain first: under load that takes more than a few seconds.
-  await expect(sellerSolLeg).toContainText('1.234567891 SOL', { timeout: 30_000 });
+  // Opening sends the legs' accounts to the chain first: under load that takes more than a few
+  // seconds, and each page shows the legs when its next poll of the escrow finds them.
+  await expect(sellerSolLeg).toContainText('1.234567891 SOL', { timeout: 60_000 });
   await expect(sellerSolLeg).toContainText('on Solana');
-  await expect(buyerUsdcLeg).toContainText('8641.975309 USDC');
+  await expect(buyerUsdcLeg).toContainText('8641.975309 USDC', { timeout: 60_000 });
   await expect(buyerUsdcLeg).toContainText('on Solana');
 
   // The SOL leg: a wrapped-SOL token account; the Solana Pay request pays it directly, no spl-token.
