@@ -10,9 +10,10 @@ const closedStatuses: readonly schema.DealStatus[] = ['completed', 'cancelled', 
  */
 export function checkTravelDeal(deal: Pick<typeof schema.deals.$inferSelect, 'meetingRequired' | 'status'>) {
   if (!deal.meetingRequired) {
-    throw new AppError('CONFLICT', 'The terms of this deal do not require a meeting, so there is no travel', {
-      reason: 'meeting_not_required',
-    });
+    throw new AppError(
+      'MEETING_NOT_REQUIRED',
+      'The terms of this deal do not require a meeting, so there is no travel',
+    );
   }
   if (closedStatuses.includes(deal.status)) {
     throw new AppError('DEAL_NOT_ACTIVE', `Travel cannot be arranged for a deal that is ${deal.status}`, {

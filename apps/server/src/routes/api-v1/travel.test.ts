@@ -138,9 +138,8 @@ describe('POST /api/v1/deals/{id}/travel', () => {
     const refused = await call('POST', `/api/v1/deals/${plain}/travel`, buyer.token, hotel);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toMatchObject({
-      code: 'CONFLICT',
+      code: 'MEETING_NOT_REQUIRED',
       message: 'The terms of this deal do not require a meeting, so there is no travel',
-      details: { reason: 'meeting_not_required' },
     });
     for (const status of ['completed', 'cancelled', 'disputed'] as const) {
       const dealId = await meetingDeal();

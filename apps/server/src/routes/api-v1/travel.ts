@@ -30,7 +30,7 @@ export const travelRoutes: FastifyPluginAsync = async (app) => {
         tags: ['Travel'],
         summary: 'Ask the concierge for a flight, a hotel or ground transport for the meeting',
         description:
-          'For either party as traveller. 409 CONFLICT (reason meeting_not_required) when the terms require ' +
+          'For either party as traveller. 409 MEETING_NOT_REQUIRED when the terms require ' +
           'no meeting; 409 DEAL_NOT_ACTIVE when the deal is completed, cancelled or disputed.',
         params: dealIdParams,
         body: travelRequestSchema,
