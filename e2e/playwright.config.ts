@@ -81,7 +81,10 @@ export default defineConfig({
     }),
     // The default one-hour lifetime, for tests where a still-valid access token matters; a regtest
     // block every second, so a Bitcoin deposit confirms within the test (bitcoin-escrow.spec.ts).
-    server(longSessionPort, { BTC_DEVNET_BLOCK_INTERVAL_MS: '1000' }),
+    // Its demo buyer and seller trade six deals from two browsers each within a few minutes, which a
+    // trader spreads over hours: the hourly API budget is raised so the suite's compression, not the
+    // app, does not spend it (the limits themselves: rate-limits.test.ts; ADR 026).
+    server(longSessionPort, { BTC_DEVNET_BLOCK_INTERVAL_MS: '1000', API_RATE_LIMIT_STANDARD: '5000' }),
     // A sign-in counts as recent for 30 s only, so a test sees a sensitive action ask for the password.
     server(shortReauthenticationPort, { AUTH_REAUTHENTICATION_WINDOW_SECONDS: '30' }),
   ],

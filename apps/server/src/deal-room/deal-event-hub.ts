@@ -32,7 +32,7 @@ export interface DealEventHub {
 
 const retryDelaysMs = [1_000, 2_000, 5_000, 10_000];
 
-const notificationSchema = z.object({ deal_id: z.uuid(), kind: z.enum(['audit', 'message']) });
+const notificationSchema = z.object({ deal_id: z.uuid(), kind: z.enum(['audit', 'message', 'escrow']) });
 
 export function createDealEventHub(
   database: Pick<Database, 'listen'>,

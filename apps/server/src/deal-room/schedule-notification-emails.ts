@@ -67,7 +67,10 @@ export function scheduleNotificationEmails(
   return {
     start: () => {
       stopped = false;
-      unsubscribe = deps.hub.onAnyEvent(soon);
+      // Notifications come from audit entries and messages; an escrow row changing sends nothing itself.
+      unsubscribe = deps.hub.onAnyEvent((_dealId, kind) => {
+        if (kind !== 'escrow') soon();
+      });
       sweep = setInterval(() => void runNow(), notificationEmailSweepMs);
       sweep.unref();
       void runNow();

@@ -34,7 +34,11 @@ export const dealMessagePageSchema = z.object({
 export type DealMessagePage = z.infer<typeof dealMessagePageSchema>;
 
 /** What the deal's event stream says on each change: an audit entry (a step) or a new message. */
-export const dealStreamEventSchema = z.object({ kind: z.enum(['audit', 'message', 'resync']) });
+/**
+ * What the deal stream says changed: an audit entry (`audit`), a message (`message`), the escrow
+ * (`escrow`: a leg, deposit, payout or approval), or anything (`resync`, after the server lost track).
+ */
+export const dealStreamEventSchema = z.object({ kind: z.enum(['audit', 'message', 'escrow', 'resync']) });
 export type DealStreamEvent = z.infer<typeof dealStreamEventSchema>;
 
 export const userNotificationSchema = z.object({

@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { type Database, schema } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../build-test-app.js';
 import { createTestTrader, type TestTrader } from '../../testing/create-test-trader.js';
+import { placeholderLeg } from '../../testing/insert-escrow-rows.js';
 
 let database: Database;
 let testApp: TestApp;
@@ -175,6 +177,69 @@ describe('GET /deals/{id}/events', () => {
     expect(stream.response.status).toBe(200);
     await call('POST', `/api/v1/deals/${dealId}/messages`, seller.token, { body: 'Mediator, please look' });
     await stream.waitFor(messageEvent);
+    stream.abort();
+  });
+
+  it('announces each committed change of the deal’s escrow once, and an update that changes nothing not at all', async () => {
+    const dealId = await newDeal();
+    const stream = await openStream(dealId, buyer.token);
+    await stream.waitFor('retry: 3000');
+    const { db } = database;
+    const escrowEvent = 'event: deal\ndata: {"kind":"escrow"}\n\n';
+    const count = () => stream.received().split(escrowEvent).length - 1;
+
+    // Opened: the escrow and its two legs in one transaction are one notification (same payload).
+    const escrowId = await db.transaction(async (tx) => {
+      const [escrow] = await tx
+        .insert(schema.escrows)
+        .values({ dealId })
+        .returning({ id: schema.escrows.id });
+      await tx
+        .insert(schema.escrowLegs)
+        .values([
+          placeholderLeg(escrow!.id, { chain: 'ETH', symbol: 'WBTC' }),
+          placeholderLeg(escrow!.id, { leg: 'stable', chain: 'ETH', symbol: 'USDC' }),
+        ]);
+      return escrow!.id;
+    });
+    await waitUntil(() => count() === 1);
+
+    // A deposit seen, then one block deeper: one event each.
+    const [entry] = await db
+      .insert(schema.escrowLedgerEntries)
+      .values({
+        escrowId,
+        leg: 'asset',
+        chain: 'ETH',
+        kind: 'deposit',
+        txRef: `0x${'ab'.repeat(32)}`,
+        position: 0,
+        amount: '50000000',
+        confirmations: 0,
+        status: 'pending',
+      })
+      .returning({ id: schema.escrowLedgerEntries.id });
+    await waitUntil(() => count() === 2);
+    await db
+      .update(schema.escrowLedgerEntries)
+      .set({ confirmations: 1 })
+      .where(eq(schema.escrowLedgerEntries.id, entry!.id));
+    await waitUntil(() => count() === 3);
+
+    // Writing the same values again changes nothing: nothing is announced (a message marks the time).
+    await db
+      .update(schema.escrowLedgerEntries)
+      .set({ confirmations: 1 })
+      .where(eq(schema.escrowLedgerEntries.id, entry!.id));
+    await call('POST', `/api/v1/deals/${dealId}/messages`, seller.token, { body: 'Sent it' });
+    await stream.waitFor(messageEvent);
+    expect(count()).toBe(3);
+    // Another deal's escrow is not this stream's business.
+    const other = await newDeal();
+    await db.insert(schema.escrows).values({ dealId: other });
+    await call('POST', `/api/v1/deals/${dealId}/messages`, seller.token, { body: 'Still there?' });
+    await waitUntil(() => stream.received().split(messageEvent).length - 1 === 2);
+    expect(count()).toBe(3);
     stream.abort();
   });
 

@@ -46,8 +46,10 @@ export const dealRoomRoutes: FastifyPluginAsync = async (app) => {
         tags: ['Trading'],
         summary: 'Follow a deal live (server-sent events)',
         description:
-          'A `text/event-stream`: `event: deal` with `data: {"kind": "audit" | "message" | "resync"}` whenever ' +
-          'the deal changes or a message arrives (re-read the deal then), a `: keepalive` comment every 15 s. ' +
+          'A `text/event-stream`: `event: deal` with `data: {"kind": "audit" | "message" | "escrow" | "resync"}` ' +
+          'whenever the deal changes, a message arrives, or its escrow changes (opened, a deposit seen or one ' +
+          'confirmation deeper, a payout built, approved, sent or confirmed): re-read the deal or the escrow then. ' +
+          '`resync` means anything may have changed. A `: keepalive` comment every 15 s. ' +
           'For the deal’s parties, and mediators while the deal has a dispute.',
         params: dealIdParams,
       },

@@ -6,8 +6,11 @@ import { useAuth } from '@/lib/auth.js';
 /** Escrow states after which nothing moves any more, so polling stops. */
 const finalStatuses: ReadonlySet<EscrowStatusView['status']> = new Set(['settled', 'refunded']);
 
-/** How often the escrow is asked again while deposits and payouts are under way. */
-const pollMs = 3_000;
+/**
+ * How often the escrow is asked again while deposits and payouts are under way, in case a change
+ * was missed: the deal page's live stream announces each change as it commits (`escrow` events).
+ */
+const pollMs = 30_000;
 
 /** `GET /api/v1/deals/{id}/escrow`: both legs, their deposits and payouts, as the caller sees them. */
 export function getEscrow(api: ApiClient, dealId: string): Promise<EscrowStatusView> {
@@ -19,9 +22,10 @@ export function escrowQueryKey(userId: string | undefined, dealId: string) {
 }
 
 /**
- * Deposits confirm block by block and nothing on the chain pushes an event to the page, so the escrow
- * is polled every 3 s until it is settled or refunded. A 404 (no escrow yet) is an answer too: it is
- * polled likewise, so an escrow the other party opens appears without a reload.
+ * The deal page's live stream re-reads the escrow when it changes (a deposit seen or one block
+ * deeper, a payout built, approved, sent or confirmed); besides, it is asked again every 30 s until
+ * it is settled or refunded. A 404 (no escrow yet) is an answer too: it is re-read likewise, so an
+ * escrow the other party opens appears without a reload.
  */
 export function getEscrowQueryOptions(
   api: ApiClient,

