@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTrader } from '../testing/create-test-trader.js';
 import { escrowSteps } from '../testing/escrow-steps.js';
+import { expectBooksBalance } from '../testing/expect-books-balance.js';
 import { dealStatus, type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
 
 // Bitcoin escrow through the whole server against a real bcoin regtest node (deposits count at 2
@@ -37,30 +38,6 @@ function btcForUsdt(assetAmount: bigint, stableAmount: bigint, fundingDeadlineHo
     stableAmount,
     ...(fundingDeadlineHours === undefined ? {} : { fundingDeadlineHours }),
   };
-}
-
-/**
- * Every base unit of the deal's legs accounted: per leg, the confirmed deposits equal the confirmed
- * payouts + fees + refunds + sweeps + network fees, and no staff alert was raised.
- */
-async function expectBooksBalance(dealId: string) {
-  const [escrow] = await net.database.db
-    .select()
-    .from(schema.escrows)
-    .where(eq(schema.escrows.dealId, dealId));
-  const entries = await net.database.db
-    .select()
-    .from(schema.escrowLedgerEntries)
-    .where(eq(schema.escrowLedgerEntries.escrowId, escrow!.id));
-  for (const name of ['asset', 'stable'] as const) {
-    const sum = (kinds: string[]) =>
-      entries
-        .filter((entry) => entry.leg === name && entry.status === 'confirmed' && kinds.includes(entry.kind))
-        .reduce((total, entry) => total + BigInt(entry.amount), 0n);
-    expect(sum(['deposit']), `${name} leg`).toBe(sum(['payout', 'fee', 'refund', 'sweep', 'network_fee']));
-  }
-  expect(await net.database.db.select().from(schema.staffAlerts)).toEqual([]);
-  return entries;
 }
 
 describe('a BTC-for-USDT deal settles through the API on the regtest node', () => {
@@ -132,7 +109,7 @@ describe('a BTC-for-USDT deal settles through the API on the regtest node', () =
       { address: net.buyer.bitcoin!.payoutAddress, amount: assetAmount - 12_345n - networkFee },
       { address: feeAddress, amount: 12_345n },
     ]);
-    const entries = await expectBooksBalance(dealId);
+    const entries = await expectBooksBalance(net, dealId);
     expect(
       entries
         .filter((entry) => entry.leg === 'asset' && entry.kind !== 'deposit')
@@ -217,7 +194,7 @@ describe('funding a Bitcoin leg in parts, and money arriving after it settled', 
       },
       { address: btc().info.feeAddress, amount: 3_000n },
     ]);
-    await expectBooksBalance(dealId);
+    await expectBooksBalance(net, dealId);
   });
 
   it('returns a deposit reaching the settled leg to the seller, on either party’s approval, minus the network fee', async () => {
@@ -250,7 +227,7 @@ describe('funding a Bitcoin leg in parts, and money arriving after it settled', 
     );
     expect(await btc().holds(deposit.asset)).toBe(0n);
     expect(await dealStatus(net.database, dealId)).toBe('completed');
-    await expectBooksBalance(dealId);
+    await expectBooksBalance(net, dealId);
   });
 });
 
@@ -290,7 +267,7 @@ describe('the funding deadline passes with a partial Bitcoin deposit', () => {
     );
     expect(await btc().holds(deposit.asset)).toBe(0n);
     expect((await assetLeg(dealId)).state).toBe('refunded');
-    await expectBooksBalance(dealId);
+    await expectBooksBalance(net, dealId);
   });
 });
 
@@ -357,7 +334,7 @@ describe('a dispute decided as a split of the Bitcoin leg', () => {
     expect((await btc().holds(btc().info.feeAddress)) - before.fee).toBe(15_000n);
     expect((await net.balance('USDT', net.seller.payoutAddress)) - before.sellerUsdt).toBe(99_990_000_001n);
     expect((await net.balance('USDT', net.buyer.wallet)) - before.buyerUsdt).toBe(30_000_000_000n);
-    await expectBooksBalance(dealId);
+    await expectBooksBalance(net, dealId);
   });
 });
 
@@ -458,7 +435,7 @@ describe('a stuck Bitcoin payout', () => {
       },
       { address: feeAddress, amount: 5_000n },
     ]);
-    await expectBooksBalance(dealId);
+    await expectBooksBalance(net, dealId);
   });
 });
 
@@ -535,7 +512,7 @@ describe('a stuck Bitcoin payout too small to bump', () => {
     expect(await btc().outputsOf(payoutTx)).toEqual([
       { address: net.buyer.bitcoin!.payoutAddress, amount: assetAmount - BigInt(signed.summary.network_fee) },
     ]);
-    await expectBooksBalance(dealId);
+    await expectBooksBalance(net, dealId);
   });
 });
 
@@ -567,6 +544,6 @@ describe('an over-funded Bitcoin leg', () => {
       { address: net.seller.bitcoin!.refundAddress, amount: 2_500_007n },
     ]);
     expect((await btc().holds(net.seller.bitcoin!.refundAddress)) - refundBefore).toBe(2_500_007n);
-    await expectBooksBalance(dealId);
+    await expectBooksBalance(net, dealId);
   });
 });

@@ -1,8 +1,7 @@
-import { schema } from '@covenant/db';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTrader } from '../testing/create-test-trader.js';
 import { escrowSteps } from '../testing/escrow-steps.js';
+import { expectBooksBalance } from '../testing/expect-books-balance.js';
 import { dealStatus, type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
 
 // Solana legs through the whole server on the local Solana devnet: partial funding, the funding
@@ -23,26 +22,6 @@ afterAll(async () => {
 });
 
 const sol = () => net.solana!;
-
-/** Per leg, confirmed deposits = confirmed payouts + fees + refunds + sweeps, and no staff alert. */
-async function expectBooksBalance(dealId: string) {
-  const [escrow] = await net.database.db
-    .select()
-    .from(schema.escrows)
-    .where(eq(schema.escrows.dealId, dealId));
-  const entries = await net.database.db
-    .select()
-    .from(schema.escrowLedgerEntries)
-    .where(eq(schema.escrowLedgerEntries.escrowId, escrow!.id));
-  for (const name of ['asset', 'stable'] as const) {
-    const sum = (kinds: string[]) =>
-      entries
-        .filter((entry) => entry.leg === name && entry.status === 'confirmed' && kinds.includes(entry.kind))
-        .reduce((total, entry) => total + BigInt(entry.amount), 0n);
-    expect(sum(['deposit']), `${name} leg`).toBe(sum(['payout', 'fee', 'refund', 'sweep', 'network_fee']));
-  }
-  expect(await net.database.db.select().from(schema.staffAlerts)).toEqual([]);
-}
 
 function solForUsdc(assetAmount: bigint, stableAmount: bigint, fundingDeadlineHours?: number) {
   return {
@@ -99,7 +78,7 @@ describe('the funding deadline passes with one Solana leg funded', () => {
     expect((await sol().lamports(refundAddress)) - before).toBe(750_000_000n);
     expect(await sol().lamports(sol().info.feeAddress)).toBe(feeBefore);
     expect(await sol().exists(deposit.asset)).toBe(false);
-    await expectBooksBalance(dealId);
+    await expectBooksBalance(net, dealId);
   });
 });
 
@@ -165,7 +144,7 @@ describe('a dispute on Solana legs decided as a split', () => {
     expect((await sol().tokens('USDC', seller.payoutAddress)) - before.sellerUsdc).toBe(399_960_003n);
     expect((await sol().tokens('USDC', buyer.refundAddress)) - before.buyerUsdc).toBe(100_000_000n);
     expect((await sol().tokens('USDC', feeAddress)) - before.feeUsdc).toBe(40_000n);
-    await expectBooksBalance(dealId);
+    await expectBooksBalance(net, dealId);
   });
 });
 
@@ -203,6 +182,6 @@ describe('a deposit arriving after a Solana payout was approved', () => {
     await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed', 30);
     expect((await sol().tokens('USDC', seller.payoutAddress)) - before.seller).toBe(249_975_000n);
     expect((await sol().tokens('USDC', buyer.refundAddress)) - before.buyer).toBe(5n);
-    await expectBooksBalance(dealId);
+    await expectBooksBalance(net, dealId);
   });
 });
