@@ -1,6 +1,5 @@
 import { isTokenSymbol, type TravelPayer, type TypedDataJson, tokenDecimals } from '@covenant/domain';
-import { ed25519 } from '@noble/curves/ed25519.js';
-import { base58, base64 } from '@scure/base';
+import { base64 } from '@scure/base';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button.js';
@@ -10,6 +9,7 @@ import {
   readSolanaSummary,
 } from '@/features/escrow/api/escrow-leg-signing.js';
 import { useEscrow } from '@/features/escrow/api/get-escrow.js';
+import { type SolanaPayoutExpectation, signSolanaPayout } from '@/features/escrow/lib/check-solana-payout.js';
 import { checkTravelSolanaMessage, checkTravelTypedData } from '@/features/escrow/lib/check-travel-payout.js';
 import { UnlockEscrowKey } from '@/features/escrow-key/components/unlock-escrow-key.js';
 import { signEscrowTypedData } from '@/features/escrow-key/lib/escrow-seed.js';
@@ -68,6 +68,8 @@ export function TravelApproval({
   const leg = escrow.data?.legs.find((entry) => entry.leg === 'stable');
   const payload = readPayload(item.signing_payload);
   let refusal: string | null = null;
+  // What the Solana payment was checked against here; signing checks the message against it again.
+  let solanaExpected: SolanaPayoutExpectation | null = null;
   if (viewer === 'buyer') {
     if (!payload) refusal = 'The payment is being prepared. It appears here in a moment.';
     else if (!leg) refusal = 'The escrow is loading.';
@@ -81,13 +83,15 @@ export function TravelApproval({
           if (!summary || !isSolanaCustody(signing.custody) || !isTokenSymbol(leg.symbol)) {
             throw new Error('This payment comes without what is needed to check it, so it was not signed.');
           }
+          const decimals = tokenDecimals[leg.symbol];
           checkTravelSolanaMessage(
             base64.decode(String(payload.data)),
             summary,
             signing.custody,
-            tokenDecimals[leg.symbol],
+            decimals,
             quote,
           );
+          solanaExpected = { summary, custody: signing.custody, decimals, received: '0', partial: true };
         }
       } catch (error) {
         refusal = error instanceof Error ? error.message : String(error);
@@ -102,9 +106,8 @@ export function TravelApproval({
     try {
       if (payload.format === 'eip712') {
         send(await signEscrowTypedData(mnemonic, payload.data as TypedDataJson));
-      } else {
-        const key = solanaEscrowKeyFromSeed(mnemonic);
-        send(base58.encode(ed25519.sign(base64.decode(String(payload.data)), key.privateKey)));
+      } else if (solanaExpected) {
+        send(signSolanaPayout(String(payload.data), solanaExpected, solanaEscrowKeyFromSeed(mnemonic)));
       }
     } catch {
       setSignError('Your escrow key could not sign this payment. Nothing was sent.');
