@@ -1,11 +1,11 @@
-import type { CisForm } from '../cis/cis.js';
+import type { CisSheet } from '../cis/cis.js';
 import { type JurisdictionDenyList, jurisdictionsMayMatch } from './jurisdiction-deny-list.js';
 import { describeTradePair, type TradePair, tradePairKey, tradePairsOf } from './trade-pairs.js';
 
 /** What the matching reads of a trader: the structured part of their newest CIS and their record here. */
 export interface MatchingProfile {
   sheet: Pick<
-    CisForm,
+    CisSheet,
     | 'jurisdiction'
     | 'assets'
     | 'preferred_chains'

@@ -504,7 +504,7 @@ describe('/trading other tabs', () => {
       name: 'Suggest me to other traders as a counterparty',
     });
     expect(toggle).toBeChecked();
-    const menu = screen.getByRole('navigation', { name: 'Account', hidden: true });
+    const menu = await screen.findByRole('navigation', { name: 'Account', hidden: true });
     expect(within(menu).getByRole('link', { name: 'Matching', hidden: true })).toHaveAttribute(
       'href',
       '/settings/matching',
