@@ -17,9 +17,22 @@ describe('the asset/chain pairs of a sheet', () => {
   });
 
   it('never take a stablecoin as the asset, nor a chain the sheet does not prefer', () => {
-    expect(tradePairsOf({ assets: ['USDC', 'USDT'], preferred_chains: ['ETH', 'SOL'] })).toEqual([]);
     expect(tradePairsOf({ assets: ['WBTC', 'USDC'], preferred_chains: ['SOL'] })).toEqual([]);
-    expect(tradePairsOf({ assets: ['BTC', 'ETH'], preferred_chains: ['BTC', 'ETH'] })).toEqual([]);
+    expect(tradePairsOf({ assets: ['SOL', 'USDC'], preferred_chains: ['BTC'] })).toEqual([]);
+    expect(
+      tradePairsOf({ assets: ['USDC'], preferred_chains: ['ETH'] })
+        .map(describeTradePair)
+        .filter((pair) => pair.startsWith('USD')),
+    ).toEqual([]);
+  });
+
+  it('take any stablecoin when the sheet names none, and any asset when it names only stablecoins', () => {
+    expect(
+      tradePairsOf({ assets: ['BTC'], preferred_chains: ['BTC', 'ETH'] }).map(describeTradePair),
+    ).toEqual(['BTC against USDC on Ethereum', 'BTC against USDT on Ethereum']);
+    expect(tradePairsOf({ assets: ['USDT'], preferred_chains: ['SOL'] }).map(describeTradePair)).toEqual([
+      'SOL against USDT on Solana',
+    ]);
   });
 
   it('list assets by chain (Ethereum, Bitcoin, Solana) and stablecoins on Ethereum before Solana', () => {

@@ -21,25 +21,29 @@ const chainNames: Record<Chain, string> = { BTC: 'Bitcoin', ETH: 'Ethereum', SOL
 /**
  * The pairs a sheet covers: each non-stable asset it names on a chain it prefers, against each
  * stablecoin it names on a preferred chain where that stablecoin lives — only on chains whose
- * escrow runs, since no other deal can be opened. Stablecoins are the price side of every deal,
- * so a stablecoin is never the asset here. In a fixed order (assets, stables, chains as listed
- * in assets.ts), so equal sheets give equal lists.
+ * escrow runs, since no other deal can be opened. Stablecoins are the price side of every deal, so a
+ * stablecoin is never the asset here; a sheet that names no stablecoin takes any of them, and one
+ * that names only stablecoins takes any asset (on its preferred chains either way). In a fixed
+ * order (assets, stables, chains as listed in assets.ts), so equal sheets give equal lists.
  */
 export function tradePairsOf(sheet: {
   assets: readonly TokenSymbol[];
   preferred_chains: readonly Chain[];
 }): TradePair[] {
   const chains = escrowChains.filter((chain) => sheet.preferred_chains.includes(chain));
+  const namesAsset = sheet.assets.some((symbol) => !isStableSymbol(symbol));
+  const namesStable = sheet.assets.some(isStableSymbol);
+  const takes = (symbol: TokenSymbol) =>
+    sheet.assets.includes(symbol) || (isStableSymbol(symbol) ? !namesStable : !namesAsset);
   const assets = chains.flatMap((chain) =>
-    chainSymbols[chain].filter((symbol) => !isStableSymbol(symbol) && sheet.assets.includes(symbol)),
+    chainSymbols[chain].filter((symbol) => !isStableSymbol(symbol) && takes(symbol)),
   );
   const pairs: TradePair[] = [];
   for (const asset of assets) {
     for (const stableChain of stableChains) {
       if (!chains.includes(stableChain)) continue;
       for (const stable of chainSymbols[stableChain]) {
-        if (isStableSymbol(stable) && sheet.assets.includes(stable))
-          pairs.push({ asset, stable, stableChain });
+        if (isStableSymbol(stable) && takes(stable)) pairs.push({ asset, stable, stableChain });
       }
     }
   }
