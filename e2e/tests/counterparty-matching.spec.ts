@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { signInOwnBrowser, uploadCis } from './deal-room-helpers.js';
+import { expectNoSeriousAxeViolations } from './public-checks.js';
 
 // Suggested counterparties on the trading page's Find Partners tab, from the traders' CIS, and the
 // opt-out in the settings: with the real server, database and browser.
@@ -37,6 +38,7 @@ test('a trader sees a counterparty whose CIS fits, with why, until that trader o
     /completed deals? on Covenant/,
     /disputes? raised against them/,
   ]);
+  await expectNoSeriousAxeViolations(buyer);
   // Nothing of the seller's sheet is shown.
   await expect(buyer.getByText(`Matching Seller Trading ${run}`)).toHaveCount(0);
   await suggestion.getByRole('button', { name: 'Select Partner' }).click();
@@ -48,6 +50,7 @@ test('a trader sees a counterparty whose CIS fits, with why, until that trader o
   await expect(seller).toHaveURL(/\/settings\/matching$/);
   const toggle = seller.getByRole('checkbox', { name: 'Suggest me to other traders as a counterparty' });
   await expect(toggle).toBeChecked();
+  await expectNoSeriousAxeViolations(seller);
   // The box follows the saved profile, so it changes once the server has answered.
   await toggle.click();
   await expect(seller.getByText('Saved: you are no longer suggested to other traders.')).toBeVisible();

@@ -79,9 +79,7 @@ export function SuggestedCounterparties({
                         <BadgeCheck aria-hidden />
                         Verified
                       </Badge>
-                      <Badge tone="success" aria-label={`Fit ${match.score} out of 100`}>
-                        Fit {match.score}/100
-                      </Badge>
+                      <Badge tone="success">Fit {match.score}/100</Badge>
                     </div>
                   </div>
                   <Button size="sm" onClick={() => onSelect(match)}>
