@@ -100,6 +100,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_KEY_PREFIX: 'has space' })).toThrow(/REDIS_KEY_PREFIX: /);
   });
 
+  it('reads MATCHING_DENIED_JURISDICTIONS as countries and pairs, empty by default, and refuses unknown codes', () => {
+    expect(loadConfig({}).matching.deniedJurisdictions).toEqual({ countries: new Set(), pairs: new Set() });
+    expect(
+      loadConfig({ MATCHING_DENIED_JURISDICTIONS: 'KP, ir,US-CU' }).matching.deniedJurisdictions,
+    ).toEqual({
+      countries: new Set(['KP', 'IR']),
+      pairs: new Set(['CU-US']),
+    });
+    expect(() => loadConfig({ MATCHING_DENIED_JURISDICTIONS: 'KP,XX' })).toThrow(
+      /MATCHING_DENIED_JURISDICTIONS: unknown entries XX/,
+    );
+  });
+
   it('names every invalid setting at once', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url' })).toThrow(
       /PORT[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { validateChainAddress } from '@covenant/domain';
+import { type JurisdictionDenyList, parseJurisdictionDenyList, validateChainAddress } from '@covenant/domain';
 import { type Address, getAddress } from 'viem';
 import { z } from 'zod';
 import { type EscrowCrashPoint, escrowCrashPoints } from './escrow/escrow-crash-point.js';
@@ -37,6 +37,17 @@ const solanaAddress = z
   );
 
 const confirmationsFromEnv = z.union([z.literal('finalized'), z.coerce.number().int().min(1).max(10_000)]);
+
+/** `KP,IR,US-CU`: countries never matched, and pairs of countries whose parties are not matched with each other. */
+const jurisdictionDenyList = z.string().transform((value, context) => {
+  const parsed = parseJurisdictionDenyList(value);
+  if (parsed.ok) return parsed.list;
+  context.addIssue({
+    code: 'custom',
+    message: `unknown entries ${parsed.invalid.join(', ')}: each is an ISO 3166-1 alpha-2 code (KP) or a pair of them (US-CU)`,
+  });
+  return z.NEVER;
+});
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -77,6 +88,8 @@ const envSchema = z.object({
   ESCROW_FEE_BUMP_AFTER_SECONDS: z.coerce.number().int().min(15).max(86_400).default(180),
   /** How far from the meeting's coordinates a check-in may be before it is flagged for the mediators. */
   MEETING_RADIUS_METERS: z.coerce.number().int().min(50).max(100_000).default(1000),
+  /** Jurisdictions the counterparty suggestions never match (GET /api/v1/partners/matches). */
+  MATCHING_DENIED_JURISDICTIONS: jurisdictionDenyList.prefault(''),
   /** Days a check-in's position is kept (the privacy policy states it) before it is erased. */
   MEETING_POSITION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Tests only (refused in production): where the engine kills its own process to prove recovery. */
@@ -242,6 +255,7 @@ export interface Config {
     crashPoint: EscrowCrashPoint | undefined;
   };
   meetings: { radiusMeters: number; positionRetentionDays: number };
+  matching: { deniedJurisdictions: JurisdictionDenyList };
 }
 
 export type Confirmations = number | 'finalized';
@@ -335,6 +349,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       radiusMeters: env.MEETING_RADIUS_METERS,
       positionRetentionDays: env.MEETING_POSITION_RETENTION_DAYS,
     },
+    matching: { deniedJurisdictions: env.MATCHING_DENIED_JURISDICTIONS },
   };
 }
 

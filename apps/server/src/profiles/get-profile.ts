@@ -15,6 +15,8 @@ export interface ProfileView {
   /** Whole US dollars per transaction; null until KYC is complete. */
   tier_limit_usd: string | null;
   roles: schema.UserRole[];
+  /** Not suggested to other traders as a counterparty. */
+  matching_opt_out: boolean;
 }
 
 export async function getProfile(
@@ -42,6 +44,7 @@ export async function getProfile(
     kyc_completed: profile.kycCompleted,
     tier_limit_usd: limit === null ? null : limit.toString(),
     roles: caller.roles,
+    matching_opt_out: profile.matchingOptOut,
   };
 }
 

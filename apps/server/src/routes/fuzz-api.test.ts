@@ -154,6 +154,26 @@ beforeAll(async () => {
       requestedBy: trader.id,
     })
     .returning();
+  // A sheet each, so GET /partners/matches ranks the counterparty rather than asking for a sheet.
+  for (const owner of [trader, counterparty]) {
+    const sheet = await app.inject({
+      method: 'POST',
+      url: '/api/v1/cis',
+      headers: { authorization: `Bearer ${owner.token}` },
+      payload: {
+        legal_name: 'Fuzz Holdings',
+        entity_type: 'company',
+        jurisdiction: 'CH',
+        source_of_funds: 'Retained trading profits',
+        assets: ['WBTC', 'USDC'],
+        size_min_usd: 1_000,
+        size_max_usd: 100_000,
+        preferred_chains: ['ETH'],
+        settlement_window_hours: 24,
+      },
+    });
+    expect(sheet.statusCode, sheet.body).toBe(201);
+  }
   const key = await app.inject({
     method: 'POST',
     url: '/api/v1/api-keys',

@@ -136,6 +136,13 @@ export const routes: RouteObject[] = [
                 }),
               },
               {
+                path: paths.matchingSettings,
+                lazy: async () => ({
+                  Component: (await import('@/features/trading/routes/matching-settings.js'))
+                    .MatchingSettingsRoute,
+                }),
+              },
+              {
                 path: paths.escrowKey,
                 lazy: async () => ({
                   Component: (await import('@/features/escrow-key/routes/escrow-key.js')).EscrowKeyRoute,

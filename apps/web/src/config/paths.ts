@@ -31,6 +31,7 @@ export const paths = {
   staffTravel: '/staff/travel',
   accountSecurity: '/settings/security',
   escrowKey: '/settings/escrow-key',
+  matchingSettings: '/settings/matching',
   devMailbox: '/dev/mailbox',
   devMailboxMessage: '/dev/mailbox/:id',
 } as const;

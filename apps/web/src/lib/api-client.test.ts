@@ -37,6 +37,15 @@ describe('createApiClient', () => {
     expect(seen[0]?.headers.has('Authorization')).toBe(false);
   });
 
+  it('sends a PATCH with its JSON body', async () => {
+    const seen = answering(Response.json({ matching_opt_out: true }));
+    const body = await createApiClient('t').patch('/user/profile', { body: { matching_opt_out: true } });
+    expect(body).toEqual({ matching_opt_out: true });
+    expect(seen[0]?.method).toBe('PATCH');
+    expect(seen[0]?.url).toBe(`${window.location.origin}/api/v1/user/profile`);
+    expect(await seen[0]?.json()).toEqual({ matching_opt_out: true });
+  });
+
   it('answers undefined for 204', async () => {
     answering(new Response(null, { status: 204 }));
     await expect(createApiClient('t').delete('/api-keys/k')).resolves.toBeUndefined();

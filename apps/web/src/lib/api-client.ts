@@ -30,6 +30,7 @@ export type ApiClient = {
   get<T>(path: string, options?: Omit<RequestOptions, 'body' | 'idempotencyKey'>): Promise<T>;
   post<T>(path: string, options?: RequestOptions): Promise<T>;
   put<T>(path: string, options?: RequestOptions): Promise<T>;
+  patch<T>(path: string, options?: RequestOptions): Promise<T>;
   delete(path: string): Promise<void>;
 };
 
@@ -60,6 +61,7 @@ export function createApiClient(
     get: (path, options) => request('GET', path, options),
     post: (path, options) => request('POST', path, options),
     put: (path, options) => request('PUT', path, options),
+    patch: (path, options) => request('PATCH', path, options),
     delete: (path) => request('DELETE', path),
   };
 }

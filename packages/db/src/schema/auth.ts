@@ -184,6 +184,8 @@ export const profiles = pgTable(
      * null for basic and enhanced, whose limits are fixed rules.
      */
     tierLimitUsd: numeric('tier_limit_usd', { precision: 20, scale: 0 }),
+    /** The trader asked not to be suggested to others as a counterparty (GET /api/v1/partners/matches). */
+    matchingOptOut: boolean('matching_opt_out').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

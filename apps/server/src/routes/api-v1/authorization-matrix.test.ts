@@ -126,7 +126,9 @@ const operations: Record<string, OperationRule> = {
   'GET /kyc': { access: 'read' },
   'POST /kyc': { access: 'session' },
   'GET /partners': { access: 'read' },
+  'GET /partners/matches': { access: 'read' },
   'GET /user/profile': { access: 'read' },
+  'PATCH /user/profile': { access: 'session', body: () => ({ matching_opt_out: false }) },
   'GET /wallets/balance': { access: 'read' },
   'POST /wallets/connect': {
     access: 'sensitive',

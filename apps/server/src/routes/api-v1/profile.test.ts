@@ -56,6 +56,7 @@ describe('GET /api/v1/user/profile', () => {
       kyc_completed: true,
       tier_limit_usd: '100000',
       roles: [],
+      matching_opt_out: false,
     });
   });
 

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getProfile } from '../../profiles/get-profile.js';
+import { updateProfileSettings } from '../../profiles/update-profile-settings.js';
 import { principalOf } from './index.js';
 
 const profileSchema = z.object({
@@ -19,11 +20,15 @@ const profileSchema = z.object({
     .nullable()
     .describe('per-transaction limit of the tier in whole US dollars; null until KYC is complete'),
   roles: z.array(z.string()),
+  matching_opt_out: z
+    .boolean()
+    .describe('true: the trader is not suggested to others as a counterparty (GET /api/v1/partners/matches)'),
 });
 
-/** `GET /api/v1/user/profile` (spec §7). */
+/** `GET /api/v1/user/profile` (spec §7), and `PATCH` for the caller's own settings. */
 export const apiV1ProfileRoutes: FastifyPluginAsync = async (app) => {
-  app.withTypeProvider<ZodTypeProvider>().get(
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  routes.get(
     '/profile',
     {
       config: { access: 'read' },
@@ -36,6 +41,29 @@ export const apiV1ProfileRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const { userId, roles } = principalOf(request);
       return getProfile(app.database.db, { userId, roles });
+    },
+  );
+
+  routes.patch(
+    '/profile',
+    {
+      // An account setting of the person, like their API keys: nothing an integration changes.
+      config: { access: 'session' },
+      schema: {
+        tags: ['Profiles'],
+        summary: "Change the caller's profile settings",
+        body: z.strictObject({
+          matching_opt_out: z
+            .boolean({ error: 'matching_opt_out is true or false' })
+            .optional()
+            .describe('true: not suggested to other traders as a counterparty'),
+        }),
+        response: { 200: profileSchema },
+      },
+    },
+    async (request) => {
+      const { userId, roles } = principalOf(request);
+      return updateProfileSettings(app.database.db, { userId, roles }, request.body);
     },
   );
 };

@@ -65,6 +65,7 @@ function AccountMenu({
   const links = [
     { to: paths.accountSecurity, label: 'Security' },
     { to: paths.escrowKey, label: 'Escrow key' },
+    { to: paths.matchingSettings, label: 'Matching' },
     ...staffLinks.filter((link) => [link.role].flat().some((role) => held.includes(role))),
   ];
   const close = () => {

@@ -26,6 +26,11 @@ export function useUploadCisSheet() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (upload: CisUpload) => uploadCisSheet(api, upload),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['cis', user?.id] }),
+    // The suggested counterparties are matched against the newest sheet.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['cis', user?.id] }),
+        queryClient.invalidateQueries({ queryKey: ['partner-matches', user?.id] }),
+      ]),
   });
 }

@@ -15,6 +15,8 @@ export type Profile = {
   // Whole US dollars per transaction; null while the trader has no KYC.
   tier_limit_usd: string | null;
   roles: string[];
+  // Not suggested to other traders as a counterparty.
+  matching_opt_out: boolean;
 };
 
 export function getProfile(api: ApiClient): Promise<Profile> {

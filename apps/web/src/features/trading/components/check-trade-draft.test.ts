@@ -14,6 +14,7 @@ const profile: Profile = {
   kyc_completed: true,
   tier_limit_usd: '10000',
   roles: [],
+  matching_opt_out: false,
 };
 
 // On Bitcoin (8 decimals): the checks do not depend on which chains the server lists.

@@ -21,6 +21,7 @@ const verifiedProfile = {
   kyc_completed: true,
   tier_limit_usd: '100000',
   roles: [],
+  matching_opt_out: false,
 };
 
 const unverifiedProfile = {
@@ -80,6 +81,24 @@ function openTrading({ profile = verifiedProfile as unknown, path = '/trading' }
   const api = createFakeApiServer(auth);
   api.on('GET /user/profile', { status: 200, body: profile });
   api.on('GET /partners', { status: 200, body: { data: partners } });
+  api.on('GET /partners/matches', {
+    status: 200,
+    body: {
+      status: 'ready',
+      message: null,
+      data: [
+        {
+          ...partners[1],
+          score: 73,
+          reasons: [
+            'both trade BTC against USDC on Ethereum',
+            'sizes overlap $50k–$250k',
+            'settles within 24 h',
+          ],
+        },
+      ],
+    },
+  });
   api.on('GET /deals', { status: 200, body: { data: [], has_more: false } });
   // As the server answers today: escrow runs on Ethereum only (Bitcoin and Solana are not listed).
   api.on('GET /chains', {
@@ -436,6 +455,68 @@ describe('/trading other tabs', () => {
     await userEvent.click(within(card as HTMLElement).getByRole('button', { name: 'Select Partner' }));
     expect(screen.getByRole('tab', { name: 'Create Trade' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByLabelText('Trading Partner')).toHaveValue('user-grace');
+  });
+
+  it('Find Partners: suggested counterparties with their fit and reasons, and Select Partner fills the create form', async () => {
+    openTrading();
+    await userEvent.click(await screen.findByRole('tab', { name: 'Find Partners' }));
+    expect(screen.getByRole('heading', { name: 'Suggested counterparties' })).toBeInTheDocument();
+    const [card] = await screen.findAllByTestId('suggestion-card');
+    const suggestion = within(card as HTMLElement);
+    expect(suggestion.getByText('alan')).toBeInTheDocument();
+    expect(suggestion.getByText('Institutional Tier')).toBeInTheDocument();
+    expect(suggestion.getByText('Fit 73/100')).toBeInTheDocument();
+    expect(
+      within(suggestion.getByRole('list', { name: 'Why' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['both trade BTC against USDC on Ethereum', 'sizes overlap $50k–$250k', 'settles within 24 h']);
+    await userEvent.click(suggestion.getByRole('button', { name: 'Select Partner' }));
+    expect(screen.getByRole('tab', { name: 'Create Trade' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByLabelText('Trading Partner')).toHaveValue('user-alan');
+  });
+
+  it('Find Partners: without a CIS, says why there are no suggestions and opens CIS Documents', async () => {
+    const { api } = openTrading({ profile: { ...verifiedProfile, matching_opt_out: true } });
+    api.on('GET /partners/matches', {
+      status: 200,
+      body: { status: 'cis_required', message: 'Store a Customer Information Sheet first.', data: [] },
+    });
+    api.on('GET /cis', { status: 200, body: { data: [] } });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Find Partners' }));
+    expect(await screen.findByText('Store a Customer Information Sheet first.')).toBeInTheDocument();
+    expect(screen.queryByTestId('suggestion-card')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Change this in your settings' })).toHaveAttribute(
+      'href',
+      '/settings/matching',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Upload a CIS' }));
+    expect(screen.getByRole('tab', { name: 'CIS Documents' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('/settings/matching: the opt-out toggle saves the profile setting', async () => {
+    const { api } = openTrading({ path: '/settings/matching' });
+    api.on('PATCH /user/profile', ({ body }) => ({
+      status: 200,
+      body: { ...verifiedProfile, ...(body as object) },
+    }));
+    const toggle = await screen.findByRole('checkbox', {
+      name: 'Suggest me to other traders as a counterparty',
+    });
+    expect(toggle).toBeChecked();
+    const menu = await screen.findByRole('navigation', { name: 'Account', hidden: true });
+    expect(within(menu).getByRole('link', { name: 'Matching', hidden: true })).toHaveAttribute(
+      'href',
+      '/settings/matching',
+    );
+    await userEvent.click(toggle);
+    expect(
+      await screen.findByText('Saved: you are no longer suggested to other traders.'),
+    ).toBeInTheDocument();
+    expect(toggle).not.toBeChecked();
+    expect(api.requestsTo('PATCH /user/profile').map((request) => request.body)).toEqual([
+      { matching_opt_out: true },
+    ]);
   });
 
   it('CIS Documents: the empty state, then Upload CIS checks the form and lists the new sheet', async () => {

@@ -3,12 +3,14 @@ import { PageTitle } from '@/components/page-title.js';
 import { Card } from '@/components/ui/card.js';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.js';
 import { useDeals } from '../api/get-deals.js';
+import { usePartnerMatches } from '../api/get-partner-matches.js';
 import { usePartners } from '../api/get-partners.js';
 import { useProfile } from '../api/get-profile.js';
 import { CisDocuments } from '../components/cis-documents.js';
 import { CreateTradeForm } from '../components/create-trade-form.js';
 import { FindPartners } from '../components/find-partners.js';
 import { MyTrades } from '../components/my-trades.js';
+import { SuggestedCounterparties } from '../components/suggested-counterparties.js';
 import { emptyTradeDraft, type TradeDraft } from '../components/trade-draft.js';
 import { TradingHero } from '../components/trading-hero.js';
 import { useConsoleError } from '../components/use-console-error.js';
@@ -20,6 +22,7 @@ export function TradingRoute() {
   const profile = useProfile();
   const deals = useDeals();
   const partners = usePartners();
+  const matches = usePartnerMatches();
   const [tab, setTab] = useState<Tab>('create');
   // Held here so the form keeps what was typed while the trader looks at other tabs.
   const [draft, setDraft] = useState<TradeDraft>(emptyTradeDraft);
@@ -64,7 +67,18 @@ export function TradingRoute() {
               onCreateTrade={() => setTab('create')}
             />
           </TabsContent>
-          <TabsContent value="partners">
+          <TabsContent value="partners" className="space-y-8">
+            <SuggestedCounterparties
+              matches={matches.data}
+              failed={matches.isError}
+              onRetry={() => void matches.refetch()}
+              onSelect={(partner) => {
+                setDraft({ ...draft, partnerId: partner.id });
+                setTab('create');
+              }}
+              onOpenCis={() => setTab('cis')}
+              optedOut={profile.data?.matching_opt_out ?? false}
+            />
             <FindPartners
               partners={partners.data}
               failed={partners.isError}

@@ -1,0 +1,1 @@
+ALTER TABLE "profiles" ADD COLUMN "matching_opt_out" boolean DEFAULT false NOT NULL;
