@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { interactionPolicy } from 'oidc-provider';
@@ -40,7 +40,12 @@ export async function startTestOpenIdProvider(options: {
   const accounts = new Map<string, TestGoogleAccount>();
   let next: TestGoogleAccount | undefined;
 
-  const server = createServer();
+  // Listening comes first (the issuer names the port); until the provider exists, requests get 503.
+  let dispatch: RequestListener | undefined;
+  const server = createServer((request, response) => {
+    if (dispatch) dispatch(request, response);
+    else response.writeHead(503).end();
+  });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -97,7 +102,7 @@ export async function startTestOpenIdProvider(options: {
   });
   const handleProvider = provider.callback();
 
-  server.on('request', async (request, response) => {
+  dispatch = async (request, response) => {
     try {
       const path = request.url?.split('?')[0] ?? '';
       if (path === '/test/account' && request.method === 'PUT') {
@@ -125,7 +130,7 @@ export async function startTestOpenIdProvider(options: {
     } catch (error) {
       response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
     }
-  });
+  };
 
   return {
     issuer,
