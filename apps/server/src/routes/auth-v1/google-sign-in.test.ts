@@ -229,6 +229,18 @@ describe('continue with Google', () => {
     expect(fragment.get('error_description')).toMatch(/not started in this browser/);
   });
 
+  it('refuses a sign-in that stayed at the provider longer than ten minutes', async () => {
+    provider.signInAs(googleAccount());
+    const browser = newBrowser();
+    const callback = await throughProvider(browser, await startFlow(browser));
+    server.advanceClock(601);
+    const { url } = await browser.navigate(callback, untilTheSite);
+    const fragment = new URLSearchParams(url.hash.slice(1));
+    expect(`${url.origin}${url.pathname}`).toBe(site);
+    expect(fragment.get('error_code')).toBe('bad_oauth_state');
+    expect(fragment.get('error_description')).toMatch(/took too long/);
+  });
+
   it('refuses an ID token whose nonce is not the flow’s', async () => {
     const account = googleAccount();
     provider.signInAs(account);
