@@ -44,7 +44,7 @@ export async function signInWithPassword(
     throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
   }
   const linkedIdentity = input.identityLinkToken
-    ? await linkPendingIdentity(deps, input.identityLinkToken, user.id)
+    ? await linkPendingIdentity(deps, input.identityLinkToken, user)
     : false;
   const session = await startSession(deps, await loadUserAccount(deps.db, user), 'password', client);
   return {

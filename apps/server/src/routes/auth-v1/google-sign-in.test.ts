@@ -296,6 +296,8 @@ describe('continue with Google', () => {
     expect(session.user.app_metadata).toMatchObject({ provider: 'email', providers: ['email', 'google'] });
     expect(session.user.identities?.map((identity) => identity.provider)).toEqual(['email', 'google']);
     expect(await identitiesOf(email)).toHaveLength(1);
+    const notice = await server.takeEmail(email, 'Google sign-in was added to your Covenant account');
+    expect(notice.text).toContain(`The Google account ${email} can now sign in to your Covenant account`);
     // The link cookie is gone with its use.
     expect(browser.cookieHeader(`${testPublicUrl}/auth/v1/token`)).not.toContain('covenant-identity-link');
 
