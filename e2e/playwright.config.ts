@@ -8,6 +8,10 @@ export const longSessionURL = `http://localhost:${longSessionPort}`;
 const shortReauthenticationPort = port + 2;
 /** The server whose sessions must reauthenticate for sensitive actions after 30 s, not 10 minutes. */
 export const shortReauthenticationURL = `http://localhost:${shortReauthenticationPort}`;
+const openIdProviderPort = port + 3;
+/** The local OpenID provider standing in for Google for the first server (`PUT /test/account` picks who signs in). */
+export const openIdProviderURL = `http://127.0.0.1:${openIdProviderPort}`;
+const openIdClient = { id: 'covenant-e2e', secret: 'covenant-e2e-secret' };
 
 /** The real server on the built SPA, with a fresh embedded database and mailbox of its own. */
 function server(serverPort: number, env: Record<string, string>) {
@@ -75,9 +79,28 @@ export default defineConfig({
     },
   ],
   webServer: [
+    {
+      command: 'node --import tsx apps/server/src/testing/serve-test-openid-provider.ts',
+      cwd: '..',
+      url: `${openIdProviderURL}/.well-known/openid-configuration`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe' as const,
+      stderr: 'pipe' as const,
+      env: {
+        OPENID_PROVIDER_PORT: String(openIdProviderPort),
+        OPENID_REDIRECT_URIS: `${baseURL}/auth/v1/callback`,
+        OPENID_CLIENT_ID: openIdClient.id,
+        OPENID_CLIENT_SECRET: openIdClient.secret,
+      },
+    },
     server(port, {
       // Short access-token lifetime so the browser's automatic refresh is seen within the test.
       AUTH_JWT_EXPIRY_SECONDS: '60',
+      // "Continue with Google" against the local provider above.
+      GOOGLE_CLIENT_ID: openIdClient.id,
+      GOOGLE_CLIENT_SECRET: openIdClient.secret,
+      GOOGLE_ISSUER_URL: openIdProviderURL,
     }),
     // The default one-hour lifetime, for tests where a still-valid access token matters; a regtest
     // block every second, so a Bitcoin deposit confirms within the test (bitcoin-escrow.spec.ts).

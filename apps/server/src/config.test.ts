@@ -94,6 +94,22 @@ describe('loadConfig', () => {
     );
   });
 
+  it('turns Google sign-in on with its client id and secret together, from Google or an https issuer in production', () => {
+    expect(loadConfig({}).auth.google).toBeUndefined();
+    expect(loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' }).auth.google).toEqual({
+      clientId: 'id',
+      clientSecret: 'secret',
+      issuerUrl: 'https://accounts.google.com',
+    });
+    expect(() => loadConfig({ GOOGLE_CLIENT_ID: 'id' })).toThrow(
+      /GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set together/,
+    );
+    expect(() => loadConfig({ GOOGLE_CLIENT_SECRET: 'secret' })).toThrow(/GOOGLE_CLIENT_ID: /);
+    expect(() => loadConfig({ NODE_ENV: 'production', GOOGLE_ISSUER_URL: 'http://127.0.0.1:3190' })).toThrow(
+      /GOOGLE_ISSUER_URL: must be an https URL in production/,
+    );
+  });
+
   it('keeps Redis keys under REDIS_KEY_PREFIX, covenant: by default', () => {
     expect(loadConfig({}).redisKeyPrefix).toBe('covenant:');
     expect(loadConfig({ REDIS_KEY_PREFIX: 'covenant-staging:' }).redisKeyPrefix).toBe('covenant-staging:');

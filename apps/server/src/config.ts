@@ -151,6 +151,11 @@ const envSchema = z.object({
   AUTH_REAUTHENTICATION_WINDOW_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
   /** Production: the ES256 signing key as a JWK (JSON); unset → generated into DATA_DIR/keys on first start. */
   AUTH_JWT_PRIVATE_JWK: z.string().optional(),
+  /** "Continue with Google": the OAuth client of the Google Cloud project; both unset → Google sign-in off. */
+  GOOGLE_CLIENT_ID: z.string().min(1).max(512).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).max(512).optional(),
+  /** The OpenID provider standing in for Google (its discovery document is read from here). */
+  GOOGLE_ISSUER_URL: z.string().url().default('https://accounts.google.com'),
   /** Production: the master key that wraps each uploaded file's key (base64, 32 bytes); unset → DATA_DIR/keys. */
   FILE_ENCRYPTION_KEY: z
     .string()
@@ -199,6 +204,21 @@ const checkedEnvSchema = envSchema.superRefine((env, context) => {
       context.addIssue({ code: 'custom', path: [name], message: 'is only used with ETH_RPC_URL' });
     }
   }
+  if ((env.GOOGLE_CLIENT_ID === undefined) !== (env.GOOGLE_CLIENT_SECRET === undefined)) {
+    const missing = env.GOOGLE_CLIENT_ID === undefined ? 'GOOGLE_CLIENT_ID' : 'GOOGLE_CLIENT_SECRET';
+    context.addIssue({
+      code: 'custom',
+      path: [missing],
+      message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set together',
+    });
+  }
+  if (env.NODE_ENV === 'production' && !env.GOOGLE_ISSUER_URL.startsWith('https:')) {
+    context.addIssue({
+      code: 'custom',
+      path: ['GOOGLE_ISSUER_URL'],
+      message: 'must be an https URL in production',
+    });
+  }
   if (env.NODE_ENV === 'production' && env.SEED_DEMO_DATA) {
     context.addIssue({
       code: 'custom',
@@ -240,6 +260,8 @@ export interface Config {
     /** A sensitive action needs a proof of identity (password, TOTP) at most this old (ADR 013). */
     reauthenticationWindowSeconds: number;
     jwtPrivateJwk: string | undefined;
+    /** "Continue with Google" (OpenID Connect); undefined when GOOGLE_CLIENT_ID/SECRET are unset. */
+    google: GoogleConfig | undefined;
   };
   /** The configured file master key (base64); unset → generated into DATA_DIR/keys on first start. */
   fileEncryptionKey: string | undefined;
@@ -256,6 +278,12 @@ export interface Config {
   };
   meetings: { radiusMeters: number; positionRetentionDays: number };
   matching: { deniedJurisdictions: JurisdictionDenyList };
+}
+
+export interface GoogleConfig {
+  clientId: string;
+  clientSecret: string;
+  issuerUrl: string;
 }
 
 export type Confirmations = number | 'finalized';
@@ -333,6 +361,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       requireEmailConfirmation: env.AUTH_REQUIRE_EMAIL_CONFIRMATION,
       reauthenticationWindowSeconds: env.AUTH_REAUTHENTICATION_WINDOW_SECONDS,
       jwtPrivateJwk: env.AUTH_JWT_PRIVATE_JWK,
+      google:
+        env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+          ? {
+              clientId: env.GOOGLE_CLIENT_ID,
+              clientSecret: env.GOOGLE_CLIENT_SECRET,
+              issuerUrl: env.GOOGLE_ISSUER_URL,
+            }
+          : undefined,
     },
     fileEncryptionKey: env.FILE_ENCRYPTION_KEY,
     seedDemoData: env.SEED_DEMO_DATA,

@@ -4,6 +4,7 @@ import type { Mailer } from '../email/mailer.js';
 import type { RateLimiter } from '../plugins/rate-limit/rate-limiter.js';
 import type { BackgroundTasks } from './background-tasks.js';
 import type { SigningKey } from './load-signing-key.js';
+import type { OpenIdProvider } from './open-id-provider.js';
 import type { AuthRateLimits } from './rate-limits.js';
 
 /** Everything the auth use cases touch outside themselves, handed in so tests can choose each part. */
@@ -21,6 +22,8 @@ export interface AuthDeps {
   /** E-mails whose sending must not show in the answer's timing. */
   background: BackgroundTasks;
   now: () => Date;
+  /** "Continue with Google"; undefined when Google sign-in is not configured. */
+  google: OpenIdProvider | undefined;
 }
 
 /** What the app may change in the auth service's limits (tests shrink them); the rest is fixed. */

@@ -14,9 +14,9 @@ export class AuthError extends Error {
     status: number,
     code: string,
     message: string,
-    options: { extra?: Record<string, unknown>; retryAfterSeconds?: number } = {},
+    options: { extra?: Record<string, unknown>; retryAfterSeconds?: number; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, { cause: options.cause });
     this.name = 'AuthError';
     this.status = status;
     this.code = code;

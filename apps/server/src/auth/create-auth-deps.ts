@@ -2,6 +2,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { AuthDeps } from './auth-deps.js';
 import { createBackgroundTasks } from './background-tasks.js';
+import { createOpenIdProvider } from './open-id-provider.js';
 import { defaultAuthRateLimits } from './rate-limits.js';
 
 /** Gathers the auth use cases' dependencies from the app's shared services. */
@@ -20,6 +21,7 @@ export function createAuthDeps(app: FastifyInstance): AuthDeps {
     sleep: app.authLimits.sleep ?? sleep,
     background,
     now: app.clock,
+    google: config.auth.google ? createOpenIdProvider(config.auth.google) : undefined,
   };
 }
 

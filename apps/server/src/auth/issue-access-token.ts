@@ -34,7 +34,7 @@ export async function issueAccessToken(
   const accessToken = await new SignJWT({
     email: account.user.email,
     phone: '',
-    app_metadata: appMetadataOf(account.roles),
+    app_metadata: appMetadataOf(account),
     user_metadata: account.user.userMetadata,
     role: 'authenticated',
     aal: session.aal,

@@ -11,6 +11,21 @@ export interface GoTrueFactor {
   last_challenged_at?: string;
 }
 
+export type SignInProvider = 'email' | 'google';
+
+/** A way to sign in to the account, as GoTrue lists it in `user.identities`. */
+export interface GoTrueIdentity {
+  identity_id: string;
+  id: string;
+  user_id: string;
+  identity_data: Record<string, unknown>;
+  provider: SignInProvider;
+  email: string;
+  last_sign_in_at?: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** GoTrue's user object, the shape `@supabase/auth-js` keeps in its session. */
 export interface GoTrueUser {
   id: string;
@@ -25,34 +40,43 @@ export interface GoTrueUser {
   new_email?: string;
   email_change_sent_at?: string;
   last_sign_in_at?: string;
-  app_metadata: { provider: 'email'; providers: ['email']; roles?: string[] };
+  app_metadata: { provider: SignInProvider; providers: SignInProvider[]; roles?: string[] };
   user_metadata: Record<string, unknown>;
-  identities: {
-    identity_id: string;
-    id: string;
-    user_id: string;
-    identity_data: Record<string, unknown>;
-    provider: 'email';
-    email: string;
-    last_sign_in_at?: string;
-    created_at: string;
-    updated_at: string;
-  }[];
+  identities: GoTrueIdentity[];
   factors?: GoTrueFactor[];
   created_at: string;
   updated_at: string;
   is_anonymous: false;
 }
 
-export function appMetadataOf(roles: string[]): GoTrueUser['app_metadata'] {
-  return roles.length > 0
-    ? { provider: 'email', providers: ['email'], roles }
-    : { provider: 'email', providers: ['email'] };
+/** GoTrue's `app_metadata`: the provider the account was created with first, then every provider. */
+export function appMetadataOf(account: UserAccount): GoTrueUser['app_metadata'] {
+  const providers = providersOf(account);
+  const metadata = { provider: providers[0]!, providers };
+  return account.roles.length > 0 ? { ...metadata, roles: account.roles } : metadata;
+}
+
+/**
+ * The account's own address counts as a way to sign in when it has a password, or when nothing else
+ * signs it in (an account made by an e-mail code); an account made by Google without a password has
+ * only its Google identity.
+ */
+function hasEmailIdentity({ user, identities }: UserAccount): boolean {
+  return user.passwordHash !== null || identities.length === 0;
+}
+
+function providersOf(account: UserAccount): SignInProvider[] {
+  const providers: SignInProvider[] = hasEmailIdentity(account) ? ['email'] : [];
+  for (const identity of account.identities) {
+    if (!providers.includes(identity.provider)) providers.push(identity.provider);
+  }
+  return providers;
 }
 
 const iso = (date: Date | null | undefined) => date?.toISOString();
 
-export function presentUser({ user, factors, roles }: UserAccount): GoTrueUser {
+export function presentUser(account: UserAccount): GoTrueUser {
+  const { user, factors } = account;
   const createdAt = user.createdAt.toISOString();
   const updatedAt = user.updatedAt.toISOString();
   return {
@@ -68,26 +92,24 @@ export function presentUser({ user, factors, roles }: UserAccount): GoTrueUser {
     new_email: user.newEmail ?? undefined,
     email_change_sent_at: iso(user.emailChangeSentAt),
     last_sign_in_at: iso(user.lastSignInAt),
-    app_metadata: appMetadataOf(roles),
+    app_metadata: appMetadataOf(account),
     user_metadata: user.userMetadata,
-    // Only e-mail sign-in exists, so the single identity mirrors the account itself.
     identities: [
-      {
-        identity_id: user.id,
-        id: user.id,
-        user_id: user.id,
-        identity_data: {
-          email: user.email,
-          email_verified: user.emailConfirmedAt !== null,
-          phone_verified: false,
-          sub: user.id,
-        },
-        provider: 'email',
-        email: user.email,
-        last_sign_in_at: iso(user.lastSignInAt),
-        created_at: createdAt,
-        updated_at: updatedAt,
-      },
+      // The e-mail identity mirrors the account itself (its id is the user's, as GoTrue's is).
+      ...(hasEmailIdentity(account) ? [emailIdentityOf(account)] : []),
+      ...account.identities.map(
+        (identity): GoTrueIdentity => ({
+          identity_id: identity.id,
+          id: identity.providerId,
+          user_id: user.id,
+          identity_data: identity.identityData,
+          provider: identity.provider,
+          email: identity.email,
+          last_sign_in_at: iso(identity.lastSignInAt),
+          created_at: identity.createdAt.toISOString(),
+          updated_at: identity.updatedAt.toISOString(),
+        }),
+      ),
     ],
     factors:
       factors.length > 0
@@ -104,6 +126,25 @@ export function presentUser({ user, factors, roles }: UserAccount): GoTrueUser {
     created_at: createdAt,
     updated_at: updatedAt,
     is_anonymous: false,
+  };
+}
+
+function emailIdentityOf({ user }: UserAccount): GoTrueIdentity {
+  return {
+    identity_id: user.id,
+    id: user.id,
+    user_id: user.id,
+    identity_data: {
+      email: user.email,
+      email_verified: user.emailConfirmedAt !== null,
+      phone_verified: false,
+      sub: user.id,
+    },
+    provider: 'email',
+    email: user.email,
+    last_sign_in_at: iso(user.lastSignInAt),
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
   };
 }
 
@@ -133,5 +174,6 @@ export function presentNewUser(user: {
     },
     factors: [],
     roles: [],
+    identities: [],
   });
 }

@@ -40,6 +40,8 @@ export interface AuthRateLimits {
   verifyPerAccount: RateLimitRule;
   refreshPerIp: RateLimitRule;
   mfaVerifyPerUser: RateLimitRule;
+  /** Sign-ins with a provider (authorize, callback, code exchange): each start stores a flow. */
+  oauthPerIp: RateLimitRule;
 }
 
 export const defaultAuthRateLimits: AuthRateLimits = {
@@ -69,6 +71,7 @@ export const defaultAuthRateLimits: AuthRateLimits = {
   verifyPerAccount: { limit: 10, windowSeconds: 300 },
   refreshPerIp: { limit: 300, windowSeconds: 300 },
   mfaVerifyPerUser: { limit: 10, windowSeconds: 300 },
+  oauthPerIp: { limit: 60, windowSeconds: 300 },
 };
 
 /** Counts one request against `rule` for `key`; over the limit it fails with GoTrue's 429. */

@@ -4,6 +4,7 @@ import { findKnownDevice, issueDeviceToken } from './device-token.js';
 import { findUserByEmail } from './find-user-by-email.js';
 import { verifyPassword, verifyPasswordOfUnknownAccount } from './hash-password.js';
 import type { SessionResponse } from './issue-session-response.js';
+import { linkPendingIdentity } from './link-pending-identity.js';
 import { loadUserAccount } from './load-user-account.js';
 import { type ClientInfo, startSession } from './start-session.js';
 import { throttleSignIn } from './throttle-sign-in.js';
@@ -12,15 +13,23 @@ export interface PasswordSignIn {
   session: SessionResponse;
   /** A fresh device token for the browser (ADR 012): its next attempts count on their own. */
   deviceToken: { userId: string; token: string };
+  /** Whether the sign-in completed a pending provider identity link (its cookie can go). */
+  linkedIdentity: boolean;
 }
 
 /**
  * `POST /token?grant_type=password` and the public API's login: e-mail and password to a session.
- * `deviceTokens` are the device tokens the client holds, of any account.
+ * `deviceTokens` are the device tokens the client holds, of any account; `identityLinkToken` a
+ * pending Google link of this browser (ADR 023), completed when it waits for this very account.
  */
 export async function signInWithPassword(
   deps: AuthDeps,
-  input: { email: string; password: string; deviceTokens: readonly string[] },
+  input: {
+    email: string;
+    password: string;
+    deviceTokens: readonly string[];
+    identityLinkToken?: string | undefined;
+  },
   client: ClientInfo,
 ): Promise<PasswordSignIn> {
   const user = await findUserByEmail(deps.db, input.email);
@@ -34,6 +43,13 @@ export async function signInWithPassword(
   if (deps.config.auth.requireEmailConfirmation && !user.emailConfirmedAt) {
     throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
   }
+  const linkedIdentity = input.identityLinkToken
+    ? await linkPendingIdentity(deps, input.identityLinkToken, user)
+    : false;
   const session = await startSession(deps, await loadUserAccount(deps.db, user), 'password', client);
-  return { session, deviceToken: { userId: user.id, token: await issueDeviceToken(deps, user.id) } };
+  return {
+    session,
+    deviceToken: { userId: user.id, token: await issueDeviceToken(deps, user.id) },
+    linkedIdentity,
+  };
 }

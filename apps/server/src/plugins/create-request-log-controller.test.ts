@@ -25,9 +25,11 @@ describe('request lines', () => {
       headers: { 'x-request-id': 'r' },
     });
     await app.inject({ method: 'GET', url: '/missing' });
+    // A provider's callback: its code and the state binding it to a browser stay out of the log.
+    await app.inject({ method: 'GET', url: '/callback?state=browser-state&code=provider-code&iss=x' });
     expect(entries().filter((line) => line.msg === 'incoming request')).toEqual([]);
     const lines = entries().filter((line) => line.msg === 'request completed');
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
     expect(lines[0]).toMatchObject({
       level: 30,
       reqId: expect.any(String),
@@ -36,6 +38,7 @@ describe('request lines', () => {
       responseTime: expect.any(Number),
     });
     expect(lines[1]).toMatchObject({ req: { url: '/missing' }, res: { statusCode: 404 } });
+    expect(lines[2]).toMatchObject({ req: { url: '/callback?state=[redacted]&code=[redacted]&iss=x' } });
     await app.close();
   });
 

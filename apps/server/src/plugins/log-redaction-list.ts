@@ -28,6 +28,10 @@ const secretFieldNames = [
   'token_hash',
   'code_hash',
   'otp',
+  // PKCE: a sign-in's code with its verifier opens a session.
+  'auth_code',
+  'code_verifier',
+  'code_challenge',
   // API keys and their stored hash.
   'key',
   'api_key',

@@ -55,11 +55,14 @@ function redactNamedValues(text: string): string {
   return result + text.slice(copied);
 }
 
-/** A request URL with the values of secret query parameters (and OAuth's `code`) masked. */
+/** Query parameters secret only in URLs: OAuth's `code`, and the `state` that binds a sign-in to its browser. */
+const secretUrlParameters = new Set(['code', 'state']);
+
+/** A request URL with the values of secret query parameters (and OAuth's `code` and `state`) masked. */
 export function maskUrl(url: string): string {
   return redactText(
     url.replace(/([?&])([^=&#]+)=([^&#]*)/g, (pair, separator: string, name: string) =>
-      name === 'code' ? `${separator}${name}=${redacted}` : pair,
+      secretUrlParameters.has(name) ? `${separator}${name}=${redacted}` : pair,
     ),
   );
 }

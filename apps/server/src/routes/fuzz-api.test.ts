@@ -16,6 +16,7 @@ import {
 } from '../testing/arbitrary-from-json-schema.js';
 import { createTestTrader, type TestTrader } from '../testing/create-test-trader.js';
 import { hostilePathSegments, hostileStrings, hostileValue } from '../testing/hostile-values.js';
+import { startTestOpenIdProvider, type TestOpenIdProvider } from '../testing/start-test-openid-provider.js';
 
 /**
  * Schema-driven fuzzing of /api/v1 and /auth/v1: for every operation of the OpenAPI document and
@@ -92,6 +93,13 @@ const authQuery: JsonSchema = {
     scope: { enum: ['global', 'local', 'others'] },
     token: { type: 'string' },
     type: { enum: ['signup', 'recovery', 'email_change'] },
+    provider: { enum: ['google', 'github'] },
+    code_challenge: { type: 'string' },
+    code_challenge_method: { enum: ['s256', 'S256', 'plain', 'md5'] },
+    skip_http_redirect: { enum: ['true', 'false'] },
+    state: { type: 'string' },
+    code: { type: 'string' },
+    error: { type: 'string' },
   },
 };
 
@@ -107,6 +115,7 @@ interface Operation {
 }
 
 let database: Database;
+let openIdProvider: TestOpenIdProvider;
 let testApp: TestApp;
 let app: FastifyInstance;
 let trader: TestTrader;
@@ -118,10 +127,20 @@ const operations: Operation[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
+  // Google sign-in configured against a real local provider, so /authorize and /callback run in full.
+  openIdProvider = await startTestOpenIdProvider({
+    redirectUris: ['http://localhost:3000/auth/v1/callback'],
+  });
   testApp = await buildTestApp({
     database,
     // The per-user hourly budget would turn most of the run into 429s; the sign-in back-off into sleeps.
-    env: { API_RATE_LIMIT_STANDARD: '1000000', API_RATE_LIMIT_PREMIUM: '1000000' },
+    env: {
+      API_RATE_LIMIT_STANDARD: '1000000',
+      API_RATE_LIMIT_PREMIUM: '1000000',
+      GOOGLE_CLIENT_ID: openIdProvider.clientId,
+      GOOGLE_CLIENT_SECRET: openIdProvider.clientSecret,
+      GOOGLE_ISSUER_URL: openIdProvider.issuer,
+    },
     authLimits: { sleep: async () => {} },
   });
   app = testApp.app;
@@ -245,6 +264,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await testApp?.close();
   await database?.close();
+  await openIdProvider?.close();
 });
 
 interface OpenApiDocument {
@@ -531,6 +551,8 @@ describe('fuzzing every operation from its schemas', () => {
     expect(names).toContain('POST /api/v1/deals/{id}/cancel');
     expect(names).toContain('POST /auth/v1/signup');
     expect(names).toContain('DELETE /auth/v1/factors/{id}');
+    expect(names).toContain('GET /auth/v1/authorize');
+    expect(names).toContain('GET /auth/v1/callback');
     expect(operations.length).toBeGreaterThan(85);
   });
 

@@ -66,7 +66,7 @@ export async function createTestTrader(
   const [session] = await db.insert(schema.sessions).values({ userId: user!.id, amr, aal }).returning();
   const { accessToken } = await issueAccessToken(
     { signingKey: app.signingKey, config: app.config, now: app.clock },
-    { user: user!, factors: [], roles },
+    { user: user!, factors: [], roles, identities: [] },
     session!,
   );
   return { id: user!.id, email, username, token: accessToken };
@@ -84,7 +84,7 @@ export async function signInAgain(app: FastifyInstance, trader: TestTrader): Pro
     .returning();
   const { accessToken } = await issueAccessToken(
     { signingKey: app.signingKey, config: app.config, now: app.clock },
-    { user: user!, factors: [], roles: [] },
+    { user: user!, factors: [], roles: [], identities: [] },
     session!,
   );
   return accessToken;

@@ -131,4 +131,26 @@ describe('AuthProvider', () => {
     await userEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }));
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
   });
+
+  it('asks for the password when Google came back with the address of an existing account', async () => {
+    window.history.replaceState(
+      null,
+      '',
+      `/#${new URLSearchParams({
+        error: 'access_denied',
+        error_code: 'identity_link_required',
+        error_description:
+          'This Google account’s e-mail address already has a Covenant account. Sign in with that account’s password to link Google to it.',
+      })}`,
+    );
+
+    renderApp('/', createFakeAuthServer());
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Sign-in with Google did not complete.');
+    expect(alert).toHaveTextContent('Sign in with that account’s password to link Google to it.');
+    expect(alert).not.toHaveTextContent('Links from our e-mails');
+    expect(within(alert).getByRole('link', { name: 'sign in' })).toHaveAttribute('href', '/signin');
+    expect(window.location.hash).toBe('');
+  });
 });

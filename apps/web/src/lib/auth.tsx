@@ -16,8 +16,9 @@ export type SignUpInput = {
   username?: string;
 };
 
-// A confirmation or recovery link that failed lands on the site as `#error=…&error_description=…`.
-export type LinkError = { message: string };
+// A confirmation or recovery link, or a sign-in with Google, that failed lands on the site as
+// `#error=…&error_code=…&error_description=…`; `code` is the server's error_code.
+export type LinkError = { message: string; code: string | null };
 
 type AuthResult = { error: AuthError | null };
 
@@ -70,7 +71,7 @@ export function AuthProvider({ client, children }: { client: GoTrueClient; child
     client.initialize().then(({ error }) => {
       if (!active) return;
       const failedLink = isAuthImplicitGrantRedirectError(error);
-      if (failedLink) setLinkError({ message: error.message });
+      if (failedLink) setLinkError({ message: error.message, code: error.details?.code ?? null });
       if (failedLink || window.location.href.endsWith('#')) {
         const { pathname, search } = window.location;
         window.history.replaceState(window.history.state, '', `${pathname}${search}`);

@@ -208,3 +208,104 @@ export const userRoles = pgTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.role] })],
 );
+
+export type IdentityProvider = 'google';
+
+/**
+ * Sign-in identities of other providers (GoTrue's `auth.identities`): an OpenID Connect subject
+ * linked to an account. A provider's subject belongs to one account; the e-mail sign-in itself is not
+ * stored here (it is the account's own address and password).
+ */
+export const identities = pgTable(
+  'identities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').$type<IdentityProvider>().notNull(),
+    /** The provider's `sub` claim: stable for the provider's account, unlike its e-mail address. */
+    providerId: text('provider_id').notNull(),
+    email: text('email').notNull(),
+    /** The ID token's profile claims, as GoTrue lists them in `identity_data`. */
+    identityData: jsonb('identity_data').$type<Record<string, unknown>>().notNull().default({}),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('identities_provider_subject_idx').on(table.provider, table.providerId),
+    index('identities_user_id_idx').on(table.userId),
+  ],
+);
+
+/**
+ * A sign-in with a provider between the redirect to it and its callback (GoTrue's flow state). The
+ * state is stored hashed and the row deleted when the callback uses it, so each state works once.
+ */
+export const oauthFlows = pgTable(
+  'oauth_flows',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    provider: text('provider').$type<IdentityProvider>().notNull(),
+    stateHash: text('state_hash').notNull(),
+    /** The nonce the provider must put into its ID token. */
+    nonce: text('nonce').notNull(),
+    /** Our PKCE verifier towards the provider, sealed (ADR 018). */
+    providerCodeVerifier: text('provider_code_verifier').notNull(),
+    redirectTo: text('redirect_to').notNull(),
+    /** The client's own PKCE challenge (`s256` or `plain`); null for the implicit flow. */
+    codeChallenge: text('code_challenge'),
+    codeChallengeMethod: text('code_challenge_method').$type<'s256' | 'plain'>(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('oauth_flows_state_hash_idx').on(table.stateHash)],
+);
+
+/**
+ * The code a PKCE client exchanges for its session after a provider's callback
+ * (`POST /token?grant_type=pkce`): stored hashed, single use, short-lived.
+ */
+export const oauthAuthCodes = pgTable(
+  'oauth_auth_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    codeHash: text('code_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').$type<IdentityProvider>().notNull(),
+    codeChallenge: text('code_challenge').notNull(),
+    codeChallengeMethod: text('code_challenge_method').$type<'s256' | 'plain'>().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('oauth_auth_codes_code_hash_idx').on(table.codeHash)],
+);
+
+/**
+ * A provider identity whose e-mail address belongs to an existing account: linked only once the
+ * browser that brought it signs in to that account with its password (no takeover by e-mail alone).
+ * The token lives in an HttpOnly cookie of that browser and here only as its hash.
+ */
+export const pendingIdentityLinks = pgTable(
+  'pending_identity_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').$type<IdentityProvider>().notNull(),
+    providerId: text('provider_id').notNull(),
+    email: text('email').notNull(),
+    identityData: jsonb('identity_data').$type<Record<string, unknown>>().notNull().default({}),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('pending_identity_links_token_hash_idx').on(table.tokenHash),
+    index('pending_identity_links_user_id_idx').on(table.userId),
+  ],
+);

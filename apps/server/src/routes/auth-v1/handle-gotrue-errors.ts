@@ -43,7 +43,7 @@ export function sendGoTrueError(
 export function handleGoTrueErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (isAuthError(error)) {
-      request.log.info({ code: error.code }, 'auth request refused');
+      request.log.info({ code: error.code, cause: error.cause }, 'auth request refused');
       if (error.retryAfterSeconds) reply.header('Retry-After', String(error.retryAfterSeconds));
       return sendGoTrueError(reply, error.status, error.code, error.message, error.extra);
     }

@@ -4,6 +4,7 @@ import { emailRoutes } from './email-routes.js';
 import { enforceAuthAccess } from './enforce-auth-access.js';
 import { factorRoutes } from './factor-routes.js';
 import { apiVersionHeader, handleGoTrueErrors } from './handle-gotrue-errors.js';
+import { oauthRoutes } from './oauth-routes.js';
 import { serviceRoutes } from './service-routes.js';
 import { signupRoutes } from './signup-routes.js';
 import { tokenRoutes } from './token-routes.js';
@@ -30,6 +31,7 @@ export const authV1Routes: FastifyPluginAsync = async (app) => {
     verifyRoutes,
     emailRoutes,
     factorRoutes,
+    oauthRoutes,
   ]) {
     routes(app, deps);
   }

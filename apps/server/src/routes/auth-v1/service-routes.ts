@@ -38,8 +38,15 @@ export function serviceRoutes(app: FastifyInstance, deps: AuthDeps): void {
       },
     },
     async () => ({
-      // Only e-mail sign-in exists; the web app shows other providers disabled while they are false.
-      external: { email: true, phone: false, google: false, github: false, apple: false, azure: false },
+      // E-mail, and Google when configured; the web app shows other providers disabled while they are false.
+      external: {
+        email: true,
+        phone: false,
+        google: deps.google !== undefined,
+        github: false,
+        apple: false,
+        azure: false,
+      },
       disable_signup: false,
       mailer_autoconfirm: !deps.config.auth.requireEmailConfirmation,
       phone_autoconfirm: false,
