@@ -156,6 +156,8 @@ const operations: Record<string, OperationRule> = {
     otherBodies: [
       () => ({ deal_id: deal(), leg: 'asset', signature: base58.encode(new Uint8Array(64).fill(7)) }),
       () => ({ deal_id: deal(), leg: 'stable', signature: '22'.repeat(64) }),
+      // The documented alias: an escrow and the caller's side (no escrow has this id here).
+      () => ({ escrow_id: randomUUID(), side: 'seller', signature: `0x${'11'.repeat(65)}` }),
     ],
   },
   // The owner's resources, named in the path.
@@ -628,7 +630,7 @@ describe('authorization matrix of every /api/v1 operation', () => {
       (sum, { key }) => sum + (operations[key]!.otherBodies?.length ?? 0),
       0,
     );
-    expect(variants).toBe(3);
+    expect(variants).toBe(4);
     expect(cells).toBe((documented.length + variants) * callerNames.length);
   });
 });
