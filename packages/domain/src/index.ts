@@ -14,6 +14,7 @@ export * from './deals/meeting.js';
 export * from './deals/travel.js';
 export * from './disputes/dispute.js';
 export * from './disputes/dispute-payout.js';
+export * from './disputes/dispute-resolution.js';
 export * from './disputes/staff-dispute.js';
 export * from './errors.js';
 export * from './escrow/escrow-api.js';
