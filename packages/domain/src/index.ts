@@ -23,6 +23,7 @@ export * from './format-amount.js';
 export * from './kyc/kyc-application.js';
 export * from './kyc/kyc-submission.js';
 export * from './parse-amount.js';
+export * from './staff/staff-deal.js';
 export * from './staff/staff-user.js';
 export * from './support/contact-message.js';
 export * from './support/support-priority.js';

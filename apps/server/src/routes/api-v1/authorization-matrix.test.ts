@@ -290,6 +290,9 @@ const operations: Record<string, OperationRule> = {
   'GET /staff/users': { access: 'staff', roles: ['admin'] },
   'PUT /staff/users/{id}/roles': { access: 'staff', roles: ['admin'], body: () => ({ roles: [] }) },
   'GET /staff/deals/{id}/audit': { access: 'staff', roles: ['mediator', 'compliance', 'admin'] },
+  // Without `q` the search is a 400 for allowed callers: past authorization, refused on its input.
+  'GET /staff/deals': { access: 'staff', roles: ['mediator', 'compliance', 'admin'] },
+  'GET /staff/deals/{id}': { access: 'staff', roles: ['mediator', 'compliance', 'admin'] },
   'GET /staff/support/messages': { access: 'staff', roles: ['admin'] },
   'GET /staff/support/messages/{id}': { access: 'staff', roles: ['admin'], absent: 'no support message' },
   'POST /staff/support/messages/{id}/status': {
