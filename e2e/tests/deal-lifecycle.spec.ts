@@ -179,7 +179,8 @@ test('two traders exchange CIS and counter-proposed terms live, and the demo med
     await expect(dispute).toContainText(reason);
   }
 
-  // The demo mediator passes the second factor, takes the case and decides a split.
+  // The demo mediator passes the second factor, takes the case and decides a split, which cancels
+  // the deal: its escrow was never opened.
   const mediator = await signInOwnBrowser(browser, 'mediator@demo.covenant.test');
   await mediator.goto('/staff/disputes');
   await passStaffGate(mediator);
@@ -190,6 +191,10 @@ test('two traders exchange CIS and counter-proposed terms live, and the demo med
   await expect(caseDeal).toContainText(reason);
   const decision = mediator.getByRole('region', { name: 'Decision' });
   await decision.getByRole('button', { name: 'Take this case' }).click();
+  // Disputed before its escrow opened: the form says up front that any decision cancels the deal.
+  await expect(decision.getByRole('note')).toContainText(
+    'This deal’s escrow was never opened, so nothing was deposited: any decision cancels the deal and no money moves.',
+  );
   await decision.getByRole('radio', { name: /^Split/ }).check();
   await decision.getByLabel('WBTC to the buyer').fill('0.5');
   await decision.getByLabel('WBTC to the seller').fill(`0.0${digits}`);
@@ -200,14 +205,18 @@ test('two traders exchange CIS and counter-proposed terms live, and the demo med
   await decision.getByRole('button', { name: 'Review the decision' }).click();
   await decision.getByRole('button', { name: 'Record the decision' }).click();
   await expect(decision).toContainText(rationale);
+  const cancelled =
+    'The decision cancelled the deal: it was disputed before its escrow opened, so nothing was deposited and no money moved.';
+  await expect(decision).toContainText(cancelled);
 
-  // Both traders read the decision live.
+  // Both traders read the decision live: it cancelled the deal, and no amounts move.
   for (const page of [buyer, seller]) {
     const dispute = dealCard(page, 'Dispute');
     await expect(dispute.getByText('Decision: Split by the mediator')).toBeVisible();
     await expect(dispute).toContainText(rationale);
-    await expect(dispute.getByRole('row', { name: /^Stable/ })).toContainText('9500.25 USDT');
-    await expect(dealField(page, 'Status')).toHaveText('Completed');
+    await expect(dispute).toContainText(cancelled);
+    await expect(dispute.getByRole('table')).toHaveCount(0);
+    await expect(dealField(page, 'Status')).toHaveText('Cancelled');
   }
 
   // Everything above reached each page through its live updates: neither was reloaded.

@@ -16,6 +16,8 @@ export type Leg = (typeof legs)[number];
 /** Who deposits each leg; the other party receives it. */
 export const legDepositor: Record<Leg, 'buyer' | 'seller'> = { asset: 'seller', stable: 'buyer' };
 export const legReceiver: Record<Leg, 'buyer' | 'seller'> = { asset: 'buyer', stable: 'seller' };
+/** The leg each party gives (deposits): the inverse of `legDepositor`. */
+export const legGivenBy: Record<'buyer' | 'seller', Leg> = { buyer: 'stable', seller: 'asset' };
 
 /** Where a leg stands, derived from its ledger (see leg-state.ts), never set by hand. */
 export const legStates = escrowLegStates;

@@ -1,30 +1,27 @@
 import { schema } from '@covenant/db';
 import {
   AppError,
-  type DealAction,
   type Dispute,
   type DisputeDecisionRequest,
   type DisputePayout,
   disputePayout,
+  disputeResolution,
   nextDealStatus,
 } from '@covenant/domain';
 import { eq } from 'drizzle-orm';
 import { appendDealEvent, type Transaction } from '../deals/append-deal-event.js';
+import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
 import type { DisputeDeps } from './dispute-deps.js';
 import { lockDisputeForMediator } from './lock-dispute-for-mediator.js';
 import { loadDisputes } from './present-disputes.js';
 
-const resolutions: Record<DisputeDecisionRequest['decision'], DealAction> = {
-  release: 'resolve_release',
-  refund: 'resolve_refund',
-  split: 'resolve_split',
-};
-
 /**
  * A mediator decides an open dispute: in one transaction the deal moves through the transition
  * table, the dispute records the decision, the amounts per leg and the rationale, an escrow
- * instruction is queued for the escrow engine, and the audit trail records it all. A case another
- * mediator has taken is theirs to decide; a decided dispute cannot be decided again.
+ * instruction is queued for the escrow engine, and the audit trail records it all. A deal disputed
+ * before its escrow opened holds no money: the decision cancels it (with its open travel), queues
+ * nothing, and says so (`effect: deal_cancelled`). A case another mediator has taken is theirs to
+ * decide; a decided dispute cannot be decided again.
  */
 export async function decideDispute(
   deps: DisputeDeps,
@@ -44,7 +41,47 @@ export async function decideDispute(
         mediator_id: dispute.mediatorId,
       });
     }
-    const status = nextDealStatus(deal.status, resolutions[request.decision], 'mediator');
+    // No escrow can open while the deal is disputed, so none now means none ever held money.
+    const [escrow] = await tx
+      .select({ id: schema.escrows.id })
+      .from(schema.escrows)
+      .where(eq(schema.escrows.dealId, deal.id));
+    const { action, effect } = disputeResolution(request.decision, escrow !== undefined);
+    const status = nextDealStatus(deal.status, action, 'mediator');
+    if (effect === 'deal_cancelled') {
+      await tx.update(schema.deals).set({ status, updatedAt: now }).where(eq(schema.deals.id, deal.id));
+      await tx
+        .update(schema.dealDisputes)
+        .set({
+          status: 'decided',
+          mediatorId,
+          decision: request.decision,
+          decisionDetails: { effect },
+          rationale: request.rationale,
+          decidedBy: mediatorId,
+          decidedAt: now,
+          updatedAt: now,
+        })
+        .where(eq(schema.dealDisputes.id, disputeId));
+      await appendDealEvent(tx, {
+        dealId: deal.id,
+        actorId: mediatorId,
+        action: 'dispute_decided',
+        payload: {
+          dispute_id: disputeId,
+          decision: request.decision,
+          effect,
+          amounts: null,
+          rationale: request.rationale,
+          escrow_instruction_id: null,
+          from_status: deal.status,
+          to_status: status,
+        },
+        createdAt: now,
+      });
+      await cancelOpenTravel(tx, { dealId: deal.id, actorId: mediatorId, now });
+      return;
+    }
     const payout = disputePayout(
       { asset: BigInt(deal.assetAmount), stable: BigInt(deal.stableAmount) },
       request.decision,
@@ -91,6 +128,7 @@ export async function decideDispute(
       payload: {
         dispute_id: disputeId,
         decision: request.decision,
+        effect,
         amounts,
         rationale: request.rationale,
         escrow_instruction_id: instruction!.id,

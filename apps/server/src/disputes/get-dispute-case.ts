@@ -19,7 +19,7 @@ export async function getDisputeCase(
   const [dispute] = await loadDisputes(deps.db, eq(schema.dealDisputes.id, disputeId));
   if (!dispute) throw new AppError('NOT_FOUND', 'Dispute not found');
   const dealId = dispute.deal_id;
-  const [[dealRow], cis, terms, messages, audit, meetingRecords] = await Promise.all([
+  const [[dealRow], cis, terms, messages, audit, meetingRecords, escrows] = await Promise.all([
     selectDealViews(deps.db, eq(schema.deals.id, dealId)),
     loadDealCis(deps, dealId),
     deps.db
@@ -34,6 +34,7 @@ export async function getDisputeCase(
       .orderBy(asc(schema.dealMessages.createdAt), asc(schema.dealMessages.id)),
     getDealAuditForStaff(deps.db, dealId),
     loadMeetingRecords(deps.db, dealId),
+    deps.db.select({ id: schema.escrows.id }).from(schema.escrows).where(eq(schema.escrows.dealId, dealId)),
   ]);
   // Seen from neither side: the schema leaves out the counterparty presentDeal works out for a party.
   const deal = presentDeal(dealRow!, dealRow!.deal.buyerId);
@@ -56,5 +57,6 @@ export async function getDisputeCase(
     audit,
     // Check-in positions are personal data: the parties and the mediators see them, nobody else.
     meeting: presentMeeting(deps.fileStore.masterKey, dealRow!.deal, meetingRecords, deps.now()),
+    escrow_opened: escrows.length > 0,
   };
 }

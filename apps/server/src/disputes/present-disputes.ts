@@ -1,5 +1,10 @@
 import { type Db, schema } from '@covenant/db';
-import { type Dispute, type DisputeAmounts, disputeAmountsSchema } from '@covenant/domain';
+import {
+  type Dispute,
+  type DisputeAmounts,
+  type DisputeEffect,
+  disputeAmountsSchema,
+} from '@covenant/domain';
 import { asc, eq, inArray, type SQL } from 'drizzle-orm';
 
 /** Disputes matching `where`, oldest first, each with its evidence's metadata (never the content). */
@@ -41,11 +46,17 @@ export async function loadDisputes(db: Pick<Db, 'select'>, where: SQL | undefine
       })),
     decision: row.decision,
     amounts: amountsOf(row.decisionDetails),
+    effect: row.status === 'decided' ? effectOf(row.decisionDetails) : null,
     rationale: row.rationale,
     decided_by: row.decidedBy,
     decided_at: row.decidedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
   }));
+}
+
+/** A decided dispute's effect: stored with the details when it cancelled the deal, else the escrow's payout. */
+function effectOf(details: Record<string, unknown> | null): DisputeEffect {
+  return details?.effect === 'deal_cancelled' ? 'deal_cancelled' : 'escrow_payout';
 }
 
 function amountsOf(details: Record<string, unknown> | null): DisputeAmounts | null {

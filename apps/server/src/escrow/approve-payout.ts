@@ -1,6 +1,6 @@
 import { schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
-import { type Leg, legDepositor } from '@covenant/escrow';
+import { type Leg, legDepositor, legGivenBy } from '@covenant/escrow';
 import { and, eq, ne } from 'drizzle-orm';
 import { loadMeetingRecords, settlementWaits } from '../meetings/meeting-state.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
@@ -39,6 +39,12 @@ export function approvalFormOf(payout: Pick<PayoutRow, 'signingPayload'>): 'psbt
 }
 
 /**
+ * Which payout an approval is for: a deal's leg, or (the documented alias) an escrow and the
+ * approving party's side, meaning the leg that side gives.
+ */
+export type ApprovalTarget = { dealId: string; leg: Leg } | { escrowId: string; side: Party };
+
+/**
  * A party's approval of a leg's payout (`POST /escrow/release`): the signature must recover to the
  * party's key in the leg's custody, over exactly the payout the engine prepared. Stored once; the
  * payout is then ready for the platform's co-signature.
@@ -46,10 +52,21 @@ export function approvalFormOf(payout: Pick<PayoutRow, 'signingPayload'>): 'psbt
 export async function approvePayout(
   deps: EscrowEngineDeps,
   userId: string,
-  input: { dealId: string; leg: Leg; approval: Approval },
+  target: ApprovalTarget,
+  approval: Approval,
 ): Promise<{ escrowId: string }> {
-  const found = await findPartyEscrow(deps.db, userId, { dealId: input.dealId });
+  const found = await findPartyEscrow(
+    deps.db,
+    userId,
+    'escrowId' in target ? { escrowId: target.escrowId } : { dealId: target.dealId },
+  );
   const { party } = found;
+  if ('side' in target && target.side !== party) {
+    throw new AppError('FORBIDDEN', `You are the ${party} of this deal: approve with \`side\` ${party}`, {
+      side: target.side,
+    });
+  }
+  const input = { leg: 'leg' in target ? target.leg : legGivenBy[party], approval };
   const leg = await findLeg(deps.db, found.escrow.id, input.leg);
   const live = await deps.db
     .select()

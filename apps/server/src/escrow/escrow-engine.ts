@@ -4,7 +4,7 @@ import type { Leg } from '@covenant/escrow';
 import { desc, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { JobDefinition } from '../jobs/job-definition.js';
-import { type Approval, approvePayout } from './approve-payout.js';
+import { type Approval, type ApprovalTarget, approvePayout } from './approve-payout.js';
 import { approveTravelPayout } from './approve-travel-payout.js';
 import { confirmPayouts, reconcileEscrow } from './confirm-payouts.js';
 import { createEscrow } from './create-escrow.js';
@@ -111,8 +111,8 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
       tickInBackground();
       return result;
     },
-    async approve(userId: string, input: { dealId: string; leg: Leg; approval: Approval }) {
-      const result = await approvePayout(deps, userId, input);
+    async approve(userId: string, target: ApprovalTarget, approval: Approval) {
+      const result = await approvePayout(deps, userId, target, approval);
       tickInBackground();
       return result;
     },

@@ -158,6 +158,47 @@ describe('a WETH-against-USDT deal settled through the API', () => {
       signature: byBuyerKey,
     });
     expect(notYours.statusCode).toBe(403);
+    // The documented alias names the escrow and the caller's side; another side is refused alike.
+    const otherSide = await net.call('POST', '/api/v1/escrow/release', net.buyer.token, {
+      escrow_id: escrowId,
+      side: 'seller',
+      signature: byBuyerKey,
+    });
+    expect(otherSide.statusCode, otherSide.body).toBe(403);
+    expect(otherSide.json().error.code).toBe('FORBIDDEN');
+    const aliasForged = await net.call('POST', '/api/v1/escrow/release', net.seller.token, {
+      escrow_id: escrowId,
+      side: 'seller',
+      signature: byBuyerKey,
+    });
+    expect(aliasForged.statusCode, aliasForged.body).toBe(400);
+    expect(aliasForged.json().error.code).toBe('INVALID_SIGNATURE');
+    // Someone else's escrow is not found, whichever side is named.
+    const stranger = await createTestTrader(net.app);
+    const strangers = await net.call('POST', '/api/v1/escrow/release', stranger.token, {
+      escrow_id: escrowId,
+      side: 'buyer',
+      signature: byBuyerKey,
+    });
+    expect(strangers.statusCode, strangers.body).toBe(404);
+    // One form at a time, each complete.
+    for (const [body, field] of [
+      [{ escrow_id: escrowId, side: 'seller', deal_id: dealId, leg: 'asset' }, '/escrow_id'],
+      [{ escrow_id: escrowId }, '/side'],
+      [{ deal_id: dealId }, '/leg'],
+      [{ side: 'seller' }, '/escrow_id'],
+      [{}, '/deal_id'],
+    ] as const) {
+      const refused = await net.call('POST', '/api/v1/escrow/release', net.seller.token, {
+        ...body,
+        signature: byBuyerKey,
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error.code).toBe('VALIDATION_FAILED');
+      expect(refused.json().error.details.issues.map((issue: { path: string }) => issue.path)).toContain(
+        field,
+      );
+    }
   });
 
   it('shows the signing payload in its chain format with the key to sign it, and takes only the leg chain’s approval form', async () => {
@@ -211,9 +252,10 @@ describe('a WETH-against-USDT deal settled through the API', () => {
 
     const buyerView = await status(net.buyer);
     const buyerSignature = await signedBy(net.buyer, legOf(buyerView, 'stable').release_typed_data);
+    // The buyer names its approval the documented way: the escrow and its side (the stable leg it gives).
     const second = await net.call('POST', '/api/v1/escrow/release', net.buyer.token, {
-      deal_id: dealId,
-      leg: 'stable',
+      escrow_id: escrowId,
+      side: 'buyer',
       signature: buyerSignature,
     });
     expect(second.statusCode, second.body).toBe(202);

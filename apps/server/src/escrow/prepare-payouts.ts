@@ -189,7 +189,8 @@ async function executeInstruction(
       .set({ status, updatedAt: now })
       .where(eq(schema.escrowInstructions.id, instruction.id));
   if (!escrow) {
-    // Disputed before any escrow was opened: nothing was deposited, so there is nothing to move.
+    // Disputed before any escrow was opened: nothing was deposited, so there is nothing to move. Such
+    // decisions now cancel the deal without an instruction; this finishes ones queued before that.
     await deps.db
       .update(schema.escrowInstructions)
       .set({ status: 'executed', updatedAt: now })

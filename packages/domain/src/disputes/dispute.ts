@@ -23,6 +23,14 @@ export type DisputeStatus = (typeof disputeStatuses)[number];
 export const disputeDecisions = ['release', 'refund', 'split'] as const;
 export type DisputeDecision = (typeof disputeDecisions)[number];
 
+/**
+ * What a decision does: `escrow_payout`, the escrow pays each leg out as decided; `deal_cancelled`,
+ * the deal was disputed before its escrow opened, so the decision cancels it and no money moves
+ * (none was deposited).
+ */
+export const disputeEffects = ['escrow_payout', 'deal_cancelled'] as const;
+export type DisputeEffect = (typeof disputeEffects)[number];
+
 const baseUnitAmount = z
   .string()
   .regex(/^(0|[1-9]\d{0,77})$/, 'a whole number of base units, e.g. "50000000"');
@@ -74,7 +82,19 @@ export const disputeSchema = z.object({
   mediator_id: z.uuid().nullable(),
   evidence: z.array(disputeEvidenceSchema),
   decision: z.enum(disputeDecisions).nullable(),
-  amounts: disputeAmountsSchema.nullable().describe('Base units of each leg to each party, once decided'),
+  amounts: disputeAmountsSchema
+    .nullable()
+    .describe(
+      'Base units of each leg to each party, once decided; null when the decision cancelled the deal',
+    ),
+  effect: z
+    .enum(disputeEffects)
+    .nullable()
+    .describe(
+      'What the decision does, once decided: `escrow_payout` (the escrow pays each leg out as decided) or ' +
+        '`deal_cancelled` (the deal was disputed before its escrow opened: the decision cancels it and no ' +
+        'money moves, since none was deposited)',
+    ),
   rationale: z.string().nullable(),
   decided_by: z.uuid().nullable(),
   decided_at: z.string().nullable(),

@@ -49,5 +49,10 @@ export const staffDisputeCaseSchema = z.object({
   ),
   audit: dealAuditTrailSchema,
   meeting: meetingViewSchema.describe('The meeting the terms require, with check-ins and their positions'),
+  escrow_opened: z
+    .boolean()
+    .describe(
+      'Whether the deal’s escrow was opened; when not, any decision cancels the deal and moves no money',
+    ),
 });
 export type StaffDisputeCase = z.infer<typeof staffDisputeCaseSchema>;

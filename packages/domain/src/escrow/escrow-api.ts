@@ -172,8 +172,19 @@ export const payoutSignatureSchema = z
 
 export const escrowReleaseRequestSchema = z
   .object({
-    deal_id: z.uuid(),
-    leg: z.enum(escrowLegNames),
+    deal_id: z.uuid().optional().describe('The deal whose escrow it is (with `leg`)'),
+    leg: z.enum(escrowLegNames).optional().describe('The leg whose payout you approve (with `deal_id`)'),
+    escrow_id: z
+      .uuid()
+      .optional()
+      .describe('The escrow (with `side`): the documented alias of `deal_id` and `leg`'),
+    side: z
+      .enum(['buyer', 'seller'])
+      .optional()
+      .describe(
+        'With `escrow_id`: your side, meaning your approval of the leg you give (buyer: the stable leg; ' +
+          'seller: the asset leg). `FORBIDDEN` when it is not your side',
+      ),
     signature: payoutSignatureSchema
       .optional()
       .describe(
@@ -187,9 +198,34 @@ export const escrowReleaseRequestSchema = z
       .optional()
       .describe('Bitcoin legs: the payout’s PSBT (base64) with your partial signature'),
   })
-  .refine((body) => (body.signature === undefined) !== (body.psbt === undefined), {
-    message: 'Send exactly one of `signature` (Ethereum, Solana) and `psbt` (Bitcoin)',
-    path: ['signature'],
+  .superRefine((body, context) => {
+    const byDeal = body.deal_id !== undefined || body.leg !== undefined;
+    const byEscrow = body.escrow_id !== undefined || body.side !== undefined;
+    if (byDeal === byEscrow) {
+      context.addIssue({
+        code: 'custom',
+        message: 'Name the payout either by `deal_id` and `leg`, or by `escrow_id` and `side`',
+        path: byDeal ? ['escrow_id'] : ['deal_id'],
+      });
+    } else {
+      const [first, second] = byDeal ? (['deal_id', 'leg'] as const) : (['escrow_id', 'side'] as const);
+      for (const field of [first, second]) {
+        if (body[field] === undefined) {
+          context.addIssue({
+            code: 'custom',
+            message: `\`${first}\` and \`${second}\` go together: \`${field}\` is missing`,
+            path: [field],
+          });
+        }
+      }
+    }
+    if ((body.signature === undefined) === (body.psbt === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        message: 'Send exactly one of `signature` (Ethereum, Solana) and `psbt` (Bitcoin)',
+        path: ['signature'],
+      });
+    }
   });
 
 export const devFundRequestSchema = z.object({

@@ -11,6 +11,7 @@ import {
   parseTransaction,
 } from 'viem';
 import type { SignedTransaction } from './ethereum-escrow-chain.js';
+import { gasLimitOf } from './gas-limit.js';
 
 /** One contract call the relayer pays gas for. */
 export interface RelayerCall {
@@ -21,16 +22,12 @@ export interface RelayerCall {
   args: readonly unknown[];
 }
 
-// Estimates are exact for the state they ran on; the margin covers a deposit or a block landing
-// between estimate and inclusion (an ETH payout's recipients may run code).
-const GAS_MARGIN_PERCENT = 25n;
-
 /**
  * Signs the relayer's transaction for a call without sending it, so the caller can store it first
  * and re-send the very same transaction after a crash. Gas is estimated against the node (which
- * throws, naming the contract's error, when the call would revert), the nonce counts the relayer's
- * pending transactions, and fees come from the node: EIP-1559 where the chain has a base fee, a
- * legacy gas price otherwise. The relayer's transactions must be signed one at a time, or two would
+ * throws, naming the contract's error, when the call would revert) and the limit is that estimate
+ * plus the gas buffer (`gasLimitOf`); the nonce counts the relayer's pending transactions, and fees
+ * come from the node: EIP-1559 where the chain has a base fee, a legacy gas price otherwise. The relayer's transactions must be signed one at a time, or two would
  * take the same nonce.
  */
 export async function signRelayerTransaction(
@@ -58,7 +55,7 @@ export async function signRelayerTransaction(
     client.getTransactionCount({ address: relayer.address, blockTag: 'pending' }),
     nodeFees(client),
   ]);
-  const common = { chainId, to: call.address, data, gas: (gas * (100n + GAS_MARGIN_PERCENT)) / 100n, nonce };
+  const common = { chainId, to: call.address, data, gas: gasLimitOf(gas), nonce };
   const rawTransaction: Hex =
     fees.type === 'eip1559'
       ? await relayer.signTransaction({

@@ -136,6 +136,8 @@ async function prepareDeal(status: DealStatus, action: DealAction, caller: Role)
   }
   let disputeId: string | null = null;
   if (staffActions.includes(action)) {
+    // Disputed once funded: the escrow is open (a decision without one cancels the deal instead).
+    await db.insert(schema.escrows).values({ dealId, status: 'funded' });
     const [dispute] = await db
       .insert(schema.dealDisputes)
       .values({

@@ -123,7 +123,9 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
         tags: ['Escrow'],
         summary: 'Approve a leg’s payout with your escrow key’s signature',
         description:
-          'Sign the leg’s `signing_payload` (from the status) with the key in `signer`. Ethereum: sign the ' +
+          'Name the payout by `deal_id` and `leg`, or by `escrow_id` and `side` (your side: your approval of ' +
+          'the leg you give, the stable leg for the buyer and the asset leg for the seller; `FORBIDDEN` when ' +
+          'it is not your side). Sign the leg’s `signing_payload` (from the status) with the key in `signer`. Ethereum: sign the ' +
           'EIP-712 typed data (also `release_typed_data`, with `signer_address`) and send `signature`. ' +
           'Bitcoin: sign the PSBT and send it back as `psbt`. Solana: sign the message bytes (base64 in ' +
           '`signing_payload.data`, format `solana_message`) with your ed25519 key and send the 64-byte ' +
@@ -138,14 +140,17 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const userId = principalOf(request).userId;
-      const { escrowId } = await engine.approve(userId, {
-        dealId: request.body.deal_id,
-        leg: request.body.leg,
-        approval:
-          request.body.psbt === undefined
-            ? { signature: request.body.signature ?? '' }
-            : { psbt: request.body.psbt },
-      });
+      const body = request.body;
+      // The schema lets through exactly one of the two forms, each complete.
+      const target =
+        body.escrow_id !== undefined && body.side !== undefined
+          ? { escrowId: body.escrow_id, side: body.side }
+          : { dealId: body.deal_id ?? '', leg: body.leg ?? 'asset' };
+      const { escrowId } = await engine.approve(
+        userId,
+        target,
+        body.psbt === undefined ? { signature: body.signature ?? '' } : { psbt: body.psbt },
+      );
       return reply.code(202).send(await engine.status(userId, { escrowId }));
     },
   );

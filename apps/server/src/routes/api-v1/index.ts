@@ -30,6 +30,7 @@ import { apiV1PartnerRoutes } from './partners.js';
 import { principalOf } from './principal-of.js';
 import { apiV1ProfileRoutes } from './profile.js';
 import { staffAlertRoutes } from './staff-alerts.js';
+import { staffDealRoutes } from './staff-deals.js';
 import { staffDisputeRoutes } from './staff-disputes.js';
 import { apiV1StaffKycRoutes } from './staff-kyc.js';
 import { staffTravelRoutes } from './staff-travel.js';
@@ -98,6 +99,7 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     await authenticated.register(staffTravelRoutes, { prefix: '/staff/travel' });
     await authenticated.register(staffUserRoutes, { prefix: '/staff' });
     await authenticated.register(staffAlertRoutes, { prefix: '/staff' });
+    await authenticated.register(staffDealRoutes, { prefix: '/staff' });
     await authenticated.register(webhookRoutes);
     await authenticated.register(escrowRoutes);
     await authenticated.register(walletRoutes);

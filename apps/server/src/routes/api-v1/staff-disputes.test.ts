@@ -39,8 +39,12 @@ function call(
   return app.inject({ method, url, payload, headers: { authorization: `Bearer ${token}` } });
 }
 
-/** A funded deal of 0.5 WBTC (50 000 000 base units) against 30 000 USDC (30 000 000 000 base units), disputed by the seller. */
-async function disputedDeal(): Promise<{ dealId: string; disputeId: string }> {
+/**
+ * A funded deal of 0.5 WBTC (50 000 000 base units) against 30 000 USDC (30 000 000 000 base units),
+ * disputed by the seller; with `escrow: false`, a deal disputed once its terms were agreed, before
+ * its escrow opened.
+ */
+async function disputedDeal({ escrow = true } = {}): Promise<{ dealId: string; disputeId: string }> {
   const created = await call('POST', '/api/v1/deals', buyer.token, {
     asset_chain: 'ETH',
     asset_symbol: 'WBTC',
@@ -52,7 +56,11 @@ async function disputedDeal(): Promise<{ dealId: string; disputeId: string }> {
   });
   expect(created.statusCode, created.body).toBe(201);
   const dealId: string = created.json().id;
-  await database.db.update(schema.deals).set({ status: 'escrow_funded' }).where(eq(schema.deals.id, dealId));
+  await database.db
+    .update(schema.deals)
+    .set({ status: escrow ? 'escrow_funded' : 'terms_agreed' })
+    .where(eq(schema.deals.id, dealId));
+  if (escrow) await database.db.insert(schema.escrows).values({ dealId, status: 'funded' });
   const body = new FormData();
   body.append('reason', reason);
   body.append('evidence', new Blob([png], { type: 'image/png' }), 'chat.png');
@@ -208,6 +216,7 @@ describe('GET /api/v1/staff/disputes/:id', () => {
     expect(Array.isArray(body.terms_versions)).toBe(true);
     expect(body.audit).toMatchObject({ deal_id: dealId, verified: true, broken_at_seq: null });
     expect(body.audit.entries.at(-1)).toMatchObject({ action: 'dispute_opened', actor_id: seller.id });
+    expect(body.escrow_opened).toBe(true);
 
     const evidence = await call(
       'GET',
@@ -263,6 +272,7 @@ describe('POST /api/v1/staff/disputes/:id/decision', () => {
     expect(response.json()).toMatchObject({
       status: 'decided',
       decision: 'release',
+      effect: 'escrow_payout',
       amounts: { asset: { buyer: '50000000', seller: '0' }, stable: { buyer: '0', seller: '30000000000' } },
       rationale,
       decided_by: mediator.id,
@@ -360,6 +370,57 @@ describe('POST /api/v1/staff/disputes/:id/decision', () => {
     });
     const audit = (await call('GET', `/api/v1/deals/${dealId}/audit`, buyer.token)).json();
     expect(audit.verified).toBe(true);
+  });
+
+  it('cancels a deal disputed before its escrow opened, whatever the decision, and says that no money moves', async () => {
+    const { dealId, disputeId } = await disputedDeal({ escrow: false });
+    const travel = await database.db
+      .insert(schema.travelItems)
+      .values({ dealId, kind: 'hotel', traveller: 'buyer', details: 'Two nights', requestedBy: buyer.id })
+      .returning();
+    const before = (await call('GET', `/api/v1/staff/disputes/${disputeId}`, mediator.token)).json();
+    expect(before.escrow_opened).toBe(false);
+    expect(before.dispute).toMatchObject({ status_before: 'terms_agreed', effect: null });
+
+    const response = await call('POST', `/api/v1/staff/disputes/${disputeId}/decision`, mediator.token, {
+      decision: 'release',
+      rationale,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({
+      status: 'decided',
+      decision: 'release',
+      effect: 'deal_cancelled',
+      amounts: null,
+      rationale,
+      decided_by: mediator.id,
+    });
+    expect(await statusOf(dealId)).toBe('cancelled');
+    // Nothing was deposited: no instruction for the escrow engine, no payout anywhere.
+    expect(await instructionsOf(disputeId)).toEqual([]);
+    const [travelAfter] = await database.db
+      .select()
+      .from(schema.travelItems)
+      .where(eq(schema.travelItems.id, travel[0]!.id));
+    expect(travelAfter!.status).toBe('cancelled');
+
+    const seen = (await call('GET', `/api/v1/deals/${dealId}/disputes`, seller.token)).json().data[0];
+    expect(seen).toMatchObject({ decision: 'release', effect: 'deal_cancelled', amounts: null });
+    const audit = (await call('GET', `/api/v1/deals/${dealId}/audit`, buyer.token)).json();
+    expect(audit.verified).toBe(true);
+    const decided = audit.entries.find((entry: { action: string }) => entry.action === 'dispute_decided');
+    expect(decided).toMatchObject({
+      actor_id: mediator.id,
+      payload: {
+        dispute_id: disputeId,
+        decision: 'release',
+        effect: 'deal_cancelled',
+        amounts: null,
+        escrow_instruction_id: null,
+        from_status: 'disputed',
+        to_status: 'cancelled',
+      },
+    });
   });
 
   it('splits each leg with the mediator’s exact amounts', async () => {

@@ -109,7 +109,9 @@ export const staffDisputeRoutes: FastifyPluginAsync = async (app) => {
         summary: 'Decide: release per terms, refund both, or split each leg; queued for on-chain execution',
         description:
           'split amounts are base units per leg to each party and must add up exactly to the leg ' +
-          '(400 VALIDATION_FAILED otherwise). 409 CONFLICT when the dispute is decided already.',
+          '(400 VALIDATION_FAILED otherwise). 409 CONFLICT when the dispute is decided already. On a deal ' +
+          'disputed before its escrow opened, any decision cancels the deal and moves no money (none was ' +
+          'deposited): the answer says so with `effect: deal_cancelled` and `amounts: null`.',
         params: idParams,
         body: disputeDecisionSchema,
         response: { 200: disputeSchema },

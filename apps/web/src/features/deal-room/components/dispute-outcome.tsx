@@ -21,6 +21,12 @@ export function DisputeOutcome({ deal, dispute }: { deal: DealWithHistory; dispu
   return (
     <div className="space-y-3">
       <p className="font-medium">Decision: {dispute.decision ? decisionLabels[dispute.decision] : '—'}</p>
+      {dispute.effect === 'deal_cancelled' && (
+        <p className="text-sm">
+          The decision cancelled the deal: it was disputed before its escrow opened, so nothing was deposited
+          and no money moved.
+        </p>
+      )}
       {dispute.amounts && (
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Amounts per leg</caption>

@@ -5,7 +5,7 @@ import { AppProvider } from '@/app/provider.js';
 import { authStorageKey, createAuthClient } from '@/lib/auth-client.js';
 import { apiError, createFakeApiServer } from '@/testing/fake-api-server.js';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
-import { DecisionForm } from './decision-form.js';
+import { cancelsDealNotice, DecisionForm } from './decision-form.js';
 
 // 0.5 BTC (50 000 000 sat) against 30 000 USDC (30 000 000 000 base units).
 const legs = {
@@ -14,7 +14,7 @@ const legs = {
 };
 const rationale = 'The chat log shows the seller delivered half of what was agreed.';
 
-function renderForm() {
+function renderForm({ escrowOpened = true } = {}) {
   const auth = createFakeAuthServer();
   auth.addUser('mediator@example.com', 'correct horse');
   window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('mediator@example.com')));
@@ -24,7 +24,7 @@ function renderForm() {
   onTestFinished(() => authClient.stopAutoRefresh());
   render(
     <AppProvider authClient={authClient}>
-      <DecisionForm disputeId="dispute-1" legs={legs} />
+      <DecisionForm disputeId="dispute-1" legs={legs} escrowOpened={escrowOpened} />
     </AppProvider>,
   );
   return api;
@@ -113,5 +113,41 @@ describe('DecisionForm', () => {
     ).toBeInTheDocument();
     const [sent] = api.requestsTo('POST /staff/disputes/dispute-1/decision');
     expect(sent!.body).toEqual({ decision: 'release', rationale: `Too short — ${rationale}` });
+  });
+
+  it('says up front and on confirming that a decision on a deal whose escrow never opened cancels it', async () => {
+    const api = renderForm({ escrowOpened: false });
+    api.on('POST /staff/disputes/dispute-1/decision', () => ({
+      status: 200,
+      body: {
+        id: 'dispute-1',
+        status: 'decided',
+        decision: 'refund',
+        effect: 'deal_cancelled',
+        amounts: null,
+      },
+    }));
+    expect(screen.getByRole('note')).toHaveTextContent(cancelsDealNotice);
+    await userEvent.click(screen.getByRole('radio', { name: /Refund both/ }));
+    await userEvent.type(screen.getByLabelText(/Rationale/), rationale);
+    await userEvent.click(screen.getByRole('button', { name: 'Review the decision' }));
+
+    const confirm = await screen.findByRole('alertdialog');
+    expect(confirm).toHaveTextContent(
+      'Record this decision? It cancels the deal, and cannot be changed afterwards.',
+    );
+    expect(confirm).toHaveTextContent(cancelsDealNotice);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Record the decision' }));
+    expect(
+      await screen.findByText('The deal is cancelled; no money moves, since none was deposited.'),
+    ).toBeInTheDocument();
+    const [sent] = api.requestsTo('POST /staff/disputes/dispute-1/decision');
+    expect(sent!.body).toEqual({ decision: 'refund', rationale });
+  });
+
+  it('says nothing of cancelling when the escrow is open', () => {
+    renderForm();
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+    expect(screen.queryByText(cancelsDealNotice)).not.toBeInTheDocument();
   });
 });

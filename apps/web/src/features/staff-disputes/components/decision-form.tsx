@@ -23,11 +23,24 @@ const choices: { value: DisputeDecision; label: string; hint: string }[] = [
 
 const legNames: Record<Leg, string> = { asset: 'Asset leg', stable: 'Stable leg' };
 
+/** What any decision does to a deal disputed before its escrow opened. */
+export const cancelsDealNotice =
+  'This deal’s escrow was never opened, so nothing was deposited: any decision cancels the deal and no money moves.';
+
 /**
  * The mediator's decision: release, refund or a split per leg typed in whole tokens and converted
- * exactly, a written rationale, then a confirm step before it is recorded and queued for the escrow.
+ * exactly, a written rationale, then a confirm step before it is recorded and queued for the escrow
+ * (or, on a deal whose escrow never opened, before it cancels the deal, as the form says up front).
  */
-export function DecisionForm({ disputeId, legs }: { disputeId: string; legs: LegTotals }) {
+export function DecisionForm({
+  disputeId,
+  legs,
+  escrowOpened,
+}: {
+  disputeId: string;
+  legs: LegTotals;
+  escrowOpened: boolean;
+}) {
   const id = useId();
   const [decision, setDecision] = useState<DisputeDecision>('release');
   const [inputs, setInputs] = useState<SplitInputs>({
@@ -57,8 +70,13 @@ export function DecisionForm({ disputeId, legs }: { disputeId: string; legs: Leg
 
   const submit = (request: DisputeDecisionRequest) =>
     decide.mutate(request, {
-      onSuccess: () =>
-        toast.success('Decision recorded', { description: 'It is queued for execution on-chain.' }),
+      onSuccess: (decided) =>
+        toast.success('Decision recorded', {
+          description:
+            decided.effect === 'deal_cancelled'
+              ? 'The deal is cancelled; no money moves, since none was deposited.'
+              : 'It is queued for execution on-chain.',
+        }),
       onError: (error) => {
         setPending(undefined);
         toast.error('The decision was not recorded', { description: describeStaffError(error) });
@@ -70,8 +88,11 @@ export function DecisionForm({ disputeId, legs }: { disputeId: string; legs: Leg
     return (
       <div role="alertdialog" aria-labelledby={`${id}-confirm`} className="space-y-3">
         <p id={`${id}-confirm`} className="font-medium">
-          Record this decision? It cannot be changed afterwards.
+          {escrowOpened
+            ? 'Record this decision? It cannot be changed afterwards.'
+            : 'Record this decision? It cancels the deal, and cannot be changed afterwards.'}
         </p>
+        {!escrowOpened && <p className="text-sm">{cancelsDealNotice}</p>}
         <p className="text-sm">{choices.find((choice) => choice.value === pending.decision)?.label}</p>
         {amounts && (
           <ul className="text-sm">
@@ -100,6 +121,11 @@ export function DecisionForm({ disputeId, legs }: { disputeId: string; legs: Leg
 
   return (
     <div className="space-y-5">
+      {!escrowOpened && (
+        <p role="note" className="rounded-md border border-border bg-surface p-3 text-sm">
+          {cancelsDealNotice}
+        </p>
+      )}
       <fieldset className="space-y-2">
         <legend className="font-medium">Decision</legend>
         {choices.map((choice) => (

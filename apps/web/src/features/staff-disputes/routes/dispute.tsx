@@ -69,6 +69,12 @@ export function StaffDisputeRoute() {
               {dispute.status === 'decided' ? (
                 <div className="space-y-2 text-sm">
                   <p className="font-medium">{dispute.decision ? decisionLabels[dispute.decision] : '—'}</p>
+                  {dispute.effect === 'deal_cancelled' && (
+                    <p>
+                      The decision cancelled the deal: it was disputed before its escrow opened, so nothing
+                      was deposited and no money moved.
+                    </p>
+                  )}
                   {dispute.amounts && (
                     <ul>
                       <li>
@@ -107,6 +113,7 @@ export function StaffDisputeRoute() {
               ) : (
                 <DecisionForm
                   disputeId={dispute.id}
+                  escrowOpened={data.escrow_opened}
                   legs={{
                     asset: { amount: data.deal.asset_amount, symbol: data.deal.asset_symbol },
                     stable: { amount: data.deal.stable_amount, symbol: data.deal.stable_symbol },

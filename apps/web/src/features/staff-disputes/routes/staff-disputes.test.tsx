@@ -78,6 +78,7 @@ const caseBody = {
     ],
     decision: null,
     amounts: null,
+    effect: null,
     rationale: null,
     decided_by: null,
     decided_at: null,
@@ -161,6 +162,7 @@ const caseBody = {
     settlement_waits: true,
     proposed_change: null,
   },
+  escrow_opened: true,
 };
 
 describe('/staff/disputes', () => {
@@ -222,6 +224,32 @@ describe('/staff/disputes/:id', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Take this case' }));
     expect(api.requestsTo('POST /staff/disputes/dispute-1/assign')).toHaveLength(1);
+  });
+
+  it('says that a decision on a deal disputed before its escrow opened cancelled the deal', async () => {
+    const { api } = renderConsole('/staff/disputes/dispute-1');
+    api.on('GET /staff/disputes/dispute-1', {
+      status: 200,
+      body: {
+        ...caseBody,
+        escrow_opened: false,
+        deal: { ...caseBody.deal, status: 'cancelled' },
+        dispute: {
+          ...caseBody.dispute,
+          status: 'decided',
+          status_before: 'terms_agreed',
+          decision: 'release',
+          effect: 'deal_cancelled',
+          rationale: 'The parties agreed in the deal room to stop before funding.',
+          decided_by: 'user-mediator',
+          decided_at: '2026-03-07T10:00:00.000Z',
+        },
+      },
+    });
+    const decision = await screen.findByRole('region', { name: 'Decision' });
+    expect(decision).toHaveTextContent(
+      'The decision cancelled the deal: it was disputed before its escrow opened, so nothing was deposited and no money moved.',
+    );
   });
 
   it('asks for a second factor when the API answers 403 with required_aal', async () => {
