@@ -31,4 +31,5 @@ export * from './tier-limits.js';
 export * from './trade-limits.js';
 export * from './travel-rule/ivms101.js';
 export * from './travel-rule/travel-rule.js';
+export * from './travel-rule/travel-rule-document.js';
 export * from './validate-new-trade.js';

@@ -1,82 +1,93 @@
+import { z } from 'zod';
+
 /**
  * The parts of the IVMS 101 data model (interVASP Messaging Standard, issue 1) a Covenant deal fills,
  * with the standard's element names, so the JSON is an IVMS 101 identity payload as other VASPs and
- * Travel Rule tools read it.
+ * Travel Rule tools read it. Codes: LEGL = legal name; GEOG = a physical address held on the
+ * customer; LEIX = a Legal Entity Identifier.
  */
 
-/** Codes of the standard: LEGL = legal name; GEOG = a physical address held on the customer; LEIX = an LEI. */
-export interface Ivms101NaturalPersonNameId {
-  primaryIdentifier: string;
-  secondaryIdentifier?: string;
-  nameIdentifierType: 'LEGL' | 'ALIA' | 'BIRT' | 'MAID' | 'MISC';
-}
+const countryCode = z
+  .string()
+  .regex(/^[A-Z]{2}$/)
+  .describe('ISO 3166-1 alpha-2');
 
-export interface Ivms101LegalPersonNameId {
-  legalPersonName: string;
-  legalPersonNameIdentifierType: 'LEGL' | 'SHRT' | 'TRAD';
-}
+export const ivms101AddressSchema = z.object({
+  addressType: z.enum(['HOME', 'BIZZ', 'GEOG']),
+  addressLine: z.array(z.string().max(70)).max(7).describe('free-format lines: at most 7 of 70 characters'),
+  country: countryCode,
+});
 
-export interface Ivms101Address {
-  addressType: 'HOME' | 'BIZZ' | 'GEOG';
-  /** Free-format lines: at most 7, each at most 70 characters. */
-  addressLine: string[];
-  /** ISO 3166-1 alpha-2. */
-  country: string;
-}
+export const ivms101NationalIdentificationSchema = z.object({
+  nationalIdentifier: z.string().max(35),
+  nationalIdentifierType: z.enum([
+    'ARNU',
+    'CCPT',
+    'RAID',
+    'DRLC',
+    'FIIN',
+    'TXID',
+    'SOCS',
+    'IDCD',
+    'LEIX',
+    'MISC',
+  ]),
+  countryOfIssue: countryCode.optional(),
+  registrationAuthority: z.string().optional(),
+});
 
-export interface Ivms101NationalIdentification {
-  nationalIdentifier: string;
-  nationalIdentifierType:
-    | 'ARNU'
-    | 'CCPT'
-    | 'RAID'
-    | 'DRLC'
-    | 'FIIN'
-    | 'TXID'
-    | 'SOCS'
-    | 'IDCD'
-    | 'LEIX'
-    | 'MISC';
-  countryOfIssue?: string;
-  registrationAuthority?: string;
-}
+export const ivms101NaturalPersonSchema = z.object({
+  name: z.object({
+    nameIdentifier: z.array(
+      z.object({
+        primaryIdentifier: z.string(),
+        secondaryIdentifier: z.string().optional(),
+        nameIdentifierType: z.enum(['LEGL', 'ALIA', 'BIRT', 'MAID', 'MISC']),
+      }),
+    ),
+  }),
+  geographicAddress: z.array(ivms101AddressSchema).optional(),
+  nationalIdentification: ivms101NationalIdentificationSchema.optional(),
+  dateAndPlaceOfBirth: z
+    .object({ dateOfBirth: z.string().describe('YYYY-MM-DD'), placeOfBirth: z.string() })
+    .optional(),
+  countryOfResidence: countryCode.optional(),
+});
 
-export interface Ivms101DateAndPlaceOfBirth {
-  /** YYYY-MM-DD. */
-  dateOfBirth: string;
-  placeOfBirth: string;
-}
+export const ivms101LegalPersonSchema = z.object({
+  name: z.object({
+    nameIdentifier: z.array(
+      z.object({
+        legalPersonName: z.string(),
+        legalPersonNameIdentifierType: z.enum(['LEGL', 'SHRT', 'TRAD']),
+      }),
+    ),
+  }),
+  geographicAddress: z.array(ivms101AddressSchema).optional(),
+  nationalIdentification: ivms101NationalIdentificationSchema.optional(),
+  countryOfRegistration: countryCode.optional(),
+});
 
-export interface Ivms101NaturalPerson {
-  name: { nameIdentifier: Ivms101NaturalPersonNameId[] };
-  geographicAddress?: Ivms101Address[];
-  nationalIdentification?: Ivms101NationalIdentification;
-  dateAndPlaceOfBirth?: Ivms101DateAndPlaceOfBirth;
-  countryOfResidence?: string;
-}
+/** A Person: exactly one of a natural and a legal person. */
+export const ivms101PersonSchema = z.union([
+  z.object({ naturalPerson: ivms101NaturalPersonSchema }),
+  z.object({ legalPerson: ivms101LegalPersonSchema }),
+]);
 
-export interface Ivms101LegalPerson {
-  name: { nameIdentifier: Ivms101LegalPersonNameId[] };
-  geographicAddress?: Ivms101Address[];
-  nationalIdentification?: Ivms101NationalIdentification;
-  countryOfRegistration?: string;
-}
+/** The identity payload of one transfer: who sends from which account, who receives at which. */
+export const ivms101IdentityPayloadSchema = z.object({
+  originator: z.object({
+    originatorPersons: z.array(ivms101PersonSchema),
+    accountNumber: z.array(z.string()),
+  }),
+  beneficiary: z.object({
+    beneficiaryPersons: z.array(ivms101PersonSchema),
+    accountNumber: z.array(z.string()),
+  }),
+});
 
-/** A Person: exactly one of the two. */
-export type Ivms101Person = { naturalPerson: Ivms101NaturalPerson } | { legalPerson: Ivms101LegalPerson };
-
-export interface Ivms101Originator {
-  originatorPersons: Ivms101Person[];
-  accountNumber: string[];
-}
-
-export interface Ivms101Beneficiary {
-  beneficiaryPersons: Ivms101Person[];
-  accountNumber: string[];
-}
-
-/** The identity payload of one transfer. */
-export interface Ivms101IdentityPayload {
-  originator: Ivms101Originator;
-  beneficiary: Ivms101Beneficiary;
-}
+export type Ivms101Address = z.infer<typeof ivms101AddressSchema>;
+export type Ivms101NaturalPerson = z.infer<typeof ivms101NaturalPersonSchema>;
+export type Ivms101LegalPerson = z.infer<typeof ivms101LegalPersonSchema>;
+export type Ivms101Person = z.infer<typeof ivms101PersonSchema>;
+export type Ivms101IdentityPayload = z.infer<typeof ivms101IdentityPayloadSchema>;

@@ -1,8 +1,9 @@
 import type { DealParty } from '../addresses/party-address-chains.js';
 import { type StableSymbol, tokenDecimals } from '../assets.js';
-import type { CisForm } from '../cis/cis.js';
+import type { CisEntityType } from '../cis/cis.js';
 import { formatUsd } from '../format-amount.js';
 import type { Ivms101Address, Ivms101IdentityPayload, Ivms101Person } from './ivms101.js';
+import type { travelRuleElements } from './travel-rule-document.js';
 
 /** Spec §9: deals worth this many US dollars or more carry originator and beneficiary information. */
 export const travelRuleThresholdUsd = 1_000n;
@@ -49,7 +50,7 @@ export interface TravelRuleKycRecord {
  */
 export interface TravelRuleRecords {
   kyc: TravelRuleKycRecord | null;
-  cis: Pick<CisForm, 'legal_name' | 'entity_type' | 'jurisdiction'> | null;
+  cis: { legal_name: string; entity_type: CisEntityType; jurisdiction: string } | null;
 }
 
 /** The party's own addresses on the deal: the account of each leg it takes part in. */
@@ -64,12 +65,7 @@ export interface TravelRuleAccounts {
  * characters; and the accounts (its payout address where it receives, its refund address where it
  * sends: the address the leg's deposit comes from and returns to).
  */
-export type TravelRuleElement =
-  | 'name'
-  | 'identification'
-  | 'address_too_long'
-  | 'payout_address'
-  | 'refund_address';
+export type TravelRuleElement = (typeof travelRuleElements)[number];
 
 export const travelRuleElementLabels: Record<TravelRuleElement, string> = {
   name: 'legal name',
