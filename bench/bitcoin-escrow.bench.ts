@@ -29,6 +29,7 @@ import { createEscrowChains } from '../apps/server/src/escrow/escrow-chains.js';
 import type { EscrowEngineDeps } from '../apps/server/src/escrow/escrow-engine-deps.js';
 import { createFilePlatformSigner } from '../apps/server/src/escrow/platform-signer.js';
 import { watchChain } from '../apps/server/src/escrow/watch-chain.js';
+import { loadFileStore } from '../apps/server/src/files/load-file-store.js';
 import { createDeliverWebhookJob } from '../apps/server/src/jobs/deliver-webhook-job.js';
 import { createTestTrader } from '../apps/server/src/testing/create-test-trader.js';
 
@@ -275,6 +276,7 @@ async function measureWatcher() {
     chains,
     settlementWindowHours: 72,
     feeBumpAfterSeconds: 180,
+    fileStore: await loadFileStore({ dataDir, fileEncryptionKey: undefined }),
     webhooks: {
       db,
       now,

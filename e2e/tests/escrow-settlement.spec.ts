@@ -91,6 +91,12 @@ test('two traders fund and settle a WETH-for-USDT escrow from their browsers, pa
     seller: { payout: payouts.seller, refund: randomEthereumAddress() },
   });
 
+  // The Travel Rule applies ($2,500 ≥ $1,000): before the escrow opens each trader sees what it sends.
+  const travelRule = (page: Page) => page.getByRole('region', { name: 'Travel Rule', exact: true });
+  await expect(travelRule(buyer)).toContainText('Bea Buyer');
+  await expect(travelRule(buyer)).toContainText('Friedrichstrasse 43, 10117 Berlin, DE');
+  await expect(travelRule(seller)).toContainText('Sol Seller Trading AG');
+
   // 3. The buyer opens the escrow; the seller's page shows its legs without a reload.
   await escrowCard(buyer).getByRole('button', { name: 'Open escrow' }).click();
   const assetLeg = (page: Page, who: string) =>
@@ -98,6 +104,9 @@ test('two traders fund and settle a WETH-for-USDT escrow from their browsers, pa
   const stableLeg = (page: Page, who: string) =>
     escrowCard(page).getByRole('region', { name: `Stablecoin leg: ${who}` });
   await expect(assetLeg(seller, 'You deposit')).toContainText('1.234567890123456789 WETH');
+  // Both parties' originator and beneficiary details were exchanged as it opened.
+  await expect(travelRule(seller)).toContainText('Originator (seller): Sol Seller Trading AG');
+  await expect(travelRule(seller)).toContainText('Beneficiary (buyer): Bea Buyer');
   await expect(stableLeg(buyer, 'You deposit')).toContainText('2500.123457 USDT');
   // Only the depositor of a leg may fund it from the devnet wallet.
   for (const page of [buyer, seller]) {

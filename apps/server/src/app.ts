@@ -16,6 +16,7 @@ import type { Mailer } from './email/mailer.js';
 import { createEscrowChains } from './escrow/escrow-chains.js';
 import { createEscrowEngine, type EscrowEngine } from './escrow/escrow-engine.js';
 import { createFilePlatformSigner, type PlatformSigner } from './escrow/platform-signer.js';
+import type { FileStore } from './files/file-store.js';
 import { loadFileStore } from './files/load-file-store.js';
 import type { DeliverWebhookPayload } from './jobs/deliver-webhook-job.js';
 import type { JobDefinition } from './jobs/job-definition.js';
@@ -115,12 +116,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('jobs', deps.jobs);
   app.decorate('deliverWebhookJob', deps.deliverWebhookJob);
   app.decorate('chains', deps.chains);
-  const { masterKey } = await loadFileStore({
+  const fileStore = await loadFileStore({
     dataDir: config.dataDir,
     fileEncryptionKey: config.fileEncryptionKey,
   });
-  app.decorate('fileMasterKey', masterKey);
-  await startEscrowEngine(app, deps);
+  app.decorate('fileMasterKey', fileStore.masterKey);
+  await startEscrowEngine(app, deps, fileStore);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -158,7 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 /** The escrow engine over the app's chains; its passes run from when the app is ready until it closes. */
-async function startEscrowEngine(app: FastifyInstance, deps: AppDeps): Promise<void> {
+async function startEscrowEngine(app: FastifyInstance, deps: AppDeps, fileStore: FileStore): Promise<void> {
   const { config } = deps;
   const signer = deps.platformSigner ?? (await createFilePlatformSigner(config.dataDir));
   const engine = createEscrowEngine({
@@ -170,6 +171,7 @@ async function startEscrowEngine(app: FastifyInstance, deps: AppDeps): Promise<v
     settlementWindowHours: config.escrow.settlementWindowHours,
     feeBumpAfterSeconds: config.escrow.feeBumpAfterSeconds,
     webhooks: { db: deps.database.db, now: deps.clock, jobs: deps.jobs, deliverJob: deps.deliverWebhookJob },
+    fileStore,
     ...(config.escrow.crashPoint ? { crashAt: config.escrow.crashPoint } : {}),
   });
   app.decorate('escrow', engine);

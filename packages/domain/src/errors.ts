@@ -48,6 +48,8 @@ export const errorStatus = {
   MEETING_CODE_OWN: 422,
   /** A travel quote the stable leg cannot pay now (not funded, short of the buyer's share, frozen by a dispute, or already settling). */
   TRAVEL_NOT_PAYABLE: 409,
+  /** Escrow refused for a deal of $1,000 or more: a party's records lack an element the Travel Rule requires. */
+  TRAVEL_RULE_INCOMPLETE: 422,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -34,4 +34,7 @@ export * from './support/support-ticket.js';
 export * from './text/text-rules.js';
 export * from './tier-limits.js';
 export * from './trade-limits.js';
+export * from './travel-rule/ivms101.js';
+export * from './travel-rule/travel-rule.js';
+export * from './travel-rule/travel-rule-document.js';
 export * from './validate-new-trade.js';

@@ -193,6 +193,14 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
         body: `The concierge confirmed the booking of ${kind} for the meeting.`,
       };
     }
+    case 'travel_rule_exchanged':
+      return {
+        title: 'Travel Rule information exchanged',
+        body: 'As the escrow opened, both parties’ originator and beneficiary details (IVMS 101) were exchanged. See them on the deal page.',
+      };
+    // Recorded for the audit trail; the parties are not notified of routine compliance reads.
+    case 'travel_rule_read_by_staff':
+      return null;
     default:
       return { title: `Deal updated: ${action}`, body: 'Open the deal to see what changed.' };
   }

@@ -4,6 +4,8 @@ import { type LegTerms, legDepositor, legReceiver, legs } from '@covenant/escrow
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import { meetingOf } from '../deals/deal-view.js';
+import { prepareTravelRuleExchange } from '../travel-rule/prepare-travel-rule-exchange.js';
+import { recordTravelRuleExchange } from '../travel-rule/record-travel-rule-exchange.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 
 export interface CreatedEscrow {
@@ -25,7 +27,9 @@ export interface CreatedEscrow {
  * Opens the escrow of a deal whose terms are agreed: per leg, the custody of the three keys (the
  * parties' registered signing addresses and the platform's) at a deposit address derived from the
  * accepted terms, deployed before it is shown to anyone, so every deposit lands in a contract that
- * logs it. Idempotent: a second call (or a concurrent one) returns the same escrow.
+ * logs it. A deal of $1,000 or more exchanges its Travel Rule information (IVMS 101) as it opens, and
+ * does not open while a party's records lack a required element (ADR 024). Idempotent: a second
+ * call (or a concurrent one) returns the same escrow.
  */
 export async function createEscrow(
   deps: EscrowEngineDeps,
@@ -94,6 +98,11 @@ export async function createEscrow(
     throw new AppError('CONFLICT', 'Both parties need an escrow key first', { missing });
   }
   const addressOf = (party: 'buyer' | 'seller') => addresses.find((row) => row.party === party);
+  if (!addressOf('buyer') || !addressOf('seller')) {
+    throw new AppError('ADDRESSES_REQUIRED', 'Both parties must set their addresses');
+  }
+  // Checked before any leg is deployed: a deal the Travel Rule stops costs nothing on-chain.
+  const travelRule = await prepareTravelRuleExchange(deps, deal, addresses);
   const deadline = new Date(deal.termsAgreedAt.getTime() + deal.fundingDeadlineHours * 3_600_000);
   // A funded deal has the settlement window to settle; one with a meeting has it after the meeting's
   // check-in closes, so nobody can refund the escrow on-chain before the parties could meet.
@@ -219,6 +228,7 @@ export async function createEscrow(
       },
       createdAt: now,
     });
+    if (travelRule) await recordTravelRuleExchange(tx, deps.fileStore.masterKey, travelRule, userId, now);
   });
   const created = await findEscrow(deps, dealId);
   if (!created) {

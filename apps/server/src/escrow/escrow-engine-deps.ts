@@ -1,5 +1,6 @@
 import type { Db } from '@covenant/db';
 import type { FastifyBaseLogger } from 'fastify';
+import type { FileStore } from '../files/file-store.js';
 import type { EnqueueWebhookDeps } from '../webhooks/enqueue-webhook-event.js';
 import type { DatabaseLocks, EscrowChains } from './escrow-chains.js';
 import type { EscrowCrashPoint } from './escrow-crash-point.js';
@@ -18,6 +19,8 @@ export interface EscrowEngineDeps {
   /** Seconds a sent payout may wait unmined before it is replaced by one paying a higher fee. */
   feeBumpAfterSeconds: number;
   webhooks: EnqueueWebhookDeps;
+  /** The parties' CIS sheets are files in it; its master key seals the Travel Rule document (ADR 024). */
+  fileStore: FileStore;
   /** Tests only: where the process kills itself to prove a step survives a crash (never in production). */
   crashAt?: EscrowCrashPoint;
 }

@@ -25,6 +25,11 @@ interface DemoAccountSpec extends Omit<DemoAccount, 'password' | 'totpSecret'> {
   lastName: string;
   profile: Pick<typeof schema.profiles.$inferInsert, 'verificationStatus' | 'tradingTier' | 'kycCompleted'>;
   roles: schema.UserRole[];
+  /** The trader's approved KYC record, what the Travel Rule sends for it (deals of $1,000 or more). */
+  kyc?: Pick<
+    typeof schema.kycSubmissions.$inferInsert,
+    'subjectType' | 'legalName' | 'country' | 'address' | 'dateOfBirth' | 'registrationNumber'
+  >;
 }
 
 const traderProfile = {
@@ -44,6 +49,13 @@ const demoAccounts: DemoAccountSpec[] = [
     lastName: 'Buyer',
     profile: traderProfile,
     roles: [],
+    kyc: {
+      subjectType: 'individual',
+      legalName: 'Bea Buyer',
+      country: 'DE',
+      address: 'Friedrichstrasse 43\n10117 Berlin',
+      dateOfBirth: '1984-05-17',
+    },
   },
   {
     email: 'seller@demo.covenant.test',
@@ -53,6 +65,13 @@ const demoAccounts: DemoAccountSpec[] = [
     lastName: 'Seller',
     profile: traderProfile,
     roles: [],
+    kyc: {
+      subjectType: 'company',
+      legalName: 'Sol Seller Trading AG',
+      country: 'CH',
+      address: 'Bahnhofstrasse 10\n8001 Zurich',
+      registrationNumber: 'CHE-123.456.789',
+    },
   },
   {
     email: 'unverified@demo.covenant.test',
@@ -93,7 +112,7 @@ const demoAccounts: DemoAccountSpec[] = [
 ];
 
 /**
- * Creates the demo accounts (confirmed, with profiles and roles), all with the password
+ * Creates the demo accounts (confirmed, with profiles, roles and the traders' approved KYC records), all with the password
  * `covenant-demo`; staff accounts also get a verified TOTP factor with `demoStaffTotpSecret`, written
  * in clear: the start seals it with the other clear secrets (`sealClearTotpSecrets`). Accounts that
  * exist already are left as they are, so it can run on every start.
@@ -124,6 +143,18 @@ export async function seedDemoData(db: Db, clock: () => Date = () => new Date())
       await tx
         .insert(schema.profiles)
         .values({ id: user.id, username: account.username, ...account.profile });
+      if (account.kyc) {
+        await tx.insert(schema.kycSubmissions).values({
+          userId: user.id,
+          status: 'approved',
+          ...account.kyc,
+          requestedTier: account.profile.tradingTier ?? 'basic',
+          approvedTier: account.profile.tradingTier ?? 'basic',
+          limitUsd: account.profile.tradingTier === 'enhanced' ? '100000' : '10000',
+          submittedAt: now,
+          reviewedAt: now,
+        });
+      }
       if (account.roles.length > 0) {
         await tx.insert(schema.userRoles).values(account.roles.map((role) => ({ userId: user.id, role })));
         // Staff pages need an aal2 session, so demo staff come with a verified authenticator.

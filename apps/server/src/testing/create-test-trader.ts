@@ -25,11 +25,16 @@ export interface TestTraderOverrides {
   aal?: 'aal1' | 'aal2';
   /** A password to sign in or reauthenticate with; without one the account has none. */
   password?: string;
+  /**
+   * The trader's approved KYC record (what the Travel Rule reads): an individual with an address by
+   * default, changed field by field here; null for none. Written only for KYC-complete traders.
+   */
+  kyc?: Partial<typeof schema.kycSubmissions.$inferInsert> | null;
 }
 
 /**
- * A confirmed user (a trader, or staff with `roles`) with a profile (verified, KYC complete, Enhanced unless told otherwise) and a
- * signed-in session, written straight into the app's database: faster than signing up through the API.
+ * A confirmed user (a trader, or staff with `roles`) with a profile (verified, KYC complete, Enhanced unless told otherwise), its
+ * approved KYC record, and a signed-in session, written straight into the app's database: faster than signing up through the API.
  */
 export async function createTestTrader(
   app: FastifyInstance,
@@ -52,6 +57,24 @@ export async function createTestTrader(
     kycCompleted: overrides.kycCompleted ?? true,
     tierLimitUsd: overrides.tierLimitUsd ?? null,
   });
+  if ((overrides.kycCompleted ?? true) && overrides.kyc !== null) {
+    const tier = overrides.tradingTier ?? 'enhanced';
+    await db.insert(schema.kycSubmissions).values({
+      userId: user!.id,
+      status: 'approved',
+      subjectType: 'individual',
+      legalName: `Test Trader ${username}`,
+      country: 'CH',
+      dateOfBirth: '1985-04-12',
+      address: 'Bahnhofstrasse 1\n8001 Zürich',
+      requestedTier: tier,
+      approvedTier: tier,
+      limitUsd: overrides.tierLimitUsd ?? (tier === 'basic' ? '10000' : '100000'),
+      submittedAt: now,
+      reviewedAt: now,
+      ...overrides.kyc,
+    });
+  }
   if (overrides.apiTier) {
     await db.insert(schema.apiAccessTiers).values({ userId: user!.id, tier: overrides.apiTier });
   }

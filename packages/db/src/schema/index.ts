@@ -11,5 +11,6 @@ export * from './kyc.js';
 export * from './meetings.js';
 export * from './rate-limits.js';
 export * from './support.js';
+export * from './travel-rule.js';
 export * from './wallets.js';
 export * from './webhooks.js';

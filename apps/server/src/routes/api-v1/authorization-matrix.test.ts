@@ -235,6 +235,31 @@ const operations: Record<string, OperationRule> = {
     access: 'read',
     absent: 'no evidence file',
   },
+  'GET /deals/{id}/travel-rule': {
+    access: 'read',
+    absent: 'the deal’s escrow is not open, so no Travel Rule information was exchanged',
+    alsoAllowed: {
+      callers: ['compliance'],
+      why: 'compliance staff read any deal’s Travel Rule information (each read is audited)',
+    },
+    refusedOtherwise: {
+      callers: [
+        'otherTrader',
+        'unverified',
+        'mediator',
+        'mediatorAal1',
+        'complianceAal1',
+        'admin',
+        'adminAal1',
+        'concierge',
+        'conciergeAal1',
+      ],
+      status: 403,
+      code: 'FORBIDDEN',
+      why: 'open to the deal’s two parties and compliance staff with a second factor; anyone else is refused',
+    },
+  },
+  'GET /deals/{id}/travel-rule/preview': { access: 'read' },
   'GET /deals/{id}/travel': { access: 'read' },
   'POST /deals/{id}/travel': {
     access: 'trade',

@@ -35,10 +35,18 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
         description:
           'Deploys one escrow per leg at an address derived from the accepted terms and the three signing keys ' +
           '(buyer, seller, platform; each party registers its key with `POST /wallets/connect`). 201 when ' +
-          'opened, 200 with the same escrow when it already was.',
+          'opened, 200 with the same escrow when it already was. A deal of $1,000 or more exchanges both ' +
+          'parties’ Travel Rule information (IVMS 101, `GET /deals/{id}/travel-rule`) as it opens; 422 ' +
+          '`TRAVEL_RULE_INCOMPLETE` when a party’s records lack a required element, named with whose in the ' +
+          'message and in `details.missing`.',
         security,
         body: escrowCreateRequestSchema,
-        response: { 200: escrowCreateResponseSchema, 201: escrowCreateResponseSchema, ...errors },
+        response: {
+          200: escrowCreateResponseSchema,
+          201: escrowCreateResponseSchema,
+          ...errors,
+          422: apiErrorSchema,
+        },
       },
     },
     async (request, reply) => {

@@ -39,6 +39,7 @@ import { apiV1SupportRoutes } from './support.js';
 import { apiV1SupportStaffRoutes } from './support-staff.js';
 import { travelRoutes } from './travel.js';
 import { travelApprovalRoutes } from './travel-approvals.js';
+import { travelRuleRoutes } from './travel-rule.js';
 import { walletRoutes } from './wallets.js';
 import { webhookRoutes } from './webhooks.js';
 
@@ -95,6 +96,7 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     await authenticated.register(dealRoomRoutes);
     await authenticated.register(meetingRoutes);
     await authenticated.register(travelApprovalRoutes);
+    await authenticated.register(travelRuleRoutes);
     await authenticated.register(staffDisputeRoutes, { prefix: '/staff/disputes' });
     await authenticated.register(staffTravelRoutes, { prefix: '/staff/travel' });
     await authenticated.register(staffUserRoutes, { prefix: '/staff' });

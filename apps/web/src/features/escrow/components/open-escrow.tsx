@@ -13,6 +13,7 @@ export function OpenEscrow({ deal }: { deal: DealWithHistory }) {
   const create = useCreateEscrow(deal.id);
   const error = create.error;
   const needsKey = error instanceof ApiError && error.status === 409 && /escrow key/i.test(error.message);
+  const travelRule = error instanceof ApiError && error.code === 'TRAVEL_RULE_INCOMPLETE';
   return (
     <div className="space-y-3">
       <p className="text-muted text-sm">
@@ -30,6 +31,13 @@ export function OpenEscrow({ deal }: { deal: DealWithHistory }) {
             <p>
               <Link to={paths.escrowKey} className="text-primary underline underline-offset-4">
                 Set up your escrow key
+              </Link>
+            </p>
+          ) : null}
+          {travelRule ? (
+            <p>
+              <Link to={paths.kyc} className="text-primary underline underline-offset-4">
+                Complete your KYC record
               </Link>
             </p>
           ) : null}

@@ -11,6 +11,7 @@ import { DisputePanel } from '@/features/deal-room/components/dispute-panel.js';
 import { MeetingPanel } from '@/features/deal-room/components/meeting-panel.js';
 import { MessagesPanel } from '@/features/deal-room/components/messages-panel.js';
 import { TermsPanel } from '@/features/deal-room/components/terms-panel.js';
+import { TravelRulePanel } from '@/features/deal-room/components/travel-rule-panel.js';
 import {
   type LiveUpdatesState,
   useDealLiveUpdates,
@@ -73,6 +74,7 @@ export function DealDetailsRoute() {
           <DealDetails deal={deal.data} viewerId={user?.id} />
           <CisPanel deal={deal.data} viewerId={user?.id} />
           <TermsPanel deal={deal.data} viewerId={user?.id} />
+          <TravelRulePanel deal={deal.data} viewerId={user?.id} />
           <EscrowPanel deal={deal.data} viewerId={user?.id} />
           <DisputePanel deal={deal.data} viewerId={user?.id} />
           <MessagesPanel deal={deal.data} viewerId={user?.id} />
