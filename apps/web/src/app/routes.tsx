@@ -107,6 +107,19 @@ export const routes: RouteObject[] = [
                     }),
                   },
                   {
+                    path: paths.staffDeals,
+                    lazy: async () => ({
+                      Component: (await import('@/features/staff-deals/routes/staff-deals.js'))
+                        .StaffDealsRoute,
+                    }),
+                  },
+                  {
+                    path: paths.staffDeal,
+                    lazy: async () => ({
+                      Component: (await import('@/features/staff-deals/routes/staff-deal.js')).StaffDealRoute,
+                    }),
+                  },
+                  {
                     path: paths.staffTravel,
                     lazy: async () => ({
                       Component: (await import('@/features/staff-travel/routes/staff-travel.js'))

@@ -29,6 +29,8 @@ export const paths = {
   staffUsers: '/staff/users',
   staffAlerts: '/staff/alerts',
   staffTravel: '/staff/travel',
+  staffDeals: '/staff/deals',
+  staffDeal: '/staff/deals/:id',
   accountSecurity: '/settings/security',
   escrowKey: '/settings/escrow-key',
   matchingSettings: '/settings/matching',

@@ -47,6 +47,7 @@ const staffLinks = [
   { role: 'admin', to: paths.staffInbox, label: 'Support inbox' },
   { role: 'admin', to: paths.staffUsers, label: 'Staff roles' },
   { role: ['mediator', 'compliance', 'admin'], to: paths.staffAlerts, label: 'Escrow alerts' },
+  { role: ['mediator', 'compliance', 'admin'], to: paths.staffDeals, label: 'Deals' },
   { role: 'concierge', to: paths.staffTravel, label: 'Concierge' },
 ] as const;
 

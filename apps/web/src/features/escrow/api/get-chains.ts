@@ -31,6 +31,12 @@ export function listedMintOf(
     ?.address;
 }
 
+/** The explorer page of transaction `hash` on `chain`, or null when the server names no explorer for it. */
+export function transactionUrlOf(chains: readonly ChainView[], chain: string, hash: string): string | null {
+  const explorer = chains.find((entry) => entry.chain === chain)?.explorer_url;
+  return explorer ? `${explorer.replace(/\/$/, '')}/tx/${hash}` : null;
+}
+
 /** `GET /api/v1/chains` (public): the chains escrows run on. */
 export async function getChains(api: ApiClient): Promise<ChainView[]> {
   const { data } = await api.get<{ data: ChainView[] }>('/chains');

@@ -1,7 +1,7 @@
 import type { DealWithHistory, EscrowStatusLegView, EscrowStatusView } from '@covenant/domain';
 import { ExternalLink } from 'lucide-react';
 import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
-import type { ChainView } from '../api/get-chains.js';
+import { type ChainView, transactionUrlOf } from '../api/get-chains.js';
 import { CopyButton } from './copy-button.js';
 import type { EscrowViewer } from './escrow-viewer.js';
 import { legStateText } from './leg-state-text.js';
@@ -41,7 +41,7 @@ export function EscrowCompleted({
       </p>
       {escrow.legs.map((leg) => {
         const hash = transactionOf(escrow, leg);
-        const explorer = chains.find((chain) => chain.chain === leg.chain)?.explorer_url ?? null;
+        const link = hash ? transactionUrlOf(chains, leg.chain, hash) : null;
         const titleId = `escrow-done-${leg.leg}-title`;
         return (
           <section
@@ -70,9 +70,9 @@ export function EscrowCompleted({
             {hash ? (
               <div className="space-y-1">
                 <p className="text-muted text-xs uppercase tracking-wide">Transaction</p>
-                {explorer ? (
+                {link ? (
                   <a
-                    href={`${explorer.replace(/\/$/, '')}/tx/${hash}`}
+                    href={link}
                     target="_blank"
                     rel="noreferrer"
                     className="inline-flex items-center gap-1 break-all font-mono text-primary text-sm underline-offset-4 hover:underline"

@@ -1,4 +1,6 @@
+import { Link } from 'react-router';
 import { Button } from '@/components/ui/button.js';
+import { paths } from '@/config/paths.js';
 import type { StaffAlert } from '../api/get-staff-alerts.js';
 import { useResolveStaffAlert } from '../api/resolve-staff-alert.js';
 import { AlertDetails } from './alert-details.js';
@@ -11,12 +13,26 @@ const dateFormat = new Intl.DateTimeFormat('en-GB', {
 });
 
 /**
- * One open alert: when, what kind, the engine's message, its subject and details (the deal's id among
- * them when it names one; the deal page serves only its parties), and "Mark resolved" for those who may close it (`canResolve`).
+ * Where an alert's deal opens in the staff deal view: its page when the alert names the deal, a search
+ * by escrow id when it names only the escrow (the search lists that escrow's deal), else nowhere.
+ */
+export function staffDealLinkOf(details: Record<string, unknown>): string | null {
+  const { deal_id: dealId, escrow_id: escrowId } = details;
+  if (typeof dealId === 'string' && dealId) return paths.staffDeal.replace(':id', encodeURIComponent(dealId));
+  if (typeof escrowId === 'string' && escrowId)
+    return `${paths.staffDeals}?${new URLSearchParams({ q: escrowId })}`;
+  return null;
+}
+
+/**
+ * One open alert: when, what kind, the engine's message, its subject and details, a link to the deal
+ * in the staff deal view when the alert is about one, and "Mark resolved" for those who may close it
+ * (`canResolve`).
  */
 export function StaffAlertItem({ alert, canResolve }: { alert: StaffAlert; canResolve: boolean }) {
   const kind = describeAlertKind(alert.kind);
   const resolve = useResolveStaffAlert(alert.id, kind);
+  const dealLink = staffDealLinkOf(alert.details);
 
   return (
     <li aria-label={kind} className="space-y-3 rounded-md border border-border p-4">
@@ -36,6 +52,11 @@ export function StaffAlertItem({ alert, canResolve }: { alert: StaffAlert; canRe
         )}
       </div>
       <AlertDetails details={alert.details} />
+      {dealLink && (
+        <Link to={dealLink} className="inline-block font-medium text-primary text-sm hover:underline">
+          Open the deal
+        </Link>
+      )}
     </li>
   );
 }

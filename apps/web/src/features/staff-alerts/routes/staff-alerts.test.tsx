@@ -98,11 +98,18 @@ describe('/staff/alerts', () => {
       'expected held': '0 base units',
       held: '1 base units',
     });
-    expect(within(books).queryByRole('link')).not.toBeInTheDocument();
+    // Only the escrow is named: the link searches the staff deal view by escrow id.
+    expect(within(books).getByRole('link', { name: 'Open the deal' })).toHaveAttribute(
+      'href',
+      '/staff/deals?q=escrow-1',
+    );
 
     const decision = items[0]!;
     expect(details(decision)).toEqual({ 'deal id': 'deal-7', error: 'VALIDATION_FAILED' });
-    expect(within(decision).queryByRole('link')).not.toBeInTheDocument();
+    expect(within(decision).getByRole('link', { name: 'Open the deal' })).toHaveAttribute(
+      'href',
+      '/staff/deals/deal-7',
+    );
   });
 
   it('lets compliance mark an alert resolved; it leaves the list', async () => {

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { BackLink } from '@/components/back-link.js';
 import { LoadError } from '@/components/load-error.js';
@@ -56,6 +56,15 @@ export function StaffDisputeRoute() {
         )
       ) : data && dispute ? (
         <>
+          <p className="text-sm">
+            <Link
+              to={paths.staffDeal.replace(':id', data.deal.id)}
+              className="font-medium text-primary hover:underline"
+            >
+              Open the deal in the staff deal view
+            </Link>
+            <span className="text-muted"> — escrow legs, on-chain movements, payouts and alerts</span>
+          </p>
           <CaseDeal data={data} />
           <CaseEvidence data={data} />
           <CaseCis data={data} />

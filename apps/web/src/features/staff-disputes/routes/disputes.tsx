@@ -99,6 +99,13 @@ export function StaffDisputesRoute() {
                     <span className="block text-muted text-xs">
                       {dispute.deal.asset_chain} → {dispute.deal.stable_chain}
                     </span>
+                    <Link
+                      to={paths.staffDeal.replace(':id', dispute.deal.id)}
+                      className="text-primary text-xs hover:underline"
+                      aria-label={`Deal view of the deal disputed ${dateFormat.format(new Date(dispute.created_at))}`}
+                    >
+                      Deal view
+                    </Link>
                   </td>
                   <td className="p-3">
                     {dispute.deal.buyer.username ?? dispute.deal.buyer.id} (buyer)

@@ -177,6 +177,10 @@ describe('/staff/disputes', () => {
     const row = link.closest('tr')!;
     expect(row).toHaveTextContent('ada (buyer)');
     expect(row).toHaveTextContent('grace (seller)');
+    expect(within(row).getByRole('link', { name: /^Deal view/ })).toHaveAttribute(
+      'href',
+      '/staff/deals/deal-1',
+    );
     expect(api.requestsTo('GET /staff/disputes')[0]!.query.get('status')).toBe('open');
 
     await userEvent.selectOptions(screen.getByLabelText('Status'), 'decided');
@@ -204,6 +208,10 @@ describe('/staff/disputes/:id', () => {
     expect(
       await screen.findByText('The seller stopped answering after the terms were agreed.'),
     ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open the deal in the staff deal view' })).toHaveAttribute(
+      'href',
+      '/staff/deals/deal-1',
+    );
     const deal = screen.getByRole('region', { name: 'Deal' });
     expect(deal).toHaveTextContent('0.5 BTC on BTC');
     expect(deal).toHaveTextContent('30000 USDC on ETH');
