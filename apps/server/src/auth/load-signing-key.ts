@@ -1,4 +1,3 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type CryptoKey,
@@ -8,6 +7,7 @@ import {
   importJWK,
   type JWK,
 } from 'jose';
+import { readOrCreateSecretFile } from '../files/secret-file.js';
 
 /** The ES256 key that signs access tokens; `publicJwk` is what /.well-known/jwks.json serves. */
 export interface SigningKey {
@@ -29,23 +29,12 @@ export async function loadSigningKey(options: {
 }): Promise<SigningKey> {
   if (options.jwtPrivateJwk)
     return signingKeyFromJwk(parseJwk(options.jwtPrivateJwk, 'AUTH_JWT_PRIVATE_JWK'));
-  const directory = join(options.dataDir, 'keys');
-  const path = join(directory, keyFileName);
-  await mkdir(directory, { recursive: true, mode: 0o700 });
-  try {
-    return signingKeyFromJwk(parseJwk(await readFile(path, 'utf8'), path));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const generated = await generatePrivateJwk();
-  try {
-    // 'wx' fails if another process created the file meanwhile; then that key wins.
-    await writeFile(path, `${JSON.stringify(generated)}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return signingKeyFromJwk(parseJwk(await readFile(path, 'utf8'), path));
-  }
-  return signingKeyFromJwk(generated);
+  const path = join(options.dataDir, 'keys', keyFileName);
+  const text = await readOrCreateSecretFile(
+    path,
+    async () => `${JSON.stringify(await generatePrivateJwk())}\n`,
+  );
+  return signingKeyFromJwk(parseJwk(text, path));
 }
 
 /** A fresh key that lives only in memory (tests). */

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileStore } from './file-store.js';
+import { readOrCreateSecretFile } from './secret-file.js';
 
 const masterKeyBytes = 32;
 
@@ -23,21 +24,11 @@ export async function loadFileStore(options: {
 
 async function loadOrCreateKeyFile(directory: string): Promise<Buffer> {
   const path = join(directory, 'file-master-key');
-  await mkdir(directory, { recursive: true, mode: 0o700 });
-  try {
-    return decodeMasterKey((await readFile(path, 'utf8')).trim(), path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const generated = randomBytes(masterKeyBytes);
-  try {
-    // 'wx' fails if another process created the file meanwhile; then that key wins.
-    await writeFile(path, `${generated.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-    return generated;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return decodeMasterKey((await readFile(path, 'utf8')).trim(), path);
-  }
+  const text = await readOrCreateSecretFile(
+    path,
+    () => `${randomBytes(masterKeyBytes).toString('base64')}\n`,
+  );
+  return decodeMasterKey(text.trim(), path);
 }
 
 function decodeMasterKey(text: string, source: string): Buffer {
