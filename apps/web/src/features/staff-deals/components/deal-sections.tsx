@@ -1,7 +1,7 @@
 import type { StaffDealView } from '@covenant/domain';
 import { ExternalLink, ShieldAlert, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Card } from '@/components/ui/card.js';
+import { RecordFields, RecordSection } from '@/components/record-sections.js';
 import { type ChainView, transactionUrlOf } from '@/features/escrow/api/get-chains.js';
 import { formatUtcTime } from '@/features/staff/components/format-utc-time.js';
 import { AlertDetails } from '@/features/staff-alerts/components/alert-details.js';
@@ -13,32 +13,6 @@ type Party = StaffDealView['parties']['buyer'];
 
 const legTitles = { asset: 'Asset leg', stable: 'Stablecoin leg' } as const;
 const time = (iso: string | null) => (iso ? formatUtcTime(iso) : '—');
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id}>
-      <Card className="min-w-0 space-y-4">
-        <h2 id={id} className="font-semibold text-lg">
-          {title}
-        </h2>
-        {children}
-      </Card>
-    </section>
-  );
-}
-
-function Fields({ rows }: { rows: [string, ReactNode][] }) {
-  return (
-    <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-      {rows.map(([label, value]) => (
-        <div key={label} className="contents">
-          <dt className="text-muted">{label}</dt>
-          <dd className="min-w-0 break-all">{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 /** A table that scrolls sideways on a narrow screen rather than pushing the page wider. */
 function Table({ caption, headers, children }: { caption: string; headers: string[]; children: ReactNode }) {
@@ -94,8 +68,8 @@ function partyText(party: Party): string {
 export function DealTerms({ view }: { view: StaffDealView }) {
   const { deal } = view;
   return (
-    <Section id="staff-deal-terms" title="Terms">
-      <Fields
+    <RecordSection title="Terms">
+      <RecordFields
         rows={[
           [
             'Deal ID',
@@ -127,14 +101,14 @@ export function DealTerms({ view }: { view: StaffDealView }) {
           ['Created', time(deal.created_at)],
         ]}
       />
-    </Section>
+    </RecordSection>
   );
 }
 
 export function DealParties({ view }: { view: StaffDealView }) {
   const addressesOf = (party: 'buyer' | 'seller') => view.addresses.find((entry) => entry.party === party);
   return (
-    <Section id="staff-deal-parties" title="Parties">
+    <RecordSection title="Parties">
       <div className="grid gap-6 md:grid-cols-2">
         {(['buyer', 'seller'] as const).map((side) => {
           const party = view.parties[side];
@@ -142,7 +116,7 @@ export function DealParties({ view }: { view: StaffDealView }) {
           return (
             <div key={side} className="min-w-0 space-y-2">
               <h3 className="font-medium capitalize">{side}</h3>
-              <Fields
+              <RecordFields
                 rows={[
                   ['E-mail', party.email || '—'],
                   ['Username', party.username ? `@${party.username}` : '—'],
@@ -160,7 +134,7 @@ export function DealParties({ view }: { view: StaffDealView }) {
           );
         })}
       </div>
-    </Section>
+    </RecordSection>
   );
 }
 
@@ -199,12 +173,12 @@ function LegMovements({ leg, chains }: { leg: Leg; chains: readonly ChainView[] 
 export function DealEscrow({ view, chains }: { view: StaffDealView; chains: readonly ChainView[] }) {
   const { escrow } = view;
   return (
-    <Section id="staff-deal-escrow" title="Escrow">
+    <RecordSection title="Escrow">
       {!escrow ? (
         <p className="text-muted text-sm">The escrow is not opened yet: nothing was deposited.</p>
       ) : (
         <>
-          <Fields
+          <RecordFields
             rows={[
               [
                 'Escrow ID',
@@ -224,7 +198,7 @@ export function DealEscrow({ view, chains }: { view: StaffDealView; chains: read
               <h3 id={`staff-deal-leg-${leg.leg}`} className="font-medium">
                 {legTitles[leg.leg]} — {leg.symbol} on {leg.chain}
               </h3>
-              <Fields
+              <RecordFields
                 rows={[
                   ['State', leg.state.replaceAll('_', ' ')],
                   ['Required', formatTokenAmount(leg.required_amount, leg.symbol)],
@@ -240,13 +214,13 @@ export function DealEscrow({ view, chains }: { view: StaffDealView; chains: read
           ))}
         </>
       )}
-    </Section>
+    </RecordSection>
   );
 }
 
 export function DealPayouts({ view, chains }: { view: StaffDealView; chains: readonly ChainView[] }) {
   return (
-    <Section id="staff-deal-payouts" title="Payouts">
+    <RecordSection title="Payouts">
       {view.payouts.length === 0 ? (
         <p className="text-muted text-sm">No payout has been started.</p>
       ) : (
@@ -276,7 +250,7 @@ export function DealPayouts({ view, chains }: { view: StaffDealView; chains: rea
           ))}
         </Table>
       )}
-    </Section>
+    </RecordSection>
   );
 }
 
@@ -291,7 +265,7 @@ function actorText(view: StaffDealView, actorId: string | null): string {
 export function DealAudit({ view }: { view: StaffDealView }) {
   const { audit } = view;
   return (
-    <Section id="staff-deal-audit" title="Audit trail">
+    <RecordSection title="Audit trail">
       {audit.verified ? (
         <p className="flex items-center gap-2 font-medium text-primary">
           <ShieldCheck className="size-5 shrink-0" aria-hidden />
@@ -319,13 +293,13 @@ export function DealAudit({ view }: { view: StaffDealView }) {
           </tr>
         ))}
       </Table>
-    </Section>
+    </RecordSection>
   );
 }
 
 export function DealAlerts({ view }: { view: StaffDealView }) {
   return (
-    <Section id="staff-deal-alerts" title="Alerts">
+    <RecordSection title="Alerts">
       {view.alerts.length === 0 ? (
         <p className="text-muted text-sm">No alert about this deal or its escrow.</p>
       ) : (
@@ -343,6 +317,6 @@ export function DealAlerts({ view }: { view: StaffDealView }) {
           ))}
         </ul>
       )}
-    </Section>
+    </RecordSection>
   );
 }

@@ -7,11 +7,10 @@ import {
   formatCisTradeSize,
   type StaffDisputeCase,
 } from '@covenant/domain';
-import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { RecordFields, RecordSection } from '@/components/record-sections.js';
 import { Button } from '@/components/ui/button.js';
-import { Card } from '@/components/ui/card.js';
 import { useApiClient } from '@/lib/api-client.js';
 import { getDisputeEvidence } from '../api/get-dispute-evidence.js';
 import { formatTokenAmount } from './token-amount.js';
@@ -28,36 +27,12 @@ export function caseNames(data: StaffDisputeCase): Names {
   ]);
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section aria-label={title}>
-      <Card className="space-y-4">
-        <h2 className="font-semibold text-lg">{title}</h2>
-        {children}
-      </Card>
-    </section>
-  );
-}
-
-function Fields({ rows }: { rows: [string, ReactNode][] }) {
-  return (
-    <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-      {rows.map(([label, value]) => (
-        <div key={label} className="contents">
-          <dt className="text-muted">{label}</dt>
-          <dd className="whitespace-pre-line break-words">{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
 export function CaseDeal({ data }: { data: StaffDisputeCase }) {
   const { deal, dispute } = data;
   const names = caseNames(data);
   return (
-    <Section title="Deal">
-      <Fields
+    <RecordSection title="Deal">
+      <RecordFields
         rows={[
           ['Deal ID', deal.id],
           ['Status', deal.status],
@@ -82,7 +57,7 @@ export function CaseDeal({ data }: { data: StaffDisputeCase }) {
           ['Reason', dispute.reason],
         ]}
       />
-    </Section>
+    </RecordSection>
   );
 }
 
@@ -92,7 +67,7 @@ function CisEntry({ side, entry }: { side: string; entry: DealCisEntry | null })
   return (
     <div className="space-y-2">
       <h3 className="font-medium capitalize">{side}</h3>
-      <Fields
+      <RecordFields
         rows={[
           ['Legal name', cis.legal_name],
           ['Entity type', cisEntityTypeLabels[cis.entity_type]],
@@ -112,19 +87,19 @@ function CisEntry({ side, entry }: { side: string; entry: DealCisEntry | null })
 
 export function CaseCis({ data }: { data: StaffDisputeCase }) {
   return (
-    <Section title="Customer Information Sheets">
+    <RecordSection title="Customer Information Sheets">
       <div className="grid gap-6 md:grid-cols-2">
         <CisEntry side="buyer" entry={data.cis.buyer} />
         <CisEntry side="seller" entry={data.cis.seller} />
       </div>
-    </Section>
+    </RecordSection>
   );
 }
 
 export function CaseTerms({ data }: { data: StaffDisputeCase }) {
   const names = caseNames(data);
   return (
-    <Section title="Terms versions">
+    <RecordSection title="Terms versions">
       {data.terms_versions.length === 0 ? (
         <p className="text-muted text-sm">No terms versions recorded.</p>
       ) : (
@@ -135,7 +110,7 @@ export function CaseTerms({ data }: { data: StaffDisputeCase }) {
                 Version {version.version} · {names.get(version.proposed_by) ?? version.proposed_by} ·{' '}
                 {formatTime(version.created_at)}
               </p>
-              <Fields
+              <RecordFields
                 rows={Object.entries(version.terms).map(([name, value]) => [
                   name,
                   typeof value === 'string' ? value : JSON.stringify(value),
@@ -145,14 +120,14 @@ export function CaseTerms({ data }: { data: StaffDisputeCase }) {
           ))}
         </ol>
       )}
-    </Section>
+    </RecordSection>
   );
 }
 
 export function CaseMessages({ data }: { data: StaffDisputeCase }) {
   const names = caseNames(data);
   return (
-    <Section title="Messages">
+    <RecordSection title="Messages">
       {data.messages.length === 0 ? (
         <p className="text-muted text-sm">The parties exchanged no messages.</p>
       ) : (
@@ -167,7 +142,7 @@ export function CaseMessages({ data }: { data: StaffDisputeCase }) {
           ))}
         </ol>
       )}
-    </Section>
+    </RecordSection>
   );
 }
 
@@ -187,8 +162,8 @@ export function CaseMeeting({ data }: { data: StaffDisputeCase }) {
   if (!meeting?.required) return null;
   const party = (name: 'buyer' | 'seller') => `${data.deal[name].username ?? data.deal[name].id} (${name})`;
   return (
-    <Section title="Meeting">
-      <Fields
+    <RecordSection title="Meeting">
+      <RecordFields
         rows={[
           [
             'Place',
@@ -220,7 +195,7 @@ export function CaseMeeting({ data }: { data: StaffDisputeCase }) {
           ))}
         </ul>
       )}
-    </Section>
+    </RecordSection>
   );
 }
 
@@ -244,7 +219,7 @@ export function CaseEvidence({ data }: { data: StaffDisputeCase }) {
     }
   };
   return (
-    <Section title="Evidence">
+    <RecordSection title="Evidence">
       {data.dispute.evidence.length === 0 ? (
         <p className="text-muted text-sm">No evidence attached.</p>
       ) : (
@@ -268,7 +243,7 @@ export function CaseEvidence({ data }: { data: StaffDisputeCase }) {
           ))}
         </ul>
       )}
-    </Section>
+    </RecordSection>
   );
 }
 
@@ -276,7 +251,7 @@ export function CaseAudit({ data }: { data: StaffDisputeCase }) {
   const { audit } = data;
   const names = caseNames(data);
   return (
-    <Section title="Audit trail">
+    <RecordSection title="Audit trail">
       <p
         className={
           audit.verified
@@ -300,6 +275,6 @@ export function CaseAudit({ data }: { data: StaffDisputeCase }) {
           </li>
         ))}
       </ol>
-    </Section>
+    </RecordSection>
   );
 }
