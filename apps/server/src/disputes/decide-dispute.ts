@@ -48,49 +48,34 @@ export async function decideDispute(
       .where(eq(schema.escrows.dealId, deal.id));
     const { action, effect } = disputeResolution(request.decision, escrow !== undefined);
     const status = nextDealStatus(deal.status, action, 'mediator');
-    if (effect === 'deal_cancelled') {
-      await tx.update(schema.deals).set({ status, updatedAt: now }).where(eq(schema.deals.id, deal.id));
-      await tx
-        .update(schema.dealDisputes)
-        .set({
-          status: 'decided',
-          mediatorId,
-          decision: request.decision,
-          decisionDetails: { effect },
-          rationale: request.rationale,
-          decidedBy: mediatorId,
-          decidedAt: now,
+    // A deal with no escrow is cancelled and queues nothing; otherwise the escrow engine is told
+    // what goes where.
+    let amounts: ReturnType<typeof amountsText> | null = null;
+    let instructionId: string | null = null;
+    if (effect !== 'deal_cancelled') {
+      const payout = disputePayout(
+        { asset: BigInt(deal.assetAmount), stable: BigInt(deal.stableAmount) },
+        request.decision,
+        request.split && {
+          asset: { buyer: BigInt(request.split.asset.buyer), seller: BigInt(request.split.asset.seller) },
+          stable: { buyer: BigInt(request.split.stable.buyer), seller: BigInt(request.split.stable.seller) },
+        },
+      );
+      amounts = amountsText(payout);
+      const [instruction] = await tx
+        .insert(schema.escrowInstructions)
+        .values({
+          dealId: deal.id,
+          disputeId,
+          kind: 'mediator_decision',
+          payload: await instructionPayload(tx, deal, disputeId, request.decision, payout),
+          status: 'queued',
+          createdAt: now,
           updatedAt: now,
         })
-        .where(eq(schema.dealDisputes.id, disputeId));
-      await appendDealEvent(tx, {
-        dealId: deal.id,
-        actorId: mediatorId,
-        action: 'dispute_decided',
-        payload: {
-          dispute_id: disputeId,
-          decision: request.decision,
-          effect,
-          amounts: null,
-          rationale: request.rationale,
-          escrow_instruction_id: null,
-          from_status: deal.status,
-          to_status: status,
-        },
-        createdAt: now,
-      });
-      await cancelOpenTravel(tx, { dealId: deal.id, actorId: mediatorId, now });
-      return;
+        .returning({ id: schema.escrowInstructions.id });
+      instructionId = instruction!.id;
     }
-    const payout = disputePayout(
-      { asset: BigInt(deal.assetAmount), stable: BigInt(deal.stableAmount) },
-      request.decision,
-      request.split && {
-        asset: { buyer: BigInt(request.split.asset.buyer), seller: BigInt(request.split.asset.seller) },
-        stable: { buyer: BigInt(request.split.stable.buyer), seller: BigInt(request.split.stable.seller) },
-      },
-    );
-    const amounts = amountsText(payout);
 
     await tx
       .update(schema.deals)
@@ -102,25 +87,13 @@ export async function decideDispute(
         status: 'decided',
         mediatorId,
         decision: request.decision,
-        decisionDetails: amounts,
+        decisionDetails: amounts ?? { effect },
         rationale: request.rationale,
         decidedBy: mediatorId,
         decidedAt: now,
         updatedAt: now,
       })
       .where(eq(schema.dealDisputes.id, disputeId));
-    const [instruction] = await tx
-      .insert(schema.escrowInstructions)
-      .values({
-        dealId: deal.id,
-        disputeId,
-        kind: 'mediator_decision',
-        payload: await instructionPayload(tx, deal, disputeId, request.decision, payout),
-        status: 'queued',
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning({ id: schema.escrowInstructions.id });
     await appendDealEvent(tx, {
       dealId: deal.id,
       actorId: mediatorId,
@@ -131,12 +104,14 @@ export async function decideDispute(
         effect,
         amounts,
         rationale: request.rationale,
-        escrow_instruction_id: instruction!.id,
+        escrow_instruction_id: instructionId,
         from_status: deal.status,
         to_status: status,
       },
       createdAt: now,
     });
+    if (effect === 'deal_cancelled')
+      await cancelOpenTravel(tx, { dealId: deal.id, actorId: mediatorId, now });
   });
   const [view] = await loadDisputes(deps.db, eq(schema.dealDisputes.id, disputeId));
   return view!;
