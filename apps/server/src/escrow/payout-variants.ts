@@ -61,3 +61,16 @@ export function unsignedPayoutOf(payout: PayoutRow, approver?: PayoutApprover): 
     signingPayload: variant?.signing_payload ?? (variants ? payload : payout.signingPayload),
   };
 }
+
+/** The plan as stored with the payout, with the deposit outputs it spends (what a later payout of the leg must not). */
+export function planJson(
+  plan: SettlementPlan,
+  deposits: readonly DepositOutput[] = [],
+): Record<string, unknown> {
+  return {
+    outcome: plan.outcome,
+    transfers: plan.transfers.map((transfer) => ({ ...transfer, amount: transfer.amount.toString() })),
+    travel_charge: plan.travelCharge.toString(),
+    deposits: deposits.map((deposit) => ({ ...deposit, amount: deposit.amount.toString() })),
+  };
+}

@@ -1,13 +1,11 @@
 import { schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
 import {
-  type DepositOutput,
   type Leg,
   type MediatorInstruction,
   mediatorOutcome,
   planSettlement,
   type SettlementOutcome,
-  type SettlementPlan,
 } from '@covenant/escrow';
 import { and, eq, inArray } from 'drizzle-orm';
 import { loadMeetingRecords, meetingSettled } from '../meetings/meeting-state.js';
@@ -21,7 +19,7 @@ import {
   loadEscrowBooks,
   receivedOf,
 } from './escrow-rows.js';
-import { buildStoredPayout } from './payout-variants.js';
+import { buildStoredPayout, planJson } from './payout-variants.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 import { closeTravel, travelAccountOf, travelInFlight } from './travel-payouts.js';
 
@@ -154,19 +152,6 @@ export async function writePayout(
     .onConflictDoNothing()
     .returning({ id: schema.escrowPayouts.id });
   return inserted.length > 0;
-}
-
-/** The plan as stored with the payout, with the deposit outputs it spends (what a later payout of the leg must not). */
-export function planJson(
-  plan: SettlementPlan,
-  deposits: readonly DepositOutput[] = [],
-): Record<string, unknown> {
-  return {
-    outcome: plan.outcome,
-    transfers: plan.transfers.map((transfer) => ({ ...transfer, amount: transfer.amount.toString() })),
-    travel_charge: plan.travelCharge.toString(),
-    deposits: deposits.map((deposit) => ({ ...deposit, amount: deposit.amount.toString() })),
-  };
 }
 
 /**

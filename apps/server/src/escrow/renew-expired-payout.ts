@@ -4,8 +4,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { eligibleSigners } from './approve-payout.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { depositOutputsOf, loadEscrowBooks, type PayoutRow, receivedOf } from './escrow-rows.js';
-import { buildStoredPayout } from './payout-variants.js';
-import { planJson } from './prepare-payouts.js';
+import { buildStoredPayout, planJson } from './payout-variants.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
 /**

@@ -20,8 +20,7 @@ import {
   type PayoutRow,
   receivedOf,
 } from './escrow-rows.js';
-import { buildStoredPayout } from './payout-variants.js';
-import { planJson } from './prepare-payouts.js';
+import { buildStoredPayout, planJson } from './payout-variants.js';
 
 /** Travel payouts still on their way: any but confirmed, failed or superseded. */
 export const liveTravelStatuses = ['collecting', 'ready', 'submitting', 'submitted'] as const;
