@@ -276,6 +276,7 @@ async function measureWatcher() {
     chains,
     settlementWindowHours: 72,
     feeBumpAfterSeconds: 180,
+    deploymentWaitSeconds: 30,
     fileStore: await loadFileStore({ dataDir, fileEncryptionKey: undefined }),
     webhooks: {
       db,

@@ -188,6 +188,7 @@ async function measureWatcher(net: EscrowDevnet) {
     chains,
     settlementWindowHours: 72,
     feeBumpAfterSeconds: 180,
+    deploymentWaitSeconds: 30,
     fileStore: await loadFileStore({ dataDir, fileEncryptionKey: undefined }),
     webhooks: {
       db,

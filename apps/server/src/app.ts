@@ -170,6 +170,7 @@ async function startEscrowEngine(app: FastifyInstance, deps: AppDeps, fileStore:
     chains: await createEscrowChains(deps.chains, config.dataDir, deps.logger, deps.database, signer),
     settlementWindowHours: config.escrow.settlementWindowHours,
     feeBumpAfterSeconds: config.escrow.feeBumpAfterSeconds,
+    deploymentWaitSeconds: config.escrow.deploymentWaitSeconds,
     webhooks: { db: deps.database.db, now: deps.clock, jobs: deps.jobs, deliverJob: deps.deliverWebhookJob },
     fileStore,
     ...(config.escrow.crashPoint ? { crashAt: config.escrow.crashPoint } : {}),

@@ -86,6 +86,8 @@ const envSchema = z.object({
   ESCROW_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
   /** Seconds a sent payout may wait unmined before it is sent again with a 12.5% higher fee (same nonce). */
   ESCROW_FEE_BUMP_AFTER_SECONDS: z.coerce.number().int().min(15).max(86_400).default(180),
+  /** Seconds opening an escrow waits for its deployments to be mined before answering that they are on their way. */
+  ESCROW_DEPLOYMENT_WAIT_SECONDS: z.coerce.number().int().min(0).max(120).default(30),
   /** How far from the meeting's coordinates a check-in may be before it is flagged for the mediators. */
   MEETING_RADIUS_METERS: z.coerce.number().int().min(50).max(100_000).default(1000),
   /** Jurisdictions the counterparty suggestions never match (GET /api/v1/partners/matches). */
@@ -273,6 +275,7 @@ export interface Config {
     settlementWindowHours: number;
     pollMs: number;
     feeBumpAfterSeconds: number;
+    deploymentWaitSeconds: number;
     /** Tests only: where the escrow engine kills its own process (never set in production). */
     crashPoint: EscrowCrashPoint | undefined;
   };
@@ -379,6 +382,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       settlementWindowHours: env.ESCROW_SETTLEMENT_WINDOW_HOURS,
       pollMs: env.ESCROW_POLL_MS,
       feeBumpAfterSeconds: env.ESCROW_FEE_BUMP_AFTER_SECONDS,
+      deploymentWaitSeconds: env.ESCROW_DEPLOYMENT_WAIT_SECONDS,
       crashPoint: env.ESCROW_CRASH_POINT,
     },
     meetings: {

@@ -180,6 +180,25 @@ export interface EscrowChainAdapter extends ChainAdapter {
   /** Deposits seen in the mempool, not yet in a block (blockRef and height empty): shown as pending at once. */
   scanMempool?(index: DepositAddressIndex): Promise<Omit<DepositMovement, 'blockRef' | 'height'>[]>;
 
+  /**
+   * Ethereum: the relayer's signed deployment of the leg's escrow, not yet sent, so the engine can
+   * store it first and release the relayer's turn once it is sent (`openLeg` waits for the receipt
+   * instead); `transaction` is null when the escrow is already deployed. With it, `isDeployed`.
+   */
+  signDeployment?(
+    terms: LegTerms,
+  ): Promise<{ depositAddress: string; transaction: SignedTransaction | null }>;
+
+  /** Whether the leg's escrow is deployed at its address (its code is there). */
+  isDeployed?(depositAddress: string): Promise<boolean>;
+
+  /**
+   * A sent relayer transaction signed again on the same nonce paying more (the rules of `bumpFee`),
+   * for the relayer's transactions that are not payouts (deployments, sweeps, wrong-token
+   * returns). Absent on chains with no fee market to outbid (Solana).
+   */
+  bumpRelayerTransaction?(sent: SignedTransaction, attempt: number): Promise<SignedTransaction>;
+
   /** Ethereum: anyone's refund after the escrow's on-chain deadline, no signatures needed. */
   signRefundAfterDeadline?(depositAddress: string): Promise<SignedTransaction>;
 

@@ -6,7 +6,9 @@ import { appendDealEvent } from '../deals/append-deal-event.js';
 import { meetingOf } from '../deals/deal-view.js';
 import { prepareTravelRuleExchange } from '../travel-rule/prepare-travel-rule-exchange.js';
 import { recordTravelRuleExchange } from '../travel-rule/record-travel-rule-exchange.js';
+import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
+import { sendRelayerTransaction } from './relayer-transactions.js';
 
 export interface CreatedEscrow {
   created: boolean;
@@ -27,7 +29,9 @@ export interface CreatedEscrow {
  * Opens the escrow of a deal whose terms are agreed: per leg, the custody of the three keys (the
  * parties' registered signing addresses and the platform's) at a deposit address derived from the
  * accepted terms, deployed before it is shown to anyone, so every deposit lands in a contract that
- * logs it. A deal of $1,000 or more exchanges its Travel Rule information (IVMS 101) as it opens, and
+ * logs it. A deployment is stored before it is sent and the relayer's turn ends once it is sent; the
+ * call then waits a while for it to be mined (the engine's passes raise its fee if it waits), and
+ * answers CONFLICT while it is not, so the parties ask again. A deal of $1,000 or more exchanges its Travel Rule information (IVMS 101) as it opens, and
  * does not open while a party's records lack a required element (ADR 024). Idempotent: a second
  * call (or a concurrent one) returns the same escrow.
  */
@@ -164,7 +168,7 @@ export async function createEscrow(
         scannedBlockRef: await chain.adapter.blockRefAt(height),
       })
       .onConflictDoNothing();
-    const { depositAddress, custody } = await chain.relayerTurn(() => chain.adapter.openLeg(terms));
+    const { depositAddress, custody } = await openLeg(deps, chain, terms);
     planned.push({
       terms,
       depositAddress,
@@ -173,6 +177,8 @@ export async function createEscrow(
       custody,
     });
   }
+
+  await waitForDeployments(deps, planned);
 
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
@@ -235,6 +241,60 @@ export async function createEscrow(
     throw new AppError('INVALID_STATE_TRANSITION', 'The deal changed while its escrow was being opened');
   }
   return { ...created, created: true };
+}
+
+/**
+ * Makes the leg's deposit address ready. Where the chain deploys an escrow (Ethereum), the
+ * deployment is signed, stored and sent in the relayer's turn, and followed by the engine's passes
+ * (`followRelayerTransactions`): a retried opening finds it and signs nothing. Elsewhere the
+ * adapter's `openLeg` does it all (Bitcoin sends nothing; Solana waits for its transaction).
+ */
+async function openLeg(
+  deps: EscrowEngineDeps,
+  chain: EscrowChain,
+  terms: LegTerms,
+): Promise<{ depositAddress: string; custody: Record<string, unknown> | null }> {
+  const { signDeployment, isDeployed } = chain.adapter;
+  if (!signDeployment || !isDeployed) return chain.relayerTurn(() => chain.adapter.openLeg(terms));
+  const depositAddress = await chain.adapter.depositAddress(terms);
+  await sendRelayerTransaction(
+    deps,
+    chain,
+    { kind: 'deployment', subject: depositAddress, escrowId: null, leg: terms.leg, depositAddress },
+    async () => (await signDeployment.call(chain.adapter, terms)).transaction,
+  );
+  return { depositAddress, custody: null };
+}
+
+/** How often opening an escrow looks whether its deployments are mined. */
+const deploymentPollMs = 250;
+
+/**
+ * Waits, holding no turn, until every leg's escrow that needs one is deployed, at most
+ * `deploymentWaitSeconds`; then answers CONFLICT with the legs still on their way.
+ */
+async function waitForDeployments(
+  deps: EscrowEngineDeps,
+  planned: readonly { terms: LegTerms; depositAddress: string }[],
+): Promise<void> {
+  const until = Date.now() + deps.deploymentWaitSeconds * 1000;
+  for (;;) {
+    const waiting: { leg: string; chain: string; deposit_address: string }[] = [];
+    for (const { terms, depositAddress } of planned) {
+      const adapter = deps.chains.get(terms.chain)?.adapter;
+      if (!adapter?.isDeployed) continue;
+      if (!(await adapter.isDeployed(depositAddress))) {
+        waiting.push({ leg: terms.leg, chain: terms.chain, deposit_address: depositAddress });
+      }
+    }
+    if (waiting.length === 0) return;
+    if (Date.now() >= until) {
+      throw new AppError('CONFLICT', 'The escrow is being deployed on-chain; open it again in a minute', {
+        deploying: waiting,
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, deploymentPollMs));
+  }
 }
 
 /**

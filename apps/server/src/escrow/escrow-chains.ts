@@ -30,8 +30,8 @@ export interface EscrowChain {
   /**
    * Runs `work` alone among the relayer's transactions, in this process and in every other server
    * process on the database: each is signed with the relayer's next nonce, so two signed before
-   * either is sent would collide. Deployments, payouts and refunds take their turn here from
-   * signing to broadcast.
+   * either is sent would collide. Deployments, payouts, refunds, sweeps and wrong-token returns
+   * take their turn here from signing to broadcast, never while waiting for a block (ADR 028).
    */
   relayerTurn<T>(work: () => Promise<T>): Promise<T>;
 }

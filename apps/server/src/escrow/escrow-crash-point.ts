@@ -9,13 +9,16 @@ import { writeSync } from 'node:fs';
  * - `before-confirmation`: a sent payout is deep enough and its movements are in the ledger, but
  *   the payout is not marked confirmed and the escrow (and deal) not closed;
  * - `mid-refund`: a refund's transaction is broadcast, not yet recorded as sent (the chaos suite
- *   stops a cancelled deal there between its two legs' refunds).
+ *   stops a cancelled deal there between its two legs' refunds);
+ * - `after-relayer-store`: one of the relayer's other transactions (an escrow's deployment, a sweep,
+ *   a wrong-token return) is signed and stored, not broadcast.
  */
 export const escrowCrashPoints = [
   'after-cosign',
   'after-submit',
   'before-confirmation',
   'mid-refund',
+  'after-relayer-store',
 ] as const;
 
 export type EscrowCrashPoint = (typeof escrowCrashPoints)[number];

@@ -18,6 +18,11 @@ export interface EscrowEngineDeps {
   settlementWindowHours: number;
   /** Seconds a sent payout may wait unmined before it is replaced by one paying a higher fee. */
   feeBumpAfterSeconds: number;
+  /**
+   * Seconds opening an escrow waits for its legs' deployments to be mined (outside the relayer's
+   * turn) before it answers that they are on their way; a later call finds them deployed.
+   */
+  deploymentWaitSeconds: number;
   webhooks: EnqueueWebhookDeps;
   /** The parties' CIS sheets are files in it; its master key seals the Travel Rule document (ADR 024). */
   fileStore: FileStore;

@@ -14,6 +14,7 @@ import { escrowStatusView } from './escrow-status-view.js';
 import { findLeg, findPartyEscrow } from './find-party-escrow.js';
 import { preparePayouts } from './prepare-payouts.js';
 import { refreshEscrows } from './refresh-legs.js';
+import { followRelayerTransactions } from './relayer-transactions.js';
 import { reportDeposit } from './report-deposit.js';
 import { submitPayouts } from './submit-payouts.js';
 import { sweepLateDeposits } from './sweep-late-deposits.js';
@@ -54,6 +55,8 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
   async function passAlone(): Promise<void> {
     const touched: string[] = [];
     for (const chain of deps.chains.values()) touched.push(...(await watchChain(deps, chain)));
+    // Deployments, sweeps and wrong-token returns sent by earlier passes or requests: done, or pushed.
+    touched.push(...(await followRelayerTransactions(deps)));
     await refreshEscrows(deps, touched);
     await sweepLateDeposits(deps, touched);
     await refreshEscrows(deps, await enforceDeadlines(deps));

@@ -3,7 +3,7 @@ import type { FeeBump, SignedTransaction, TxStatus } from '@covenant/escrow';
 import { and, eq } from 'drizzle-orm';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { type PayoutRow, storedTransactionOf } from './escrow-rows.js';
+import type { PayoutRow } from './escrow-rows.js';
 import { unsignedPayoutOf } from './payout-variants.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
@@ -11,210 +11,313 @@ import { raiseStaffAlert } from './staff-alerts.js';
 export const MAX_FEE_BUMPS = 5;
 
 /**
+ * A sent transaction the engine keeps moving: a payout's, or another of the relayer's (a
+ * deployment, a sweep, a wrong-token return). The same rules apply to both; only where it is stored
+ * and how its fee is raised differ (`SentTransactionStore`).
+ */
+export interface SentTransactionRow {
+  id: string;
+  rawTransaction: string | null;
+  txRef: string | null;
+  replacedTransactions: schema.ReplacedTransaction[];
+  feeBumpTransactions: schema.ReplacedTransaction[];
+  submittedAt: Date | null;
+  updatedAt: Date;
+}
+
+/** Where a kind of sent transaction is stored, how its fee is raised, and how it is named to staff. */
+export interface SentTransactionStore<Row extends SentTransactionRow> {
+  /**
+   * Stores `changes` while the row's current transaction is still `currentTxRef` (and, with
+   * `whileSent`, the row is still waiting to be mined); the stored row, or null when it moved on.
+   */
+  update(
+    row: Row,
+    currentTxRef: string,
+    changes: Partial<SentTransactionRow>,
+    whileSent: boolean,
+  ): Promise<Row | null>;
+  bumpFee(row: Row, current: SignedTransaction, attempt: number): Promise<FeeBump>;
+  /** What the log names it by (`{ payoutId }`). */
+  logContext(row: Row): Record<string, string>;
+  /** The staff alert when it stays unmined: its kind, what it is ("A payout transaction"), its details. */
+  stuck: { kind: string; what(row: Row): string; details(row: Row, txRef: string): Record<string, unknown> };
+}
+
+/** Payouts' transactions, in escrow_payouts. */
+function payoutStore(deps: EscrowEngineDeps, chain: EscrowChain): SentTransactionStore<PayoutRow> {
+  return {
+    async update(payout, currentTxRef, changes, whileSent) {
+      const [stored] = await deps.db
+        .update(schema.escrowPayouts)
+        .set(changes)
+        .where(
+          and(
+            eq(schema.escrowPayouts.id, payout.id),
+            eq(schema.escrowPayouts.txRef, currentTxRef),
+            ...(whileSent ? [eq(schema.escrowPayouts.status, 'submitted' as const)] : []),
+          ),
+        )
+        .returning();
+      return stored ?? null;
+    },
+    bumpFee: (payout, current, attempt) => chain.adapter.bumpFee(unsignedPayoutOf(payout), current, attempt),
+    logContext: (payout) => ({ payoutId: payout.id }),
+    stuck: {
+      kind: 'payout_stuck',
+      what: () => 'A payout transaction',
+      details: (payout, txRef) => ({ escrow_id: payout.escrowId, leg: payout.leg, transaction_hash: txRef }),
+    },
+  };
+}
+
+/**
  * Where a sent payout's transaction stands. When the current version is not mined but an earlier
  * one (which a higher-fee version replaced) is, that one is what the chain has: it becomes the
  * payout's transaction again, and its status is returned.
  */
-export async function sentVersion(
+export function sentVersion(
   deps: EscrowEngineDeps,
   chain: EscrowChain,
   payout: PayoutRow,
 ): Promise<{ payout: PayoutRow; status: TxStatus }> {
-  const current = storedTransactionOf(payout);
-  if (!current) return { payout, status: { state: 'unknown' } };
-  const status = await chain.adapter.confirmations(current.txRef);
-  if (status.state === 'included') return { payout, status };
-  for (const earlier of payout.replacedTransactions) {
-    const earlierStatus = await chain.adapter.confirmations(earlier.txRef);
-    if (earlierStatus.state !== 'included') continue;
-    const replaced: schema.ReplacedTransaction[] = [
-      ...payout.replacedTransactions.filter((version) => version.txRef !== earlier.txRef),
-      current,
-    ];
-    const [adopted] = await deps.db
-      .update(schema.escrowPayouts)
-      .set({
-        txRef: earlier.txRef,
-        rawTransaction: earlier.rawTransaction,
-        replacedTransactions: replaced,
-        updatedAt: deps.now(),
-      })
-      .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.txRef, current.txRef)))
-      .returning();
-    if (!adopted) break;
-    deps.logger.info(
-      { payoutId: payout.id, txRef: earlier.txRef },
-      'an earlier version of the payout transaction was mined',
-    );
-    return { payout: adopted, status: earlierStatus };
-  }
-  return { payout, status };
+  return sentVersionOf(deps, chain, payout, payoutStore(deps, chain)).then(({ row, status }) => ({
+    payout: row,
+    status,
+  }));
 }
 
-/**
- * Keeps a sent payout that is not mined yet moving: the node lost it (dropped from the mempool, or
- * undone by a reorg) → the same bytes are sent again; it has waited `feeBumpAfterSeconds` → it is
- * replaced by the same transaction paying a higher fee, stored before it is sent, like the first.
- * After MAX_FEE_BUMPS increases staff are alerted and it waits.
- */
-export async function keepPayoutMoving(
+/** Keeps a sent payout that is not mined yet moving (`keepSentTransactionMoving`). */
+export function keepPayoutMoving(
   deps: EscrowEngineDeps,
   chain: EscrowChain,
   payout: PayoutRow,
   status: TxStatus,
 ): Promise<void> {
-  const current = storedTransactionOf(payout);
+  return keepSentTransactionMoving(deps, chain, payout, status, payoutStore(deps, chain));
+}
+
+/** How many times the payout's fee was raised: replacements (Ethereum) or children (CPFP). */
+export function feeBumpsOf(
+  row: Pick<SentTransactionRow, 'replacedTransactions' | 'feeBumpTransactions'>,
+): number {
+  return row.replacedTransactions.length + row.feeBumpTransactions.length;
+}
+
+/**
+ * Where a sent transaction stands. When the current version is not mined but an earlier one (which
+ * a higher-fee version replaced) is, that one is what the chain has: it becomes the row's
+ * transaction again, and its status is returned.
+ */
+export async function sentVersionOf<Row extends SentTransactionRow>(
+  deps: EscrowEngineDeps,
+  chain: EscrowChain,
+  row: Row,
+  store: SentTransactionStore<Row>,
+): Promise<{ row: Row; status: TxStatus }> {
+  const current = storedOf(row);
+  if (!current) return { row, status: { state: 'unknown' } };
+  const status = await chain.adapter.confirmations(current.txRef);
+  if (status.state === 'included') return { row, status };
+  for (const earlier of row.replacedTransactions) {
+    const earlierStatus = await chain.adapter.confirmations(earlier.txRef);
+    if (earlierStatus.state !== 'included') continue;
+    const replaced: schema.ReplacedTransaction[] = [
+      ...row.replacedTransactions.filter((version) => version.txRef !== earlier.txRef),
+      current,
+    ];
+    const adopted = await store.update(
+      row,
+      current.txRef,
+      {
+        txRef: earlier.txRef,
+        rawTransaction: earlier.rawTransaction,
+        replacedTransactions: replaced,
+        updatedAt: deps.now(),
+      },
+      false,
+    );
+    if (!adopted) break;
+    deps.logger.info(
+      { ...store.logContext(row), txRef: earlier.txRef },
+      'an earlier version of the transaction was mined',
+    );
+    return { row: adopted, status: earlierStatus };
+  }
+  return { row, status };
+}
+
+/**
+ * Keeps a sent transaction that is not mined yet moving: the node lost it (dropped from the
+ * mempool, or undone by a reorg) → the same bytes are sent again; it has waited
+ * `feeBumpAfterSeconds` → it is replaced by the same transaction paying a higher fee, stored before
+ * it is sent, like the first. After MAX_FEE_BUMPS increases staff are alerted and it waits.
+ */
+export async function keepSentTransactionMoving<Row extends SentTransactionRow>(
+  deps: EscrowEngineDeps,
+  chain: EscrowChain,
+  row: Row,
+  status: TxStatus,
+  store: SentTransactionStore<Row>,
+): Promise<void> {
+  const current = storedOf(row);
   if (!current || status.state === 'included') return;
   if (status.state === 'unknown') {
     const resent = await chain.adapter.broadcast(current).then(
       () => true,
       (error: unknown) => {
-        deps.logger.warn({ err: error, payoutId: payout.id }, 're-broadcast failed');
+        deps.logger.warn({ err: error, ...store.logContext(row) }, 're-broadcast failed');
         return false;
       },
     );
     if (!resent) return;
   }
-  // A child paying for the payout (CPFP) that the node lost goes out again with its parent.
-  const child = payout.feeBumpTransactions.at(-1);
+  // A child paying for the transaction (CPFP) that the node lost goes out again with its parent.
+  const child = row.feeBumpTransactions.at(-1);
   if (child && (await chain.adapter.confirmations(child.txRef)).state === 'unknown') {
     await chain.adapter
       .broadcast(child)
       .catch((error: unknown) =>
-        deps.logger.warn({ err: error, payoutId: payout.id }, 're-broadcast of the fee-bump child failed'),
+        deps.logger.warn(
+          { err: error, ...store.logContext(row) },
+          're-broadcast of the fee-bump child failed',
+        ),
       );
   }
-  const waited = deps.now().getTime() - (payout.submittedAt ?? payout.updatedAt).getTime();
-  if (waited < deps.feeBumpAfterSeconds * 1000) return;
-  if (feeBumpsOf(payout) >= MAX_FEE_BUMPS) {
+  if (!waitedPastBump(deps, row)) return;
+  if (feeBumpsOf(row) >= MAX_FEE_BUMPS) {
     await raiseStaffAlert(deps, {
-      kind: 'payout_stuck',
-      subject: payout.id,
-      message: `A payout transaction is still not mined after ${MAX_FEE_BUMPS} fee increases`,
-      details: { escrow_id: payout.escrowId, leg: payout.leg, transaction_hash: current.txRef },
+      kind: store.stuck.kind,
+      subject: row.id,
+      message: `${store.stuck.what(row)} is still not mined after ${MAX_FEE_BUMPS} fee increases`,
+      details: store.stuck.details(row, current.txRef),
     });
     return;
   }
-  await chain.relayerTurn(() => replaceWithHigherFee(deps, chain, payout, current));
+  await chain.relayerTurn(() => replaceWithHigherFee(deps, chain, row, current, store));
 }
 
-async function replaceWithHigherFee(
+/** Whether the row's current version has waited `feeBumpAfterSeconds` unmined. */
+export function waitedPastBump(deps: EscrowEngineDeps, row: SentTransactionRow): boolean {
+  const waited = deps.now().getTime() - (row.submittedAt ?? row.updatedAt).getTime();
+  return waited >= deps.feeBumpAfterSeconds * 1000;
+}
+
+function storedOf(row: SentTransactionRow): SignedTransaction | null {
+  if (!row.rawTransaction || !row.txRef) return null;
+  return { rawTransaction: row.rawTransaction, txRef: row.txRef };
+}
+
+async function replaceWithHigherFee<Row extends SentTransactionRow>(
   deps: EscrowEngineDeps,
   chain: EscrowChain,
-  payout: PayoutRow,
+  row: Row,
   current: SignedTransaction,
+  store: SentTransactionStore<Row>,
 ): Promise<void> {
   let bump: FeeBump;
   try {
-    bump = await chain.adapter.bumpFee(unsignedPayoutOf(payout), current, feeBumpsOf(payout) + 1);
+    bump = await store.bumpFee(row, current, feeBumpsOf(row) + 1);
   } catch (error) {
     // Waiting past the bump delay with no way to push it (Bitcoin: its fee output was folded as
     // dust, or the ceiling is reached): staff look, as after MAX_FEE_BUMPS.
     const reason = error instanceof Error ? error.message : String(error);
-    deps.logger.warn({ err: error, payoutId: payout.id }, 'could not raise the fee of a stuck payout');
+    deps.logger.warn(
+      { err: error, ...store.logContext(row) },
+      'could not raise the fee of a stuck transaction',
+    );
     await raiseStaffAlert(deps, {
-      kind: 'payout_stuck',
-      subject: payout.id,
-      message: 'A payout transaction is still not mined and its fee cannot be raised',
-      details: {
-        escrow_id: payout.escrowId,
-        leg: payout.leg,
-        transaction_hash: current.txRef,
-        error: reason.slice(0, 500),
-      },
+      kind: store.stuck.kind,
+      subject: row.id,
+      message: `${store.stuck.what(row)} is still not mined and its fee cannot be raised`,
+      details: { ...store.stuck.details(row, current.txRef), error: reason.slice(0, 500) },
     });
     return;
   }
   if (!bump.replaces) {
-    await addFeeBumpChild(deps, chain, payout, current, bump.transaction);
+    await addFeeBumpChild(deps, chain, row, current, bump.transaction, store);
     return;
   }
   const bumped = bump.transaction;
   await storeThenBroadcast(
     deps,
     chain,
-    payout,
+    row,
     current,
     {
       rawTransaction: bumped.rawTransaction,
       txRef: bumped.txRef,
-      replacedTransactions: [...payout.replacedTransactions, current],
+      replacedTransactions: [...row.replacedTransactions, current],
     },
     bumped,
+    store,
     {
-      sent: [{ replaced: current.txRef, txRef: bumped.txRef }, 'payout sent again with a higher fee'],
+      sent: [{ replaced: current.txRef, txRef: bumped.txRef }, 'transaction sent again with a higher fee'],
       // Refused when the earlier version was mined meanwhile: the next pass finds that one.
-      failed: 'sending the higher-fee payout failed',
+      failed: 'sending the higher-fee transaction failed',
     },
   );
 }
 
 /**
- * Stores a new fee version of a sent payout, only while `current` is still the transaction it was
- * sent as (and its wait before the next bump restarts), then sends `transaction`: a crash between
- * the two re-sends what was stored.
+ * Stores a new fee version of a sent transaction, only while `current` is still the transaction it
+ * was sent as (and its wait before the next bump restarts), then sends `transaction`: a crash
+ * between the two re-sends what was stored.
  */
-async function storeThenBroadcast(
+async function storeThenBroadcast<Row extends SentTransactionRow>(
   deps: EscrowEngineDeps,
   chain: EscrowChain,
-  payout: PayoutRow,
+  row: Row,
   current: SignedTransaction,
-  changes: Partial<typeof schema.escrowPayouts.$inferInsert>,
+  changes: Partial<SentTransactionRow>,
   transaction: SignedTransaction,
+  store: SentTransactionStore<Row>,
   log: { sent: [Record<string, string>, string]; failed: string },
 ): Promise<void> {
   const now = deps.now();
-  const [stored] = await deps.db
-    .update(schema.escrowPayouts)
-    .set({ ...changes, submittedAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(schema.escrowPayouts.id, payout.id),
-        eq(schema.escrowPayouts.status, 'submitted'),
-        eq(schema.escrowPayouts.txRef, current.txRef),
-      ),
-    )
-    .returning();
+  const stored = await store.update(
+    row,
+    current.txRef,
+    { ...changes, submittedAt: now, updatedAt: now },
+    true,
+  );
   if (!stored) return;
-  deps.logger.info({ payoutId: payout.id, ...log.sent[0] }, log.sent[1]);
+  deps.logger.info({ ...store.logContext(row), ...log.sent[0] }, log.sent[1]);
   await chain.adapter
     .broadcast(transaction)
-    .catch((error: unknown) => deps.logger.warn({ err: error, payoutId: payout.id }, log.failed));
-}
-
-/** How many times the payout's fee was raised: replacements (Ethereum) or children (CPFP). */
-export function feeBumpsOf(payout: PayoutRow): number {
-  return payout.replacedTransactions.length + payout.feeBumpTransactions.length;
+    .catch((error: unknown) => deps.logger.warn({ err: error, ...store.logContext(row) }, log.failed));
 }
 
 /**
- * A child paying for the payout's transaction (CPFP): stored on the payout before it is sent (a
- * crash re-sends it, `keepPayoutMoving`), the payout's own transaction unchanged. Its submission
- * time restarts the wait before the next bump.
+ * A child paying for the transaction (CPFP): stored on the row before it is sent (a crash re-sends
+ * it, `keepSentTransactionMoving`), the row's own transaction unchanged. Its submission time
+ * restarts the wait before the next bump.
  */
-async function addFeeBumpChild(
+async function addFeeBumpChild<Row extends SentTransactionRow>(
   deps: EscrowEngineDeps,
   chain: EscrowChain,
-  payout: PayoutRow,
+  row: Row,
   current: SignedTransaction,
   child: SignedTransaction,
+  store: SentTransactionStore<Row>,
 ): Promise<void> {
   await storeThenBroadcast(
     deps,
     chain,
-    payout,
+    row,
     current,
     {
       feeBumpTransactions: [
-        ...payout.feeBumpTransactions,
+        ...row.feeBumpTransactions,
         { txRef: child.txRef, rawTransaction: child.rawTransaction },
       ],
     },
     child,
+    store,
     {
       sent: [
         { parent: current.txRef, child: child.txRef },
-        'a child transaction pays a higher fee for the payout',
+        'a child transaction pays a higher fee for the transaction',
       ],
       failed: 'sending the fee-bump child failed',
     },

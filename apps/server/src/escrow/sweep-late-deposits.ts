@@ -1,25 +1,41 @@
 import { schema } from '@covenant/db';
 import { isConfirmed, lateDepositAction } from '@covenant/escrow';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { type LedgerRow, type LegRow, ledgerEntryOf, loadEscrowBooks } from './escrow-rows.js';
 import { writePayout } from './prepare-payouts.js';
+import { sendRelayerTransaction } from './relayer-transactions.js';
 import { raiseStaffAlert } from './staff-alerts.js';
-
-/** How long a pass waits for a sweep to be mined before leaving it to the reconciliation. */
-const sweepWaitMs = 30_000;
 
 /**
  * Sends back what reached a leg after it was settled (a deposit paid late, or twice), by the rule
  * of `lateDepositAction`: on a chain with a sweep (Ethereum) the escrow's `sweep()` pays its whole
- * balance to the depositor's refund address, and the movement goes into the leg's ledger so its
- * books balance again; elsewhere a `late_deposit` refund payout to that address is prepared, for
+ * balance to the depositor's refund address (stored, sent, and followed to its block by
+ * `followRelayerTransactions`, which puts the movement into the leg's ledger so its books balance
+ * again); elsewhere a `late_deposit` refund payout to that address is prepared, for
  * either party to approve, and goes the way of every payout. Runs for the escrows whose ledgers
  * just changed.
  */
 export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: readonly string[]): Promise<void> {
-  for (const escrowId of new Set(escrowIds)) {
+  const ids = [...new Set(escrowIds)];
+  if (ids.length === 0) return;
+  // A sweep sent and not mined yet: its movements are not in the ledger, the money still looks held.
+  const sweepsOnTheirWay = new Set(
+    (
+      await deps.db
+        .select({ subject: schema.escrowRelayerTransactions.subject })
+        .from(schema.escrowRelayerTransactions)
+        .where(
+          and(
+            eq(schema.escrowRelayerTransactions.kind, 'sweep'),
+            inArray(schema.escrowRelayerTransactions.escrowId, ids),
+            inArray(schema.escrowRelayerTransactions.status, ['submitting', 'submitted']),
+          ),
+        )
+    ).map((sweep) => sweep.subject),
+  );
+  for (const escrowId of ids) {
     const books = await loadEscrowBooks(deps.db, escrowId);
     for (const row of books.legs) {
       if (row.state !== 'released' && row.state !== 'refunded') continue;
@@ -32,6 +48,7 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
         counted.filter((entry) => kinds.includes(entry.kind)).reduce((sum, entry) => sum + entry.amount, 0n);
       const returnInFlight =
         ledger.some((entry) => entry.kind === 'sweep' && entry.status === 'pending') ||
+        sweepsOnTheirWay.has(`${escrowId}:${row.leg}`) ||
         books.lateDepositPayouts(row.leg).some((payout) => !['confirmed', 'failed'].includes(payout.status));
       const action = lateDepositAction({
         state: row.state,
@@ -59,64 +76,37 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
       const held = action.amount;
       const signSweep = chain.adapter.signSweep;
       if (!signSweep) continue;
-      await chain.relayerTurn(async () => {
-        let txRef: string;
-        try {
-          const signed = await signSweep.call(chain.adapter, row.depositAddress, {
-            dealId: await dealIdOf(deps, escrowId),
-            leg: row.leg,
-            depositorRefundAddress: row.depositorRefundAddress,
-          });
-          await chain.adapter.broadcast(signed);
-          txRef = signed.txRef;
-        } catch (error) {
-          await raiseStaffAlert(deps, {
-            kind: 'sweep_refused',
+      try {
+        await sendRelayerTransaction(
+          deps,
+          chain,
+          {
+            kind: 'sweep',
             subject: `${escrowId}:${row.leg}`,
-            message: 'A late deposit could not be swept back to the depositor',
-            details: {
-              escrow_id: escrowId,
+            escrowId,
+            leg: row.leg,
+            depositAddress: row.depositAddress,
+          },
+          async () =>
+            signSweep.call(chain.adapter, row.depositAddress, {
+              dealId: await dealIdOf(deps, escrowId),
               leg: row.leg,
-              held: held.toString(),
-              error: String(error).slice(0, 500),
-            },
-          });
-          return;
-        }
-        const deadline = Date.now() + sweepWaitMs;
-        let status = await chain.adapter.confirmations(txRef);
-        while (status.state !== 'included' && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          status = await chain.adapter.confirmations(txRef);
-        }
-        if (status.state !== 'included') return;
-        const { movements } = await chain.adapter.outgoingMovements(txRef, row);
-        const now = deps.now();
-        const sweeps = movements.filter((movement) => movement.kind === 'sweep');
-        if (sweeps.length === 0) return;
-        await deps.db
-          .insert(schema.escrowLedgerEntries)
-          .values(
-            sweeps.map((movement) => ({
-              escrowId,
-              leg: row.leg,
-              chain: row.chain,
-              kind: 'sweep' as const,
-              amount: movement.amount.toString(),
-              txRef,
-              position: movement.position,
-              counterpartyAddress: movement.to,
-              blockRef: movement.blockRef,
-              blockHeight: movement.height,
-              confirmations: status.confirmations,
-              status: 'pending' as const,
-              createdAt: now,
-              updatedAt: now,
-            })),
-          )
-          .onConflictDoNothing();
-        deps.logger.info({ escrowId, leg: row.leg, txRef }, 'late deposit swept back to the depositor');
-      });
+              depositorRefundAddress: row.depositorRefundAddress,
+            }),
+        );
+      } catch (error) {
+        await raiseStaffAlert(deps, {
+          kind: 'sweep_refused',
+          subject: `${escrowId}:${row.leg}`,
+          message: 'A late deposit could not be swept back to the depositor',
+          details: {
+            escrow_id: escrowId,
+            leg: row.leg,
+            held: held.toString(),
+            error: String(error).slice(0, 500),
+          },
+        });
+      }
     }
   }
 }

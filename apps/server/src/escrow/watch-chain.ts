@@ -8,6 +8,7 @@ import {
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
+import { sendRelayerTransaction } from './relayer-transactions.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
 /** Blocks read per pass, so a watcher that fell far behind catches up in steps. */
@@ -133,8 +134,19 @@ export async function recordDeposit(
     // Only a chain that can return another token alone does (Ethereum); elsewhere staff handle it.
     if (!signReturn) return false;
     try {
-      const signed = await signReturn.call(chain.adapter, watched.depositAddress, movement.tokenAddress);
-      await chain.adapter.broadcast(signed);
+      // Once per deposit, stored before it is sent and followed like a payout (`followRelayerTransactions`).
+      await sendRelayerTransaction(
+        deps,
+        chain,
+        {
+          kind: 'foreign_asset_return',
+          subject: `${movement.txRef}:${movement.position}`,
+          escrowId: watched.escrowId,
+          leg: watched.leg,
+          depositAddress: watched.depositAddress,
+        },
+        () => signReturn.call(chain.adapter, watched.depositAddress, movement.tokenAddress),
+      );
     } catch (error) {
       deps.logger.warn(
         { err: error, escrowId: watched.escrowId },

@@ -99,7 +99,13 @@ export interface EscrowDevnet {
  * regtest node in memory too (deposits count at 2 blocks), and each party registers a Bitcoin key.
  */
 export async function startEscrowDevnet(
-  options: { confirmations?: number; bitcoin?: boolean; solana?: boolean } = {},
+  options: {
+    confirmations?: number;
+    bitcoin?: boolean;
+    solana?: boolean;
+    /** Server settings on top of the file's (ESCROW_POLL_MS=0). */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<EscrowDevnet> {
   const dataDir = await mkdtemp(join(tmpdir(), 'covenant-escrow-'));
   const devnet = await startEthereumDevnet({ dataDir, confirmations: options.confirmations ?? 2 });
@@ -131,7 +137,7 @@ export async function startEscrowDevnet(
     database,
     chains: registry,
     clock: () => clock.now,
-    env: { ESCROW_POLL_MS: '0' },
+    env: { ESCROW_POLL_MS: '0', ...options.env },
     jobs: { send: async () => {} },
   });
   const { app } = testApp;

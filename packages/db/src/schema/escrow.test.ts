@@ -4,7 +4,13 @@ import type { Database } from '../database.js';
 import { createTestDatabase } from '../testing.js';
 import { users } from './auth.js';
 import { deals } from './deals.js';
-import { escrowLedgerEntries, escrowLegs, escrowPayouts, escrows } from './escrow.js';
+import {
+  escrowLedgerEntries,
+  escrowLegs,
+  escrowPayouts,
+  escrowRelayerTransactions,
+  escrows,
+} from './escrow.js';
 
 // 1 000 000 ETH in wei (10^24) is beyond a 64-bit integer; the largest uint256 is 78 digits.
 const maxDealWei = '1000000000000000000000000';
@@ -174,6 +180,34 @@ describe('the escrow tables', () => {
       .set({ status: 'confirmed' })
       .where(eq(escrowPayouts.id, late!.id));
     await database.db.insert(escrowPayouts).values(payout('late_deposit'));
+  });
+
+  it('keeps one live relayer transaction per kind and subject, and another once it is done', async () => {
+    const sweep = (txRef: string) => ({
+      chain: 'ETH',
+      kind: 'sweep' as const,
+      subject: `${escrowId}:asset`,
+      escrowId,
+      leg: 'asset' as const,
+      depositAddress: '0xDepositA',
+      rawTransaction: `0x${txRef}`,
+      txRef,
+      submittedAt: new Date(),
+    });
+    const [first] = await database.db.insert(escrowRelayerTransactions).values(sweep('0x01')).returning();
+    expect(first).toMatchObject({ status: 'submitting', replacedTransactions: [], feeBumpTransactions: [] });
+    await expect(database.db.insert(escrowRelayerTransactions).values(sweep('0x02'))).rejects.toMatchObject(
+      violation('23505', 'escrow_relayer_transactions_live_idx'),
+    );
+    // A deployment of the same address is another kind of work.
+    await database.db
+      .insert(escrowRelayerTransactions)
+      .values({ ...sweep('0x03'), kind: 'deployment', subject: '0xDepositA', escrowId: null });
+    await database.db
+      .update(escrowRelayerTransactions)
+      .set({ status: 'confirmed' })
+      .where(eq(escrowRelayerTransactions.id, first!.id));
+    await database.db.insert(escrowRelayerTransactions).values(sweep('0x04'));
   });
 
   async function otherDeal(): Promise<string> {

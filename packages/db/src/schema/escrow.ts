@@ -272,6 +272,66 @@ export const escrowPayouts = pgTable(
   ],
 );
 
+/**
+ * What a relayer transaction does that is not a payout: deploying a leg's escrow, sweeping a late
+ * deposit back to the depositor, returning a token other than the leg's.
+ */
+export type RelayerTransactionKind = 'deployment' | 'sweep' | 'foreign_asset_return';
+/**
+ * `submitting`: stored, being broadcast; `submitted`: accepted by the node, followed by each pass;
+ * `confirmed`: mined (a deployment: the escrow's code is at its address); `failed`: reverted, or
+ * never sent and its nonce taken by another transaction (the work is done again where it can be).
+ */
+export type RelayerTransactionStatus = 'submitting' | 'submitted' | 'confirmed' | 'failed';
+
+/**
+ * The platform's own transactions that are not payouts (deployments, sweeps, wrong-token returns),
+ * stored signed before they are sent, like a payout's, so a crash never loses or doubles one, and
+ * followed by the engine's passes to their block or replaced at a higher fee (same nonce) while
+ * they wait: the relayer's turn ends once one is sent. `subject` is what the transaction is for: the
+ * deposit address of a deployment, `escrowId:leg` of a sweep, `txRef:position` of the wrong-token
+ * deposit a return sends back; one live transaction per kind and subject.
+ */
+export const escrowRelayerTransactions = pgTable(
+  'escrow_relayer_transactions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    chain: text('chain').notNull(),
+    kind: text('kind').$type<RelayerTransactionKind>().notNull(),
+    subject: text('subject').notNull(),
+    /** The escrow it serves; null for a deployment, sent before the escrow's rows are written. */
+    escrowId: uuid('escrow_id'),
+    leg: text('leg').$type<EscrowLegName>().notNull(),
+    depositAddress: text('deposit_address').notNull(),
+    status: text('status').$type<RelayerTransactionStatus>().notNull().default('submitting'),
+    rawTransaction: text('raw_transaction').notNull(),
+    txRef: text('tx_ref').notNull(),
+    /** Earlier versions a higher-fee one replaced (same nonce): any of them may still be the one mined. */
+    replacedTransactions: jsonb('replaced_transactions')
+      .$type<ReplacedTransaction[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    /** Children paying for it (CPFP); no relayer chain uses them today, kept for the shared fee-bump rules. */
+    feeBumpTransactions: jsonb('fee_bump_transactions')
+      .$type<ReplacedTransaction[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    error: text('error'),
+    /** When the current version was stored to be sent: the wait before the next fee increase starts here. */
+    submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('escrow_relayer_transactions_live_idx')
+      .on(table.chain, table.kind, table.subject)
+      .where(sql`${table.status} in ('submitting', 'submitted')`),
+    index('escrow_relayer_transactions_subject_idx').on(table.chain, table.kind, table.subject),
+    index('escrow_relayer_transactions_status_idx').on(table.status),
+  ],
+);
+
 /** Approvals of a payout: a party's (verified on receipt) and the platform's co-signature. */
 export const escrowPayoutSignatures = pgTable(
   'escrow_payout_signatures',

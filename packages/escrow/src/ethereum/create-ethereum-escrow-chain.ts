@@ -125,15 +125,21 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
     }
   };
 
-  const deployEscrow = async (terms: LegTerms) => {
+  const signDeployment = async (terms: LegTerms) => {
     const depositAddress = escrowAddressOf(terms);
-    if (await hasCode(depositAddress)) return { depositAddress, txRef: null };
+    if (await hasCode(depositAddress)) return { depositAddress, transaction: null };
     const transaction = await signRelayerTransaction(client, relayer, options.chainId, {
       address: factory,
       abi: factoryCallAbi,
       functionName: 'createEscrow',
       args: [contractLegTerms(terms, options.feeAddress)],
     });
+    return { depositAddress, transaction };
+  };
+
+  const deployEscrow = async (terms: LegTerms) => {
+    const { depositAddress, transaction } = await signDeployment(terms);
+    if (!transaction) return { depositAddress, txRef: null };
     await broadcast(transaction);
     const receipt = await client.waitForTransactionReceipt({ hash: transaction.txRef });
     if (receipt.status !== 'success' || !(await hasCode(depositAddress))) {
@@ -141,6 +147,9 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
     }
     return { depositAddress, txRef: transaction.txRef };
   };
+
+  const bumpRelayer = (sent: AnySignedTransaction) =>
+    bumpRelayerTransaction(client, relayer, hexTransaction(sent));
 
   return {
     chain: 'ETH',
@@ -155,6 +164,10 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
     platformSigner: async () => getAddress(options.platformSigner.ethereumAddress),
 
     deployEscrow,
+
+    signDeployment,
+
+    isDeployed: (depositAddress) => hasCode(getAddress(depositAddress)),
 
     async openLeg(terms) {
       const { depositAddress, txRef } = await deployEscrow(terms);
@@ -206,10 +219,9 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
 
     signSweep: (depositAddress) => signEscrowCall(depositAddress, 'sweep', []),
 
-    bumpFee: async (_payout, sent) => ({
-      replaces: true as const,
-      transaction: await bumpRelayerTransaction(client, relayer, hexTransaction(sent)),
-    }),
+    bumpFee: async (_payout, sent) => ({ replaces: true as const, transaction: await bumpRelayer(sent) }),
+
+    bumpRelayerTransaction: bumpRelayer,
 
     broadcast,
 

@@ -82,6 +82,14 @@ export interface EthereumEscrowChain extends EscrowChainAdapter {
     signatures: readonly { signer: 'buyer' | 'seller' | 'platform'; signature: string }[],
   ): Promise<SignedTransaction>;
 
+  /** The relayer's signed factory call deploying the leg's escrow, not yet sent; null when it is already deployed. */
+  signDeployment(terms: LegTerms): Promise<{ depositAddress: string; transaction: SignedTransaction | null }>;
+
+  isDeployed(depositAddress: string): Promise<boolean>;
+
+  /** A relayer transaction on the same nonce, each fee field +12.5% (or the node's ask). */
+  bumpRelayerTransaction(sent: { rawTransaction: string; txRef: string }): Promise<SignedTransaction>;
+
   /** The same transaction on the same nonce, each fee field +12.5% (or the node's ask): it replaces the sent one. */
   bumpFee(
     payout: UnsignedPayout,

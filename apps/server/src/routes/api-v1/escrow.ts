@@ -38,7 +38,9 @@ export const escrowRoutes: FastifyPluginAsync = async (app) => {
           'opened, 200 with the same escrow when it already was. A deal of $1,000 or more exchanges both ' +
           'parties’ Travel Rule information (IVMS 101, `GET /deals/{id}/travel-rule`) as it opens; 422 ' +
           '`TRAVEL_RULE_INCOMPLETE` when a party’s records lack a required element, named with whose in the ' +
-          'message and in `details.missing`.',
+          'message and in `details.missing`. 409 `CONFLICT` with `details.deploying` (leg, chain, ' +
+          'deposit_address) while a leg’s escrow is sent but not yet mined: ask again shortly, nothing new is ' +
+          'sent, and the escrow is answered once it is deployed.',
         security,
         body: escrowCreateRequestSchema,
         response: {
