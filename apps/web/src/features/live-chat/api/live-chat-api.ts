@@ -19,7 +19,7 @@ async function visitorRequest<T>(
   if (options.token) headers.set('X-Chat-Token', options.token);
   if (options.bearer) headers.set('Authorization', `Bearer ${options.bearer}`);
   if (options.body !== undefined) headers.set('Content-Type', 'application/json');
-  const response = await fetch(`/api/v1/chat${path}`, {
+  const response = await fetch(new URL(`/api/v1/chat${path}`, window.location.origin), {
     method,
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),

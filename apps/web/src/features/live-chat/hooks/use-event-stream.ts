@@ -30,7 +30,10 @@ export function useEventStream(
     const follow = async (): Promise<void> => {
       while (!controller.signal.aborted) {
         try {
-          const response = await fetch(url, { headers: sent, signal: controller.signal });
+          const response = await fetch(new URL(url, window.location.origin), {
+            headers: sent,
+            signal: controller.signal,
+          });
           if (response.status >= 400 && response.status < 500) {
             setState('unavailable');
             return;
