@@ -7,6 +7,7 @@ import { requireAccessDeclarations } from './api/require-access-declarations.js'
 import type { AuthLimits } from './auth/auth-deps.js';
 import type { SigningKey } from './auth/load-signing-key.js';
 import type { ChainRegistry } from './chains/chain-registry.js';
+import { type ChatEventHub, createChatEventHub } from './chat/chat-event-hub.js';
 import type { Config } from './config.js';
 import { createDealEventHub, type DealEventHub } from './deal-room/deal-event-hub.js';
 import { scheduleNotificationEmails } from './deal-room/schedule-notification-emails.js';
@@ -71,6 +72,8 @@ declare module 'fastify' {
     escrow: EscrowEngine;
     /** Deal events from the database (deal room streams subscribe here); started with the app. */
     dealEvents: DealEventHub;
+    /** Live chat events from the database (chat streams subscribe here); started with the app. */
+    chatEvents: ChatEventHub;
     /** The master key of ADR 007, which also seals secrets kept in columns (ADR 018). */
     fileMasterKey: Buffer;
   }
@@ -127,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   forbidApiCaching(app);
   startDealRoom(app, deps);
+  startLiveChat(app, deps);
 
   // External plugins.
   await registerSecureHeaders(app, config.publicUrl);
@@ -206,4 +210,12 @@ function startDealRoom(app: FastifyInstance, deps: AppDeps): void {
   app.addHook('onClose', async () => {
     await notificationEmails.stop();
   });
+}
+
+/** The live chat's database listener lives as long as the app; its streams end before the server closes. */
+function startLiveChat(app: FastifyInstance, deps: AppDeps): void {
+  const chatEvents = createChatEventHub(deps.database, deps.logger);
+  app.decorate('chatEvents', chatEvents);
+  app.addHook('onReady', async () => chatEvents.start());
+  app.addHook('preClose', async () => chatEvents.stop());
 }

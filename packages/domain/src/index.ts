@@ -29,6 +29,7 @@ export * from './parse-amount.js';
 export * from './staff/staff-deal.js';
 export * from './staff/staff-user.js';
 export * from './support/contact-message.js';
+export * from './support/live-chat.js';
 export * from './support/support-priority.js';
 export * from './support/support-ticket.js';
 export * from './text/text-rules.js';

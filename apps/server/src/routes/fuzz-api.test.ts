@@ -41,7 +41,12 @@ console.info(
 const solanaSigner = base58.encode(ed25519.getPublicKey(new Uint8Array(32).fill(9)));
 
 /** A live event stream answers only when it is closed; its parameters are tested in deal-room-events.test.ts. */
-const notFuzzed = new Set(['GET /api/v1/deals/{id}/events']);
+const notFuzzed = new Set([
+  'GET /api/v1/deals/{id}/events',
+  // The live chat's streams: tested in live-chat.test.ts.
+  'GET /api/v1/chat/conversation/events',
+  'GET /api/v1/staff/chat/events',
+]);
 
 /** Body fields the GoTrue-compatible routes read (they are not in the OpenAPI document). */
 const authFields: Record<string, JsonSchema> = Object.fromEntries(
@@ -122,6 +127,8 @@ let trader: TestTrader;
 let counterparty: TestTrader;
 let staff: TestTrader;
 let apiKey: string;
+/** A real live chat conversation's token, sent to the visitor's chat routes. */
+let chatToken: string;
 let context: SchemaContext;
 const operations: Operation[] = [];
 
@@ -201,6 +208,13 @@ beforeAll(async () => {
   });
   expect(key.statusCode, key.body).toBe(201);
   apiKey = key.json().key;
+  const chat = await app.inject({
+    method: 'POST',
+    url: '/api/v1/chat/conversations',
+    payload: { email: 'fuzz-visitor@example.com', body: 'A fuzzing visitor' },
+  });
+  expect(chat.statusCode, chat.body).toBe(201);
+  chatToken = chat.json().token;
   const document = (
     await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })
   ).json() as OpenApiDocument;
@@ -216,6 +230,7 @@ beforeAll(async () => {
       staff.id,
       key.json().id,
       travelItem!.id,
+      chat.json().conversation.id,
     ],
     hostility: 0.12,
     hints: {
@@ -503,6 +518,7 @@ function injectOptions(operation: Operation, request: FuzzRequest): InjectOption
     request.caller
   ];
   if (token) headers.authorization = `Bearer ${token}`;
+  if (/^\/api\/v1\/chat\/conversation(\/|$)/.test(operation.path)) headers['x-chat-token'] = chatToken;
   const options: InjectOptions = {
     method: operation.method as InjectOptions['method'],
     url: `${url}${request.query}`,

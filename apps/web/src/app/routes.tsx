@@ -86,6 +86,12 @@ export const routes: RouteObject[] = [
                     }),
                   },
                   {
+                    path: paths.staffChat,
+                    lazy: async () => ({
+                      Component: (await import('@/features/live-chat/routes/staff-chat.js')).StaffChatRoute,
+                    }),
+                  },
+                  {
                     path: paths.staffDisputes,
                     lazy: async () => ({
                       Component: (await import('@/features/staff-disputes/routes/disputes.js'))

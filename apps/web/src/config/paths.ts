@@ -23,6 +23,7 @@ export const paths = {
   resetPassword: '/reset-password',
   staffInbox: '/staff/inbox',
   staffInboxMessage: '/staff/inbox/:id',
+  staffChat: '/staff/chat',
   staffKyc: '/staff/kyc',
   staffDisputes: '/staff/disputes',
   staffDispute: '/staff/disputes/:id',

@@ -2,6 +2,7 @@
 // so drizzle-kit and the typed database handle see one schema.
 export * from './api-access.js';
 export * from './auth.js';
+export * from './chat.js';
 export * from './deal-audit.js';
 export * from './deal-lifecycle.js';
 export * from './deals.js';

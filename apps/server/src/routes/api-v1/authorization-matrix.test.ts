@@ -70,6 +70,8 @@ interface OperationRule {
   multipart?: true;
   /** A live stream: read its head only. */
   stream?: true;
+  /** A live chat visitor's route: the owner's conversation token goes along (X-Chat-Token), whoever calls. */
+  chatToken?: true;
   /** Callers the rule would refuse whom the route admits, with why. */
   alsoAllowed?: { callers: CallerName[]; why: string };
   /** Callers refused otherwise than the rule says, with the refusal and why. */
@@ -107,6 +109,20 @@ const operations: Record<string, OperationRule> = {
   'POST /support/contact': { access: 'public' },
   'POST /support/tickets': { access: 'public' },
   'GET /chains': { access: 'public' },
+  // The live chat's visitor side: the conversation token is the credential, whatever Bearer token comes
+  // with it (live-chat.test.ts shows another token reaches nothing).
+  'GET /chat/status': { access: 'public' },
+  'POST /chat/conversations': {
+    access: 'public',
+    body: () => ({ email: 'matrix@example.com', body: 'Matrix chat' }),
+  },
+  'GET /chat/conversation': { access: 'public', chatToken: true },
+  'POST /chat/conversation/messages': {
+    access: 'public',
+    chatToken: true,
+    body: () => ({ body: 'From the authorization matrix' }),
+  },
+  'GET /chat/conversation/events': { access: 'public', chatToken: true, stream: true },
   // The caller's own collections.
   'GET /deals': { access: 'read' },
   'POST /deals': {
@@ -320,6 +336,32 @@ const operations: Record<string, OperationRule> = {
   // Without `q` the search is a 400 for allowed callers: past authorization, refused on its input.
   'GET /staff/deals': { access: 'staff', roles: ['mediator', 'compliance', 'admin'] },
   'GET /staff/deals/{id}': { access: 'staff', roles: ['mediator', 'compliance', 'admin'] },
+  'GET /staff/chat/events': { access: 'staff', roles: ['admin'], stream: true },
+  'GET /staff/chat/conversations': { access: 'staff', roles: ['admin'] },
+  'GET /staff/chat/conversations/{id}': { access: 'staff', roles: ['admin'], absent: 'no chat conversation' },
+  'POST /staff/chat/conversations/{id}/assign': {
+    access: 'staff',
+    roles: ['admin'],
+    absent: 'no chat conversation',
+  },
+  'POST /staff/chat/conversations/{id}/messages': {
+    access: 'staff',
+    roles: ['admin'],
+    absent: 'no chat conversation',
+    body: () => ({ body: 'Matrix answer' }),
+  },
+  'POST /staff/chat/conversations/{id}/close': {
+    access: 'staff',
+    roles: ['admin'],
+    absent: 'no chat conversation',
+  },
+  'GET /staff/chat/canned-replies': { access: 'staff', roles: ['admin'] },
+  'POST /staff/chat/canned-replies': {
+    access: 'staff',
+    roles: ['admin'],
+    body: () => ({ title: 'Matrix', body: 'Matrix canned reply' }),
+  },
+  'DELETE /staff/chat/canned-replies/{id}': { access: 'staff', roles: ['admin'] },
   'GET /staff/support/messages': { access: 'staff', roles: ['admin'] },
   'GET /staff/support/messages/{id}': { access: 'staff', roles: ['admin'], absent: 'no support message' },
   'POST /staff/support/messages/{id}/status': {
@@ -495,6 +537,13 @@ beforeAll(async () => {
     })
     .returning();
   ids.webhook = endpoint!.id;
+  const chat = await expectCreated(
+    await call('POST', '/api/v1/chat/conversations', undefined, {
+      email: owner.email,
+      body: 'Owner matrix chat',
+    }),
+  );
+  ids.chatToken = chat.token!;
   const [delivery] = await database.db
     .insert(schema.webhookDeliveries)
     .values({ endpointId: endpoint!.id, event: 'deal.created', body: '{"owner":"matrix"}' })
@@ -536,6 +585,13 @@ async function deletable(key: string): Promise<string> {
       .values({ userId: owner.id, name: 'to delete', prefix: 'cov_live_x', keyHash: randomUUID() })
       .returning();
     return row!.id;
+  }
+  if (key === 'DELETE /staff/chat/canned-replies/{id}') {
+    const [reply] = await database.db
+      .insert(schema.chatCannedReplies)
+      .values({ title: 'To delete', body: 'Matrix' })
+      .returning();
+    return reply!.id;
   }
   const [row] = await database.db
     .insert(schema.webhookEndpoints)
@@ -601,6 +657,7 @@ async function callCell(
     headers: {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...(rule.multipart ? { 'content-type': `multipart/form-data; boundary=${boundary}` } : {}),
+      ...(rule.chatToken ? { 'x-chat-token': ids.chatToken! } : {}),
     },
     ...(rule.multipart ? { payload: evidenceForm } : withBody ? { payload: payload?.() ?? {} } : {}),
     ...(rule.stream ? { payloadAsStream: true } : {}),
@@ -662,5 +719,6 @@ describe('authorization matrix of every /api/v1 operation', () => {
     );
     expect(variants).toBe(4);
     expect(cells).toBe((documented.length + variants) * callerNames.length);
-  });
+    // Thousands of cells, each a real request: longer than the default on a loaded machine.
+  }, 180_000);
 });

@@ -16,6 +16,7 @@ import { createAuthDeps } from '../../auth/create-auth-deps.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { apiV1AuthRoutes } from './auth.js';
 import { chainRoutes } from './chains.js';
+import { apiV1ChatRoutes } from './chat.js';
 import { cisRoutes } from './cis.js';
 import { dealAuditExportRoutes } from './deal-audit-export.js';
 import { dealRoomRoutes } from './deal-room.js';
@@ -30,6 +31,7 @@ import { apiV1PartnerRoutes } from './partners.js';
 import { principalOf } from './principal-of.js';
 import { apiV1ProfileRoutes } from './profile.js';
 import { staffAlertRoutes } from './staff-alerts.js';
+import { apiV1StaffChatRoutes } from './staff-chat.js';
 import { staffDealRoutes } from './staff-deals.js';
 import { staffDisputeRoutes } from './staff-disputes.js';
 import { apiV1StaffKycRoutes } from './staff-kyc.js';
@@ -70,6 +72,7 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     await publicRoutes.register(apiV1AuthRoutes, { prefix: '/auth' });
     await publicRoutes.register(apiDescriptionRoutes, { document: () => app.swagger() });
     await publicRoutes.register(apiV1SupportRoutes, { prefix: '/support' });
+    await publicRoutes.register(apiV1ChatRoutes, { prefix: '/chat' });
     await publicRoutes.register(chainRoutes);
   });
 
@@ -108,6 +111,7 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
     await authenticated.register(escrowKeyRoutes);
     await authenticated.register(apiKeyRoutes);
     await authenticated.register(apiV1SupportStaffRoutes, { prefix: '/staff/support' });
+    await authenticated.register(apiV1StaffChatRoutes, { prefix: '/staff/chat' });
     await authenticated.register(apiV1ProfileRoutes, { prefix: '/user' });
     await authenticated.register(apiV1PartnerRoutes, { prefix: '/partners' });
     await authenticated.register(apiV1KycRoutes, { prefix: '/kyc' });

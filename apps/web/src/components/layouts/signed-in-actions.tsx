@@ -45,6 +45,7 @@ const staffLinks = [
   { role: 'mediator', to: paths.staffDisputes, label: 'Disputes' },
   { role: 'compliance', to: paths.staffKyc, label: 'KYC review' },
   { role: 'admin', to: paths.staffInbox, label: 'Support inbox' },
+  { role: 'admin', to: paths.staffChat, label: 'Live chat' },
   { role: 'admin', to: paths.staffUsers, label: 'Staff roles' },
   { role: ['mediator', 'compliance', 'admin'], to: paths.staffAlerts, label: 'Escrow alerts' },
   { role: ['mediator', 'compliance', 'admin'], to: paths.staffDeals, label: 'Deals' },

@@ -1,10 +1,14 @@
 import type { LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Card } from '@/components/ui/card.js';
 
 export function ChannelCard({
   channel,
+  action,
 }: {
   channel: { icon: LucideIcon; title: string; availability: string; text: string; href?: string };
+  /** What the card opens (the live chat's button). */
+  action?: ReactNode;
 }) {
   const Icon = channel.icon;
   return (
@@ -21,6 +25,7 @@ export function ChannelCard({
           channel.text
         )}
       </p>
+      {action}
     </Card>
   );
 }

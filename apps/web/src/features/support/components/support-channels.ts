@@ -7,7 +7,7 @@ export const supportChannels = {
     icon: MessageCircle,
     title: 'Live chat',
     availability: '24/7',
-    text: 'The on-call team answers urgent matters around the clock. Until chat opens inside the app, mark your message Urgent and we reply by e-mail within the hour.',
+    text: 'The on-call team answers in the chat around the clock. When no one is online, your message becomes a ticket and we answer by e-mail.',
   },
   email: {
     icon: Mail,

@@ -5,6 +5,7 @@ import { ContentPage } from '@/components/layouts/content-page.js';
 import { Card } from '@/components/ui/card.js';
 import { Spinner } from '@/components/ui/spinner.js';
 import { paths } from '@/config/paths.js';
+import { LiveChatWidget } from '@/features/live-chat/components/live-chat-widget.js';
 import { ChannelCard } from '../components/channel-card.js';
 import { specialisedTeams, supportChannels, supportHours } from '../components/support-channels.js';
 
@@ -31,7 +32,10 @@ export function ContactRoute() {
       <ul aria-label="Contact channels" className="mt-12 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {Object.values(supportChannels).map((channel) => (
           <li key={channel.title}>
-            <ChannelCard channel={channel} />
+            <ChannelCard
+              channel={channel}
+              action={channel === supportChannels.liveChat ? <LiveChatWidget /> : undefined}
+            />
           </li>
         ))}
       </ul>

@@ -10,6 +10,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.j
 import { paths } from '@/config/paths.js';
 import { faqCategories } from '@/content/faq.js';
 import { guides } from '@/content/guides.js';
+import { LiveChatWidget } from '@/features/live-chat/components/live-chat-widget.js';
 import { useScrollToHash } from '@/hooks/use-scroll-to-hash.js';
 import { ChannelCard } from '../components/channel-card.js';
 import { HelpSearch } from '../components/help-search.js';
@@ -138,7 +139,10 @@ export function HelpCenterRoute() {
           <ul aria-label="Support channels" className="grid gap-4 md:grid-cols-3">
             {[supportChannels.liveChat, supportChannels.email, supportChannels.phone].map((channel) => (
               <li key={channel.title}>
-                <ChannelCard channel={channel} />
+                <ChannelCard
+                  channel={channel}
+                  action={channel === supportChannels.liveChat ? <LiveChatWidget /> : undefined}
+                />
               </li>
             ))}
           </ul>

@@ -1,0 +1,156 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { schema } from '@covenant/db';
+import {
+  AppError,
+  type ChatConversation,
+  type ChatMessage,
+  type OpenedChatConversation,
+} from '@covenant/domain';
+import { asc, eq } from 'drizzle-orm';
+import type { ChatDeps } from './chat-deps.js';
+import { enforceChatRateLimit } from './enforce-chat-rate-limit.js';
+import { isStaffOnline } from './staff-presence.js';
+
+type ConversationRow = typeof schema.chatConversations.$inferSelect;
+type MessageRow = typeof schema.chatMessages.$inferSelect;
+
+/** 32 random bytes, base64url: what a visitor's browser keeps. Only its SHA-256 is stored. */
+export const chatTokenPattern = /^[A-Za-z0-9_-]{43}$/;
+
+export function hashChatToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function presentChatMessage(row: MessageRow): ChatMessage {
+  return {
+    id: row.id,
+    author: row.author,
+    body: row.body,
+    created_at: row.createdAt.toISOString(),
+    emailed: row.emailedAt !== null,
+  };
+}
+
+export async function listChatMessages(
+  deps: Pick<ChatDeps, 'db'>,
+  conversationId: string,
+): Promise<MessageRow[]> {
+  return deps.db
+    .select()
+    .from(schema.chatMessages)
+    .where(eq(schema.chatMessages.conversationId, conversationId))
+    .orderBy(asc(schema.chatMessages.createdAt), asc(schema.chatMessages.id));
+}
+
+async function presentForVisitor(
+  deps: Pick<ChatDeps, 'db' | 'now' | 'presenceWindowSeconds'>,
+  row: ConversationRow,
+): Promise<ChatConversation> {
+  const [messages, staffOnline] = await Promise.all([listChatMessages(deps, row.id), isStaffOnline(deps)]);
+  return {
+    id: row.id,
+    email: row.email,
+    status: row.status,
+    mode: row.mode,
+    staff_online: staffOnline,
+    created_at: row.createdAt.toISOString(),
+    messages: messages.map(presentChatMessage),
+  };
+}
+
+/**
+ * A visitor (or a signed-in user) opens a conversation with its first message. When no staff member
+ * is online it is opened in `email` mode: a ticket, answered by e-mail to the given address.
+ */
+export async function openChatConversation(
+  deps: ChatDeps,
+  input: { email: string; body: string; ip: string; userId: string | undefined },
+): Promise<OpenedChatConversation> {
+  await enforceChatRateLimit(
+    deps,
+    `chat:open:ip:${input.ip}`,
+    deps.rateLimits.openPerIp,
+    'chats from this network',
+  );
+  await enforceChatRateLimit(
+    deps,
+    `chat:open:email:${input.email}`,
+    deps.rateLimits.openPerEmail,
+    'chats from this email address',
+  );
+  const token = randomBytes(32).toString('base64url');
+  const online = await isStaffOnline(deps);
+  const now = deps.now();
+  const conversation = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(schema.chatConversations)
+      .values({
+        tokenHash: hashChatToken(token),
+        email: input.email,
+        userId: input.userId ?? null,
+        mode: online ? 'live' : 'email',
+        lastMessageAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await tx
+      .insert(schema.chatMessages)
+      .values({ conversationId: row!.id, author: 'visitor', body: input.body, createdAt: now });
+    return row!;
+  });
+  return { token, conversation: await presentForVisitor(deps, conversation) };
+}
+
+/** The conversation a token opens; any other token (or a made-up one) finds nothing: 404. */
+export async function findConversationByToken(
+  deps: Pick<ChatDeps, 'db'>,
+  token: string,
+): Promise<ConversationRow> {
+  const [row] = chatTokenPattern.test(token)
+    ? await deps.db
+        .select()
+        .from(schema.chatConversations)
+        .where(eq(schema.chatConversations.tokenHash, hashChatToken(token)))
+    : [];
+  if (!row) throw new AppError('NOT_FOUND', 'No chat conversation for this token; start a new one');
+  return row;
+}
+
+export async function getVisitorConversation(deps: ChatDeps, token: string): Promise<ChatConversation> {
+  return presentForVisitor(deps, await findConversationByToken(deps, token));
+}
+
+/**
+ * The visitor writes again. A closed conversation takes no more messages (a new one starts); a live
+ * conversation written to while no one is online becomes an e-mail ticket.
+ */
+export async function postVisitorMessage(
+  deps: ChatDeps,
+  input: { token: string; body: string },
+): Promise<ChatConversation> {
+  const conversation = await findConversationByToken(deps, input.token);
+  if (conversation.status === 'closed') {
+    throw new AppError('CONFLICT', 'This conversation is closed; start a new one to write again');
+  }
+  await enforceChatRateLimit(
+    deps,
+    `chat:messages:${conversation.id}`,
+    deps.rateLimits.messagesPerConversation,
+    'messages in this chat',
+  );
+  const keepMode = conversation.mode === 'email' || (await isStaffOnline(deps));
+  const now = deps.now();
+  const updated = await deps.db.transaction(async (tx) => {
+    await tx
+      .insert(schema.chatMessages)
+      .values({ conversationId: conversation.id, author: 'visitor', body: input.body, createdAt: now });
+    const [row] = await tx
+      .update(schema.chatConversations)
+      .set({ lastMessageAt: now, updatedAt: now, ...(keepMode ? {} : { mode: 'email' as const }) })
+      .where(eq(schema.chatConversations.id, conversation.id))
+      .returning();
+    return row!;
+  });
+  return presentForVisitor(deps, updated);
+}
