@@ -34,7 +34,11 @@ const sliceSeconds = durationSeconds / rounds;
 /** A sign-in takes about a second under load: longer slices, so cutting them off costs little. */
 const signInSliceSeconds = 2 * sliceSeconds;
 const goals = { list: 0.8, create: 0.7, signIn: 0.9 };
-const signInEmail = 'sign-in@bench.covenant.test';
+/** The bench's own accounts, one per connection: sign-ins of one account would wait on each other's row. */
+const signInEmails = Array.from(
+  { length: connections },
+  (_, index) => `sign-in-${index}@bench.covenant.test`,
+);
 const signInPassword = 'bench sign-in password';
 
 async function freePort(): Promise<number> {
@@ -140,9 +144,19 @@ async function http(
   method: 'GET' | 'POST',
   seconds: number,
   headers: Record<string, string>,
-  body?: string,
+  body?: string | string[],
 ): Promise<Slice> {
-  const result = await autocannon({ url, method, connections, duration: seconds, headers, body });
+  // A list of bodies: each connection sends its own, over and over.
+  const bodies = Array.isArray(body) ? [...body] : undefined;
+  const result = await autocannon({
+    url,
+    method,
+    connections,
+    duration: seconds,
+    headers,
+    body: Array.isArray(body) ? body[0] : body,
+    ...(bodies ? { setupClient: (client) => client.setBody(bodies.shift() ?? body![0]!) } : {}),
+  });
   return {
     total: result.requests.total,
     p50: result.latency.p50,
@@ -348,7 +362,7 @@ try {
     BTC_DEVNET_BLOCK_INTERVAL_MS: '0',
     SOL_DEVNET_SLOT_INTERVAL_MS: '60000',
     // The bench's own sign-in account is not throttled (every other account is, as usual).
-    BENCH_UNTHROTTLED_SIGN_IN_EMAILS: signInEmail,
+    BENCH_UNTHROTTLED_SIGN_IN_EMAILS: signInEmails.join(','),
     ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
   });
   await waitFor(`${ourOrigin}/readyz`, ours);
@@ -368,13 +382,15 @@ try {
   const { rows } = await ids.query<{ id: string; email: string }>(
     `select id, email from users where email in ('buyer@demo.covenant.test', 'seller@demo.covenant.test')`,
   );
-  const {
-    rows: [signInUser],
-  } = await ids.query<{ id: string }>(
-    `insert into users (email, password_hash, email_confirmed_at) values ($1, $2, now()) returning id`,
-    [signInEmail, signInHash],
-  );
-  await ids.query('insert into profiles (id) values ($1)', [signInUser!.id]);
+  for (const email of signInEmails) {
+    const {
+      rows: [signInUser],
+    } = await ids.query<{ id: string }>(
+      `insert into users (email, password_hash, email_confirmed_at) values ($1, $2, now()) returning id`,
+      [email, signInHash],
+    );
+    await ids.query('insert into profiles (id) values ($1)', [signInUser!.id]);
+  }
   await ids.end();
   const buyerId = rows.find((row) => row.email.startsWith('buyer'))!.id;
   const sellerId = rows.find((row) => row.email.startsWith('seller'))!.id;
@@ -437,13 +453,13 @@ try {
     pgbench: (seconds) => pgbench(databaseUrl, script, variables, seconds),
   });
 
-  const signInBody = JSON.stringify({ email: signInEmail, password: signInPassword });
+  const signInBodies = signInEmails.map((email) => JSON.stringify({ email, password: signInPassword }));
   const signInHeaders = { 'content-type': 'application/json' };
-  await http(`${ourOrigin}/api/v1/auth/login`, 'POST', 2, signInHeaders, signInBody);
+  await http(`${ourOrigin}/api/v1/auth/login`, 'POST', 2, signInHeaders, signInBodies);
   const signIn = await compare(
     {
       'sign-in': (seconds) =>
-        http(`${ourOrigin}/api/v1/auth/login`, 'POST', seconds, signInHeaders, signInBody),
+        http(`${ourOrigin}/api/v1/auth/login`, 'POST', seconds, signInHeaders, signInBodies),
       'raw argon2id': (seconds) => argon2Slice(signInHash, seconds),
     },
     signInSliceSeconds,
