@@ -35,6 +35,11 @@ declare module 'autocannon' {
     body?: string;
     /** Each connection sends these in turn, over and over. */
     requests?: Request[];
+    /** Called once for each connection as it opens (e.g. to give each its own body). */
+    setupClient?: (client: Client) => void;
+  }
+  export interface Client {
+    setBody(body: string): void;
   }
   interface Instance extends EventEmitter, PromiseLike<Result> {
     stop(): void;

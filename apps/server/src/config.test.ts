@@ -94,6 +94,25 @@ describe('loadConfig', () => {
     );
   });
 
+  it('lifts sign-in throttling for the bench accounts outside production only', () => {
+    expect(loadConfig({}).auth.unthrottledSignInEmails.size).toBe(0);
+    expect([
+      ...loadConfig({
+        NODE_ENV: 'test',
+        BENCH_UNTHROTTLED_SIGN_IN_EMAILS: ' Bench-1@Example.test, bench-2@example.test ',
+      }).auth.unthrottledSignInEmails,
+    ]).toEqual(['bench-1@example.test', 'bench-2@example.test']);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', BENCH_UNTHROTTLED_SIGN_IN_EMAILS: 'bench-1@example.test' }),
+    ).toThrow(
+      /BENCH_UNTHROTTLED_SIGN_IN_EMAILS: is for benchmarks only and refused with NODE_ENV=production/,
+    );
+    expect(
+      loadConfig({ NODE_ENV: 'production', BENCH_UNTHROTTLED_SIGN_IN_EMAILS: '' }).auth
+        .unthrottledSignInEmails.size,
+    ).toBe(0);
+  });
+
   it('turns Google sign-in on with its client id and secret together, from Google or an https issuer in production', () => {
     expect(loadConfig({}).auth.google).toBeUndefined();
     expect(loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' }).auth.google).toEqual({

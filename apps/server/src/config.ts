@@ -168,6 +168,20 @@ const envSchema = z.object({
    * PGlite). Never in production: refused there, as the accounts' passwords are published.
    */
   SEED_DEMO_DATA: booleanFromEnv.default(false),
+  /**
+   * Benchmarks only (refused in production): e-mail addresses, comma-separated, whose password
+   * sign-ins skip the failure throttle of ADR 012, so `npm run bench` can measure sign-in throughput
+   * with its own accounts. Every other account stays throttled as usual.
+   */
+  BENCH_UNTHROTTLED_SIGN_IN_EMAILS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    ),
 });
 
 /** A real node needs the contracts deployed on it; the embedded devnet deploys its own. */
@@ -221,6 +235,13 @@ const checkedEnvSchema = envSchema.superRefine((env, context) => {
       message: 'must be an https URL in production',
     });
   }
+  if (env.NODE_ENV === 'production' && env.BENCH_UNTHROTTLED_SIGN_IN_EMAILS.length > 0) {
+    context.addIssue({
+      code: 'custom',
+      path: ['BENCH_UNTHROTTLED_SIGN_IN_EMAILS'],
+      message: 'is for benchmarks only and refused with NODE_ENV=production',
+    });
+  }
   if (env.NODE_ENV === 'production' && env.SEED_DEMO_DATA) {
     context.addIssue({
       code: 'custom',
@@ -264,6 +285,8 @@ export interface Config {
     jwtPrivateJwk: string | undefined;
     /** "Continue with Google" (OpenID Connect); undefined when GOOGLE_CLIENT_ID/SECRET are unset. */
     google: GoogleConfig | undefined;
+    /** Benchmarks only (never in production): accounts whose password sign-ins are not throttled. */
+    unthrottledSignInEmails: ReadonlySet<string>;
   };
   /** The configured file master key (base64); unset → generated into DATA_DIR/keys on first start. */
   fileEncryptionKey: string | undefined;
@@ -372,6 +395,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
               issuerUrl: env.GOOGLE_ISSUER_URL,
             }
           : undefined,
+      unthrottledSignInEmails: new Set(env.BENCH_UNTHROTTLED_SIGN_IN_EMAILS),
     },
     fileEncryptionKey: env.FILE_ENCRYPTION_KEY,
     seedDemoData: env.SEED_DEMO_DATA,

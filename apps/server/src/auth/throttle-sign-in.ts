@@ -22,12 +22,14 @@ export const tooManyFailures = (retryAfterSeconds: number) =>
  * as a failure up front — so attempts arriving at once see each other — and taken back if it
  * succeeds. A known device is judged on its own failures only; everyone else on the account's and
  * the network's, and refused once the account's limit is reached. The wait is the same for a
- * right and a wrong password, so it tells nothing.
+ * right and a wrong password, so it tells nothing. The bench's own accounts
+ * (BENCH_UNTHROTTLED_SIGN_IN_EMAILS, refused in production) are not counted at all.
  */
 export async function throttleSignIn(
-  deps: Pick<AuthDeps, 'rateLimiter' | 'rateLimits' | 'sleep'>,
+  deps: Pick<AuthDeps, 'rateLimiter' | 'rateLimits' | 'sleep' | 'config'>,
   attempt: { email: string; address: string; knownDeviceId: string | undefined },
 ): Promise<ThrottledAttempt> {
+  if (deps.config.auth.unthrottledSignInEmails.has(attempt.email.toLowerCase())) return unthrottled;
   const rules = deps.rateLimits;
   if (attempt.knownDeviceId) {
     const deviceKey = `auth:signin:failures:device:${attempt.knownDeviceId}`;
@@ -61,6 +63,8 @@ export async function throttleSignIn(
   );
   return { succeeded: refund };
 }
+
+const unthrottled: ThrottledAttempt = { succeeded: async () => {} };
 
 /** The wait before an attempt after `failures` failures in the window. */
 export function backOffDelayMs(rule: BackOffRule, failures: number): number {

@@ -33,6 +33,7 @@ import { principalOf } from './principal-of.js';
 const dealListSchema = z.object({ data: z.array(dealSchema), has_more: z.boolean() });
 // fast-json-stringify takes draft-07 and types its schema loosely; zod's output is a valid one.
 const dealListJsonSchema = z.toJSONSchema(dealListSchema, { io: 'output', target: 'draft-7' }) as Schema;
+const dealJsonSchema = z.toJSONSchema(dealSchema, { io: 'output', target: 'draft-7' }) as Schema;
 const dealIdParams = z.object({ id: z.uuid() });
 /** A proposal answers with its version number first, then the deal as it now stands. */
 const proposedTermsSchema = dealSchema.extend({
@@ -71,6 +72,8 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
         body: newDealSchema,
         response: { 201: dealSchema },
       },
+      // Written from its schema by fast-json-stringify, as the list is (see below).
+      serializerCompiler: () => fastJson(dealJsonSchema),
     },
     async (request, reply) => {
       const deal = await createDeal(

@@ -352,3 +352,44 @@ describe.each(['database', 'redis'] as const)('sign-in throttling with counts in
     expect(parseSetCookie(String(overHttps.headers['set-cookie'])).secure).toBe(true);
   });
 });
+
+describe('the bench accounts (BENCH_UNTHROTTLED_SIGN_IN_EMAILS, never in production)', () => {
+  let test: TestApp;
+  const benchEmail = `bench.${randomUUID()}@example.com`;
+
+  beforeAll(async () => {
+    test = await buildTestApp({
+      database,
+      env: {
+        PUBLIC_URL: testPublicUrl,
+        TRUST_PROXY: 'true',
+        BENCH_UNTHROTTLED_SIGN_IN_EMAILS: benchEmail.toUpperCase(),
+      },
+      authLimits: { sleep },
+    });
+  });
+  afterAll(() => test?.close());
+
+  it('signs the listed accounts in at once however many attempts came before, and throttles every other account as usual', async () => {
+    const now = test.app.clock();
+    const [user] = await test.app.database.db
+      .insert(schema.users)
+      .values({ email: benchEmail, passwordHash: await hashPassword(password), emailConfirmedAt: now })
+      .returning();
+    await test.app.database.db.insert(schema.profiles).values({ id: user!.id });
+    const from = newAddress();
+
+    const wrong = await hammer(test.app, benchEmail, from, 25);
+    expect(codesOf(wrong)).toEqual(Array(25).fill('invalid_credentials'));
+    expect(wrong.map((attempt) => attempt.wait)).toEqual(Array(25).fill(undefined));
+    const right = await signIn(test.app, benchEmail, password, from);
+    expect([right.status, right.wait]).toEqual([200, undefined]);
+
+    const other = await createAccount(test.app);
+    const attack = await hammer(test.app, other.email, newAddress(), 25);
+    expect(codesOf(attack)).toEqual([
+      ...Array(20).fill('invalid_credentials'),
+      ...Array(5).fill('over_request_rate_limit'),
+    ]);
+  });
+});
