@@ -1,6 +1,6 @@
 /// <reference types="vitest/config" />
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
@@ -20,7 +20,7 @@ function precompress(): Plugin {
     name: 'covenant-precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      outDir = resolve(config.root, config.build.outDir);
     },
     closeBundle() {
       for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
