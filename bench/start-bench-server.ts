@@ -47,10 +47,11 @@ export type BenchServer = {
 
 /**
  * The real server, production mode unless `env` says otherwise, on a free port with a throw-away
- * data directory. `env` adds or overrides settings (NODE_ENV, rate limits, …).
+ * data directory. `env` adds or overrides settings (NODE_ENV, rate limits, …); `env.PORT` fixes the
+ * port instead.
  */
 export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDirectory = mkdtempSync(join(tmpdir(), 'covenant-bench-'));
   const origin = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {

@@ -3,6 +3,7 @@ import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { type Database, openDatabase } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
 import { AppError } from '@covenant/domain';
@@ -20,6 +21,12 @@ writeFileSync(join(webDistDir, 'index.html'), '<!doctype html><title>Covenant</t
 writeFileSync(join(webDistDir, 'assets', 'index-Bx12cd34.js'), 'console.log("app")');
 writeFileSync(join(webDistDir, 'assets', 'index-Bx12cd34.js.map'), '{"version":3,"sources":["app.tsx"]}');
 writeFileSync(join(webDistDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+// The build's compressed copies (apps/web/vite.config.ts): the script has both, the page gzip only.
+const indexHtml = '<!doctype html><title>Covenant</title><div id="root"></div>';
+const script = 'console.log("app")';
+writeFileSync(join(webDistDir, 'assets', 'index-Bx12cd34.js.br'), brotliCompressSync(script));
+writeFileSync(join(webDistDir, 'assets', 'index-Bx12cd34.js.gz'), gzipSync(script));
+writeFileSync(join(webDistDir, 'index.html.gz'), gzipSync(indexHtml));
 
 const logLines: string[] = [];
 const logStream = new Writable({
@@ -224,6 +231,60 @@ describe('the web app', () => {
     const icon = await app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(icon.statusCode).toBe(200);
     expect(icon.headers['cache-control']).toBe('no-cache');
+  });
+
+  it.each([
+    ['br, gzip', 'br'],
+    ['gzip, deflate, br', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['deflate', undefined],
+    ['', undefined],
+  ])(
+    'sends the compressed copy of a script that Accept-Encoding "%s" asks for (%s)',
+    async (accepted, encoding) => {
+      const asset = await app.inject({
+        method: 'GET',
+        url: '/assets/index-Bx12cd34.js',
+        headers: accepted ? { 'accept-encoding': accepted } : {},
+      });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['content-encoding']).toBe(encoding);
+      expect(asset.headers['content-type']).toContain('javascript');
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(asset.headers.vary).toContain('accept-encoding');
+      const decoded =
+        encoding === 'br'
+          ? brotliDecompressSync(asset.rawPayload)
+          : encoding === 'gzip'
+            ? gunzipSync(asset.rawPayload)
+            : asset.rawPayload;
+      expect(decoded.toString()).toBe(script);
+    },
+  );
+
+  it.each(['/index.html', '/contact'])(
+    'sends index.html gzipped for %s, still revalidated on each load',
+    async (url) => {
+      const page = await app.inject({
+        method: 'GET',
+        url,
+        headers: { accept: 'text/html', 'accept-encoding': 'br, gzip' },
+      });
+      expect(page.statusCode).toBe(200);
+      // No brotli copy of this page: the gzip one is sent.
+      expect(page.headers['content-encoding']).toBe('gzip');
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(gunzipSync(page.rawPayload).toString()).toBe(indexHtml);
+    },
+  );
+
+  it('gives the compressed copies no address of their own', async () => {
+    for (const url of ['/assets/index-Bx12cd34.js.br', '/assets/index-Bx12cd34.js.gz', '/index.html.gz']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: '*/*' } });
+      expect(response.statusCode, url).toBe(404);
+    }
   });
 
   it('never serves a source map, even one left in the build folder', async () => {

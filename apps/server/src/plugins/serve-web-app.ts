@@ -6,6 +6,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /**
  * Serves the built SPA. Vite names the files under assets/ by their content hash, so browsers may
  * keep them forever; everything else (index.html) is revalidated on each load so a deploy shows.
+ * The build writes a brotli (.br) and a gzip (.gz) copy beside each text file: the copy the
+ * request's Accept-Encoding prefers is sent (brotli first), with `Vary: Accept-Encoding`, and the
+ * file itself to a browser that accepts neither. The copies get no routes of their own.
  * Source maps are never served (ASVS 12.5.1), even when a build left some in the folder: the
  * production build makes none, and a debug build's maps stay on the machine that made them.
  * Returns false when there is no build, and the server then serves only its APIs.
@@ -22,6 +25,8 @@ export async function serveWebApp(app: FastifyInstance, distDir: string): Promis
     // handlers (the SPA fallback, or a prefix's own handler such as /auth/v1's).
     wildcard: false,
     allowedPath: (pathname) => !pathname.endsWith('.map'),
+    preCompressed: true,
+    globIgnore: ['**/*.br', '**/*.gz'],
     cacheControl: false,
     setHeaders: (reply, path) => {
       reply.header(

@@ -1,16 +1,13 @@
-import type { GoTrueClient } from '@supabase/auth-js';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { AuthProvider } from '@/lib/auth.js';
+import { type AuthClientSource, AuthProvider } from '@/lib/auth.js';
 import { ReauthenticationProvider } from '@/lib/reauthentication.js';
 import { DeferredToaster } from './deferred-toaster.js';
+import { QueryOwnerContext } from './query-owner.js';
 
-export function AppProvider({ authClient, children }: { authClient: GoTrueClient; children: ReactNode }) {
-  const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 60_000, retry: 1 } } }),
-  );
+export function AppProvider({ authClient, children }: { authClient: AuthClientSource; children: ReactNode }) {
+  const [queryOwner] = useState(() => ({}));
   return (
-    <QueryClientProvider client={queryClient}>
+    <QueryOwnerContext.Provider value={queryOwner}>
       <AuthProvider client={authClient}>
         <ReauthenticationProvider>{children}</ReauthenticationProvider>
         {/* Offset below the sticky header (4rem) so toasts never cover its buttons. */}
@@ -25,6 +22,6 @@ export function AppProvider({ authClient, children }: { authClient: GoTrueClient
           closeButton
         />
       </AuthProvider>
-    </QueryClientProvider>
+    </QueryOwnerContext.Provider>
   );
 }

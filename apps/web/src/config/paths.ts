@@ -38,3 +38,27 @@ export const paths = {
   devMailbox: '/dev/mailbox',
   devMailboxMessage: '/dev/mailbox/:id',
 } as const;
+
+// The routes anyone may open without signing in: every route of the router outside RequireAuth (a
+// test holds the two together). A parameter stands for any value: the bench opens `:id` as `example`.
+export const publicPaths = [
+  paths.home,
+  paths.features,
+  paths.security,
+  paths.howItWorks,
+  paths.meet,
+  paths.documentation,
+  paths.apiReference,
+  paths.helpCenter,
+  paths.contact,
+  paths.privacyPolicy,
+  paths.termsOfService,
+  paths.compliance,
+  paths.riskDisclosure,
+  paths.auth,
+  paths.signIn,
+  paths.signUp,
+  paths.resetPassword,
+  paths.devMailbox,
+  paths.devMailboxMessage,
+] as const;

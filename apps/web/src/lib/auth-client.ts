@@ -1,7 +1,7 @@
 import { GoTrueClient } from '@supabase/auth-js';
+import { authStorageKey } from '@/lib/auth-storage-key.js';
 
-// The localStorage key of the session, named like supabase-js's own keys (`sb-<project>-auth-token`).
-export const authStorageKey = 'covenant-auth-token';
+export { authStorageKey };
 
 // The browser's single auth client, talking to the server's GoTrue-compatible API on the same origin.
 // Its own rules are the product's session rules: the session lives in localStorage, a timer checks it

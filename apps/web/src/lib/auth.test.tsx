@@ -58,6 +58,31 @@ describe('AuthProvider', () => {
     expect((await header()).getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/auth');
   });
 
+  it('loads no auth client on a page opened with no session stored and no link to read', async () => {
+    const server = createFakeAuthServer();
+    const { authClientLoaded } = renderApp('/features', server);
+
+    expect(await (await header()).findByRole('link', { name: 'Sign In' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1 }, { timeout: 5000 })).toBeInTheDocument();
+    expect(authClientLoaded()).toBe(false);
+    expect(server.requestsTo('GET /user')).toHaveLength(0);
+  });
+
+  it('loads the auth client when another tab stores a session, and shows it', async () => {
+    const server = createFakeAuthServer();
+    server.addUser('ada@example.com', 'correct horse');
+    const { authClientLoaded } = renderApp('/', server);
+    expect(await (await header()).findByRole('link', { name: 'Sign In' })).toBeInTheDocument();
+    expect(authClientLoaded()).toBe(false);
+
+    const stored = JSON.stringify(server.issueSession('ada@example.com'));
+    window.localStorage.setItem(authStorageKey, stored);
+    window.dispatchEvent(new StorageEvent('storage', { key: authStorageKey, newValue: stored }));
+
+    expect(await (await header()).findByText('ada@example.com')).toBeInTheDocument();
+    expect(authClientLoaded()).toBe(true);
+  });
+
   it('follows the client when it drops a stored session it cannot refresh', async () => {
     const server = createFakeAuthServer();
     server.addUser('ada@example.com', 'correct horse');

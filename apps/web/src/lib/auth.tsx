@@ -1,12 +1,16 @@
+import type { AuthError, GoTrueClient, Session, User } from '@supabase/auth-js';
 import {
-  type AuthError,
-  type GoTrueClient,
-  isAuthImplicitGrantRedirectError,
-  type Session,
-  type User,
-} from '@supabase/auth-js';
-import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { paths } from '@/config/paths.js';
+import { authStorageKey } from '@/lib/auth-storage-key.js';
 
 export type SignUpInput = {
   email: string;
@@ -47,14 +51,60 @@ type AuthContextValue = {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
-export function AuthProvider({ client, children }: { client: GoTrueClient; children: ReactNode }) {
-  const [state, setState] = useState<{ session: Session | null; loading: boolean }>({
+/**
+ * The auth client, or a function that loads it. The browser loads it (its library is a fifth of a
+ * public page's script) only when it is needed: a session is stored, the address carries a link's
+ * answer (#access_token=… or #error=…), another tab stores a session, or the visitor signs in, up
+ * or out, or asks for a reset. Until then nobody is signed in, and nothing is loading.
+ */
+export type AuthClientSource = GoTrueClient | (() => Promise<GoTrueClient>);
+
+/** Whether the page needs the auth client as it opens: a stored session, or a link's answer to read. */
+export function authNeededAtLoad(): boolean {
+  if (window.localStorage.getItem(authStorageKey) !== null) return true;
+  return /(^#|&)(access_token|error|error_code)=/.test(window.location.hash);
+}
+
+export function AuthProvider({
+  client: source,
+  children,
+}: {
+  client: AuthClientSource;
+  children: ReactNode;
+}) {
+  const lazy = typeof source === 'function';
+  const [client, setClient] = useState<GoTrueClient | null>(lazy ? null : source);
+  const loading = useRef<Promise<GoTrueClient> | null>(null);
+  const load = useCallback((): Promise<GoTrueClient> => {
+    if (typeof source !== 'function') return Promise.resolve(source);
+    loading.current ??= source().then((loaded) => {
+      setClient(loaded);
+      return loaded;
+    });
+    return loading.current;
+  }, [source]);
+  const [state, setState] = useState<{ session: Session | null; loading: boolean }>(() => ({
     session: null,
-    loading: true,
-  });
+    loading: !lazy || authNeededAtLoad(),
+  }));
   const [linkError, setLinkError] = useState<LinkError | null>(null);
 
   useEffect(() => {
+    if (client) return;
+    if (authNeededAtLoad()) {
+      void load();
+      return;
+    }
+    // A session stored by another tab: this one follows it as it would with the client loaded.
+    const followOtherTab = (event: StorageEvent) => {
+      if (event.key === authStorageKey && event.newValue !== null) void load();
+    };
+    window.addEventListener('storage', followOtherTab);
+    return () => window.removeEventListener('storage', followOtherTab);
+  }, [client, load]);
+
+  useEffect(() => {
+    if (!client) return;
     // Every event carries the session as the client now holds it, so following them all keeps the UI
     // in step with refreshes, sign-outs in other tabs and sessions the client dropped as unrefreshable.
     const { data } = client.onAuthStateChange((_event, session) => {
@@ -64,14 +114,19 @@ export function AuthProvider({ client, children }: { client: GoTrueClient; child
   }, [client]);
 
   useEffect(() => {
+    if (!client) return;
     let active = true;
     // The client reads the URL fragment while it initializes. It reports a failed link but leaves that
     // fragment in place, and it leaves a bare '#' after reading a good one: both are removed here, so a
     // reload or a bookmark does not replay the link.
     client.initialize().then(({ error }) => {
       if (!active) return;
-      const failedLink = isAuthImplicitGrantRedirectError(error);
-      if (failedLink) setLinkError({ message: error.message, code: error.details?.code ?? null });
+      // isAuthImplicitGrantRedirectError's test, without importing the library into this module.
+      const failedLink = error?.name === 'AuthImplicitGrantRedirectError';
+      if (failedLink) {
+        const { details } = error as AuthError & { details: { code?: string } | null };
+        setLinkError({ message: error.message, code: details?.code ?? null });
+      }
       if (failedLink || window.location.href.endsWith('#')) {
         const { pathname, search } = window.location;
         window.history.replaceState(window.history.state, '', `${pathname}${search}`);
@@ -86,6 +141,7 @@ export function AuthProvider({ client, children }: { client: GoTrueClient; child
     // The client trusts a stored access token until it nears expiry. Asking the server once the session
     // is known, and again whenever the tab becomes visible, drops a session revoked elsewhere (a sign-out
     // everywhere, a password change) at once: the client removes it and emits SIGNED_OUT.
+    if (!client) return;
     const confirmWithServer = () => {
       if (document.visibilityState === 'visible') void client.getUser();
     };
@@ -108,11 +164,11 @@ export function AuthProvider({ client, children }: { client: GoTrueClient; child
       linkError,
       dismissLinkError: () => setLinkError(null),
       signIn: async (email, password) => {
-        const { error } = await client.signInWithPassword({ email, password });
+        const { error } = await (await load()).signInWithPassword({ email, password });
         return { error };
       },
       signUp: async ({ email, password, firstName, lastName, username }) => {
-        const { data, error } = await client.signUp({
+        const { data, error } = await (await load()).signUp({
           email,
           password,
           options: {
@@ -123,27 +179,27 @@ export function AuthProvider({ client, children }: { client: GoTrueClient; child
         return { error, session: data.session };
       },
       signOut: async () => {
-        const { error } = await client.signOut();
+        const { error } = await (await load()).signOut();
         return { error };
       },
       requestPasswordReset: async (email) => {
-        const { error } = await client.resetPasswordForEmail(email, {
+        const { error } = await (await load()).resetPasswordForEmail(email, {
           redirectTo: `${window.location.origin}${paths.resetPassword}`,
         });
         return { error };
       },
       updatePassword: async (password) => {
-        const { error } = await client.updateUser({ password });
+        const { error } = await (await load()).updateUser({ password });
         return { error };
       },
       signInWithGoogle: async () => {
-        const { error } = await client.signInWithOAuth({
+        const { error } = await (await load()).signInWithOAuth({
           provider: 'google',
           options: { redirectTo: `${window.location.origin}${paths.trading}` },
         });
         return { error };
       },
-      mfa: client.mfa,
+      mfa: client?.mfa ?? lazyMfa(load),
       reauthenticate: async (password, code) => {
         const response = await fetch(`${window.location.origin}/auth/v1/reauthenticate`, {
           method: 'POST',
@@ -156,11 +212,11 @@ export function AuthProvider({ client, children }: { client: GoTrueClient; child
         const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
         if (!response.ok) return { error: reauthenticationErrorOf(response.status, body) };
         const renewed = body as { access_token: string; refresh_token: string };
-        const { error } = await client.setSession(renewed);
+        const { error } = await (await load()).setSession(renewed);
         return error ? { error: error.message } : { error: null, accessToken: renewed.access_token };
       },
     }),
-    [client, state, linkError],
+    [client, load, state, linkError],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
@@ -170,6 +226,19 @@ export function useAuth(): AuthContextValue {
   const context = useContext(AuthContext);
   if (!context) throw new Error('useAuth must be used within an AuthProvider');
   return context;
+}
+
+// The second-factor API before the client has loaded: each call loads it, then makes the call. (Only
+// a signed-in page uses it, and a stored session loads the client as the page opens.)
+function lazyMfa(load: () => Promise<GoTrueClient>): GoTrueClient['mfa'] {
+  return new Proxy({} as GoTrueClient['mfa'], {
+    get:
+      (_target, name) =>
+      async (...args: unknown[]) => {
+        const mfa = (await load()).mfa as unknown as Record<PropertyKey, (...args: unknown[]) => unknown>;
+        return mfa[name]?.(...args);
+      },
+  });
 }
 
 // What the reauthentication dialog shows for a refused attempt, from GoTrue's error body.

@@ -1,5 +1,21 @@
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
-import { ReauthenticationDialog } from '@/components/reauthentication-dialog.js';
+import {
+  createContext,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useContext,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+
+// Opened only when the server asks for it: loaded then, never with a page.
+const ReauthenticationDialog = lazy(() =>
+  import('@/components/reauthentication-dialog.js').then((module) => ({
+    default: module.ReauthenticationDialog,
+  })),
+);
 
 // Asks the user to prove who they are again; the renewed access token, or null if they cancel.
 export type RequestReauthentication = () => Promise<string | null>;
@@ -36,7 +52,11 @@ export function ReauthenticationProvider({ children }: { children: ReactNode }) 
   return (
     <ReauthenticationContext.Provider value={value}>
       {children}
-      {open && <ReauthenticationDialog onDone={done} />}
+      {open && (
+        <Suspense fallback={null}>
+          <ReauthenticationDialog onDone={done} />
+        </Suspense>
+      )}
     </ReauthenticationContext.Provider>
   );
 }

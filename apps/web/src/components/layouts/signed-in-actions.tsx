@@ -1,6 +1,7 @@
 import type { User } from '@supabase/auth-js';
 import { lazy, Suspense, useRef } from 'react';
 import { Link } from 'react-router';
+import { QueryScope } from '@/app/query-scope.js';
 import { Button } from '@/components/ui/button.js';
 import { paths } from '@/config/paths.js';
 import { useAuth } from '@/lib/auth.js';
@@ -29,9 +30,11 @@ export function SignedInActions({ user, onNavigate }: { user: User; onNavigate?:
   };
   return (
     <>
-      <Suspense fallback={null}>
-        <NotificationsBell onNavigate={onNavigate} />
-      </Suspense>
+      <QueryScope>
+        <Suspense fallback={null}>
+          <NotificationsBell onNavigate={onNavigate} />
+        </Suspense>
+      </QueryScope>
       <AccountMenu email={user.email} roles={user.app_metadata.roles} onNavigate={onNavigate} />
       <Button variant="outline" size="sm" onClick={handleSignOut}>
         Sign Out

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { AppProvider } from '@/app/provider.js';
+import { QueryScope } from '@/app/query-scope.js';
 import { authStorageKey, createAuthClient } from '@/lib/auth-client.js';
 import { apiError, createFakeApiServer } from '@/testing/fake-api-server.js';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
@@ -29,7 +30,9 @@ function renderUnlock(answer: Parameters<ReturnType<typeof createFakeApiServer>[
   );
   render(
     <AppProvider authClient={authClient}>
-      <RouterProvider router={router} />
+      <QueryScope>
+        <RouterProvider router={router} />
+      </QueryScope>
     </AppProvider>,
   );
   return { onUnlocked };

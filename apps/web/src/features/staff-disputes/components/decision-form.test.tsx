@@ -2,6 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { AppProvider } from '@/app/provider.js';
+import { QueryScope } from '@/app/query-scope.js';
 import { authStorageKey, createAuthClient } from '@/lib/auth-client.js';
 import { apiError, createFakeApiServer } from '@/testing/fake-api-server.js';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
@@ -24,7 +25,9 @@ function renderForm({ escrowOpened = true } = {}) {
   onTestFinished(() => authClient.stopAutoRefresh());
   render(
     <AppProvider authClient={authClient}>
-      <DecisionForm disputeId="dispute-1" legs={legs} escrowOpened={escrowOpened} />
+      <QueryScope>
+        <DecisionForm disputeId="dispute-1" legs={legs} escrowOpened={escrowOpened} />
+      </QueryScope>
     </AppProvider>,
   );
   return api;

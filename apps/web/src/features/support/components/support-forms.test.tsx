@@ -5,6 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { toast } from 'sonner';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { AppProvider } from '@/app/provider.js';
+import { QueryScope } from '@/app/query-scope.js';
 import { authStorageKey, createAuthClient } from '@/lib/auth-client.js';
 import { apiError, createFakeApiServer } from '@/testing/fake-api-server.js';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
@@ -31,7 +32,9 @@ function renderForm(form: ReactNode, { signedInAs }: { signedInAs?: string } = {
   const router = createMemoryRouter([{ path: '/', element: form }]);
   render(
     <AppProvider authClient={authClient}>
-      <RouterProvider router={router} />
+      <QueryScope>
+        <RouterProvider router={router} />
+      </QueryScope>
     </AppProvider>,
   );
   return api;
