@@ -56,6 +56,12 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
     });
   }
 
+  /**
+   * Every chain (`watched` null): the whole pass. A new block's wake-up (`watched` names its chains):
+   * what a block can change — the chains' deposits and the payouts it may confirm — so a deposit
+   * made deep enough is counted without waiting behind the deadline and payout steps, which the
+   * timer's passes and the API's requests run as before.
+   */
   async function passAlone(watched: Set<string> | null): Promise<void> {
     const touched: string[] = [];
     for (const chain of deps.chains.values()) {
@@ -64,10 +70,12 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
     }
     await refreshEscrows(deps, touched);
     await sweepLateDeposits(deps, touched);
-    await refreshEscrows(deps, await enforceDeadlines(deps));
-    await preparePayouts(deps);
-    await prepareTravelPayouts(deps);
-    await submitPayouts(deps);
+    if (watched === null) {
+      await refreshEscrows(deps, await enforceDeadlines(deps));
+      await preparePayouts(deps);
+      await prepareTravelPayouts(deps);
+      await submitPayouts(deps);
+    }
     // Money that reached a leg while its payout was on its way is returned once the leg is settled.
     await sweepLateDeposits(deps, await confirmPayouts(deps));
   }
