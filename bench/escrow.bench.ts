@@ -1,12 +1,13 @@
 // The escrow engine on a real devnet (anvil), the whole server in-process as the escrow tests run it.
 // 1. Deposit to `escrow_funded`: from the block that gives a deal's last deposit its required depth
-//    (2 here) being mined to the deal reading `escrow_funded` through the API, with the engine's own
-//    passes every BENCH_ESCROW_POLL_MS (default 250). Reported against the poll interval: counted by
-//    the first pass after the block, the latency is on average half an interval plus one pass, and
-//    always under one interval plus one pass; near 2× or above, deposits wait for a later pass.
+//    (2 here) being mined to the deal reading `escrow_funded` through the API. The engine runs a pass
+//    as each block arrives (its `eth_subscribe` newHeads subscription over WebSocket, ADR 031); its
+//    timer is BENCH_ESCROW_POLL_MS apart (default 60 s, the safety net), so no latency here can come
+//    from it. Goal: median and max ≤ 100 ms after the block.
 // 2. The watcher's time per block with 10 and with 10,000 open deals (20,000 legs waiting for
-//    deposits): `watchChain` reads the same blocks holding the same few deposits each time. Target:
-//    the cost per block does not grow with open deals; the bench fails when the ratio exceeds 3.
+//    deposits): `watchChain` reads the same blocks holding the same few deposits each time, the runs
+//    with 10 and with 10,000 interleaved, each run the fastest of 3 passes. Goal: ratio ≤ 1.2, the
+//    cost per block does not grow with open deals (one indexed lookup per block).
 // The database is PGlite in memory; TEST_DB=postgres uses the local PostgreSQL server (as the tests do).
 // The machine is shared: times are medians of repeated runs, and only ratios are judged.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { schema } from '@covenant/db';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type Address, createPublicClient, type Hex, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createEscrowChains } from '../apps/server/src/escrow/escrow-chains.js';
@@ -24,13 +25,16 @@ import { watchChain } from '../apps/server/src/escrow/watch-chain.js';
 import { loadFileStore } from '../apps/server/src/files/load-file-store.js';
 import { createDeliverWebhookJob } from '../apps/server/src/jobs/deliver-webhook-job.js';
 import { type EscrowDevnet, startEscrowDevnet } from '../apps/server/src/testing/start-escrow-devnet.js';
+import { reportRow } from './report-row.js';
 
-const pollMs = Number(process.env.BENCH_ESCROW_POLL_MS ?? 250);
-const fundedDeals = 5;
+const pollMs = Number(process.env.BENCH_ESCROW_POLL_MS ?? 60_000);
+const fundedDeals = Number(process.env.BENCH_FUNDED_DEALS ?? 5);
 const fewOpenDeals = 10;
 const manyOpenDeals = 10_000;
 const watcherRuns = 15;
-const watcherTarget = 3;
+const passesPerVisit = 3;
+const watcherGoal = 1.2;
+const latencyGoalMs = 100;
 const assetAmount = 1_000_000_000_000_000_007n; // 1.000000000000000007 WETH
 const stableAmount = 3_000_000_007n; // 3,000.000007 USDT
 
@@ -65,6 +69,11 @@ async function measureFundingLatency(net: EscrowDevnet): Promise<number[]> {
   net.app.escrow.start(pollMs);
   const latencies: number[] = [];
   try {
+    const subscribedBy = performance.now() + 30_000;
+    while (!net.app.escrow.subscribed('ETH')) {
+      if (performance.now() > subscribedBy) throw new Error('no new-block subscription on ETH');
+      await sleep(10);
+    }
     for (let round = 0; round < fundedDeals; round++) {
       const { dealId, asset, stable } = await openEscrow(net);
       await net.pay(net.seller, 'WETH', asset, assetAmount);
@@ -73,8 +82,8 @@ async function measureFundingLatency(net: EscrowDevnet): Promise<number[]> {
       if ((await dealStatusViaApi(net, dealId)) === 'escrow_funded') {
         throw new Error('funded before the deposit was deep enough');
       }
-      // Start at a random point of the poll cycle, as a real block would.
-      await sleep(Math.random() * pollMs);
+      // Let the passes the deposits' blocks woke finish, then the block comes at a random moment.
+      await sleep(100 + Math.random() * 250);
       await net.mine(1);
       const minedAt = performance.now();
       while ((await dealStatusViaApi(net, dealId)) !== 'escrow_funded') {
@@ -245,15 +254,45 @@ async function measureWatcher(net: EscrowDevnet) {
       return times;
     };
 
-    await runs(3); // warm-up: JIT, connections, the chain client's caches
-    const few = await runs(watcherRuns);
+    // The 9,990 other deals' legs are switched in and out between runs (moved to another chain name
+    // and back, then vacuumed), so both counts are measured under the same load of this shared
+    // machine, run after run. Each visit keeps the fastest of a few passes: other work on the
+    // machine only ever adds time to a pass.
     const moreDeals = await insertOpenDeals(net, manyOpenDeals - fewOpenDeals);
-    await runs(3);
-    const many = await runs(watcherRuns);
+    const moreEscrows = (
+      await db
+        .select({ id: schema.escrows.id })
+        .from(schema.escrows)
+        .where(inArray(schema.escrows.dealId, moreDeals))
+    ).map((escrow) => escrow.id);
+    const park = async (chainName: string) => {
+      for (let start = 0; start < moreEscrows.length; start += 1000) {
+        await db
+          .update(schema.escrowLegs)
+          .set({ chain: chainName })
+          .where(inArray(schema.escrowLegs.escrowId, moreEscrows.slice(start, start + 1000)));
+      }
+      await db.execute(sql`vacuum analyze escrow_legs`);
+    };
+    const fastestPass = async () => {
+      let fastest = Number.POSITIVE_INFINITY;
+      for (let pass = 0; pass < passesPerVisit; pass++)
+        fastest = Math.min(fastest, await passOverTheBlocks());
+      return fastest;
+    };
+    const few: number[] = [];
+    const many: number[] = [];
+    await park('ETH-parked');
+    await runs(3); // warm-up: JIT, connections, the chain client's caches
+    for (let run = 0; run < watcherRuns; run++) {
+      few.push(await fastestPass());
+      await park('ETH');
+      many.push(await fastestPass());
+      await park('ETH-parked');
+    }
+    await park('ETH');
     await deleteOpenDeals(net, moreDeals);
-    // The few again, so a busy spell of the machine during either half shows.
-    const fewAgain = await runs(watcherRuns);
-    return { blocks, few: median([...few, ...fewAgain]), many: median(many) };
+    return { blocks, few: median(few), many: median(many) };
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
@@ -263,17 +302,32 @@ const net = await startEscrowDevnet({ confirmations: 2 });
 let failed = false;
 try {
   const engine = process.env.TEST_DB === 'postgres' ? 'PostgreSQL' : 'PGlite (in memory)';
-  console.log(`${engine}, anvil, 2 confirmations, the engine's passes every ${pollMs} ms\n`);
+  console.log(
+    `${engine}, anvil, 2 confirmations, a pass on each new block (timer every ${pollMs} ms as the safety net)\n`,
+  );
 
   const latencies = await measureFundingLatency(net);
   const latencyMedian = median(latencies);
   const latencyMax = Math.max(...latencies);
   console.log(`deposit deep enough → escrow_funded via the API, ${fundedDeals} deals:`);
   console.log(`  each   ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`);
-  console.log(
-    `  median ${latencyMedian.toFixed(0)} ms = ${(latencyMedian / pollMs).toFixed(2)} × poll interval` +
-      `, max ${latencyMax.toFixed(0)} ms = ${(latencyMax / pollMs).toFixed(2)} × poll interval\n`,
-  );
+  console.log(`  median ${latencyMedian.toFixed(0)} ms, max ${latencyMax.toFixed(0)} ms after the block\n`);
+  for (const [name, value] of [
+    ['median', latencyMedian],
+    ['max', latencyMax],
+  ] as const) {
+    const pass = value <= latencyGoalMs;
+    reportRow({
+      measure: `ETH deposit deep enough → escrow_funded, ${name}`,
+      value: `${value.toFixed(0)} ms`,
+      goal: `≤ ${latencyGoalMs} ms after the block`,
+      pass,
+    });
+    if (!pass) {
+      console.error(`FAIL: the ${name} latency ${value.toFixed(0)} ms is over ${latencyGoalMs} ms`);
+      failed = true;
+    }
+  }
 
   const watcher = await measureWatcher(net);
   const ratio = watcher.many / watcher.few;
@@ -283,9 +337,15 @@ try {
   console.log(`  ${String(fewOpenDeals).padStart(6)} open deals  ${watcher.few.toFixed(2)} ms per block`);
   console.log(`  ${String(manyOpenDeals).padStart(6)} open deals  ${watcher.many.toFixed(2)} ms per block`);
   console.log(
-    `  ratio ${ratio.toFixed(2)} (target ≤ ${watcherTarget}: the cost per block does not grow with open deals)`,
+    `  ratio ${ratio.toFixed(2)} (goal ≤ ${watcherGoal}: the cost per block does not grow with open deals)`,
   );
-  if (ratio > watcherTarget) {
+  reportRow({
+    measure: 'ETH watcher per block, 10,000 vs 10 open deals',
+    value: ratio.toFixed(2),
+    goal: `≤ ${watcherGoal}`,
+    pass: ratio <= watcherGoal,
+  });
+  if (ratio > watcherGoal) {
     console.error(`FAIL: the watcher's time per block grew ${ratio.toFixed(2)}× with open deals`);
     failed = true;
   }

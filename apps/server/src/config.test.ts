@@ -129,6 +129,31 @@ describe('loadConfig', () => {
     );
   });
 
+  it('finds the nodes’ WebSocket endpoints for new-block subscriptions, by default from their RPC URLs', () => {
+    const ethereum = {
+      ETH_RPC_URL: 'https://eth.example:8545/key',
+      ETH_ESCROW_FACTORY: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      ETH_FEE_ADDRESS: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      ETH_TOKENS: 'USDC:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+    };
+    expect(loadConfig(ethereum).ethereum).toMatchObject({ wsUrl: 'wss://eth.example:8545/key' });
+    expect(loadConfig({ ...ethereum, ETH_WS_URL: 'wss://ws.example/key' }).ethereum).toMatchObject({
+      wsUrl: 'wss://ws.example/key',
+    });
+    expect(loadConfig({ SOL_RPC_URL: 'http://127.0.0.1:8899' }).solana).toMatchObject({
+      wsUrl: 'ws://127.0.0.1:8900/',
+    });
+    expect(loadConfig({ SOL_RPC_URL: 'https://api.mainnet-beta.solana.com' }).solana).toMatchObject({
+      wsUrl: 'wss://api.mainnet-beta.solana.com/',
+    });
+    expect(() => loadConfig({ ETH_WS_URL: 'ws://127.0.0.1:8545' })).toThrow(
+      /ETH_WS_URL: is only used with ETH_RPC_URL/,
+    );
+    expect(() => loadConfig({ SOL_WS_URL: 'ws://127.0.0.1:8900' })).toThrow(
+      /SOL_WS_URL: is only used with SOL_RPC_URL/,
+    );
+  });
+
   it('keeps Redis keys under REDIS_KEY_PREFIX, covenant: by default', () => {
     expect(loadConfig({}).redisKeyPrefix).toBe('covenant:');
     expect(loadConfig({ REDIS_KEY_PREFIX: 'covenant-staging:' }).redisKeyPrefix).toBe('covenant-staging:');

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type JurisdictionDenyList, parseJurisdictionDenyList, validateChainAddress } from '@covenant/domain';
 import { type Address, getAddress } from 'viem';
 import { z } from 'zod';
+import { webSocketUrlOf } from './chains/web-socket-url.js';
 import { type EscrowCrashPoint, escrowCrashPoints } from './escrow/escrow-crash-point.js';
 
 const ethereumAddress = z
@@ -70,6 +71,11 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Covenant <no-reply@covenant.local>'),
   PUBLIC_URL: z.string().url().optional(),
   ETH_RPC_URL: z.string().url().optional(),
+  /**
+   * With ETH_RPC_URL: the node's WebSocket endpoint, where the engine subscribes to new blocks
+   * (`eth_subscribe` newHeads); unset → ETH_RPC_URL with the ws(s) scheme.
+   */
+  ETH_WS_URL: z.string().url().optional(),
   /** With ETH_RPC_URL: the deployed escrow factory, the platform's fee address and the traded tokens. */
   ETH_ESCROW_FACTORY: ethereumAddress.optional(),
   ETH_FEE_ADDRESS: ethereumAddress.optional(),
@@ -115,6 +121,11 @@ const envSchema = z.object({
    * local devnet (LiteSVM behind the same JSON-RPC).
    */
   SOL_RPC_URL: z.string().url().optional(),
+  /**
+   * With SOL_RPC_URL: the RPC's WebSocket endpoint, where the engine subscribes to new slots
+   * (`slotSubscribe`); unset → SOL_RPC_URL with the ws(s) scheme and, when it names a port, the next.
+   */
+  SOL_WS_URL: z.string().url().optional(),
   /** Which cluster SOL_RPC_URL serves: the deal addresses and the default mints depend on it. */
   SOL_NETWORK: z.enum(['devnet', 'mainnet-beta']).default('mainnet-beta'),
   /** Slots on top of a deposit's before it counts, or `finalized` (the default on a real cluster). */
@@ -211,6 +222,14 @@ const checkedEnvSchema = envSchema.superRefine((env, context) => {
       path: ['ESCROW_CRASH_POINT'],
       message: 'is for tests only and refused with NODE_ENV=production',
     });
+  }
+  for (const [name, rpc] of [
+    ['ETH_WS_URL', 'ETH_RPC_URL'],
+    ['SOL_WS_URL', 'SOL_RPC_URL'],
+  ] as const) {
+    if (!env[rpc] && env[name] !== undefined) {
+      context.addIssue({ code: 'custom', path: [name], message: `is only used with ${rpc}` });
+    }
   }
   for (const name of ['ETH_ESCROW_FACTORY', 'ETH_FEE_ADDRESS', 'ETH_TOKENS'] as const) {
     if (env.ETH_RPC_URL && env[name] === undefined) {
@@ -320,6 +339,7 @@ export type EthereumConfig =
   | {
       mode: 'node';
       rpcUrl: string;
+      wsUrl: string;
       escrowFactory: Address;
       feeAddress: Address;
       tokens: { symbol: string; address: Address }[];
@@ -342,6 +362,7 @@ export type SolanaConfig = { confirmations: Confirmations; feeAddress: string | 
   | {
       mode: 'node';
       rpcUrl: string;
+      wsUrl: string;
       network: Env['SOL_NETWORK'];
       mints: { USDC: string; USDT: string | undefined };
     }
@@ -424,6 +445,7 @@ function ethereumConfig(env: Env): EthereumConfig {
   return {
     mode: 'node',
     rpcUrl: env.ETH_RPC_URL,
+    wsUrl: env.ETH_WS_URL ?? webSocketUrlOf(env.ETH_RPC_URL, 'same-port'),
     escrowFactory: env.ETH_ESCROW_FACTORY,
     feeAddress: env.ETH_FEE_ADDRESS,
     tokens: env.ETH_TOKENS,
@@ -463,6 +485,7 @@ function solanaConfig(env: Env): SolanaConfig {
     mode: 'node',
     feeAddress: env.SOL_FEE_ADDRESS,
     rpcUrl: env.SOL_RPC_URL,
+    wsUrl: env.SOL_WS_URL ?? webSocketUrlOf(env.SOL_RPC_URL, 'next-port'),
     network: env.SOL_NETWORK,
     confirmations: env.SOL_CONFIRMATIONS ?? 'finalized',
     mints: { USDC: env.SOL_USDC_MINT ?? defaults.USDC, USDT: env.SOL_USDT_MINT ?? defaults.USDT },

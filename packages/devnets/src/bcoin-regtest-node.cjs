@@ -29,6 +29,7 @@ async function main() {
   await node.ensure();
   await node.open();
   keepTransactionsOfInvalidatedBlocks(node);
+  addWaitForBlockHeight(node);
   let closing = false;
   const close = async () => {
     if (closing) return;
@@ -69,6 +70,41 @@ function keepTransactionsOfInvalidatedBlocks(node) {
       }
     }
   };
+}
+
+/**
+ * Bitcoin Core's `waitforblockheight height (timeout_ms)`, which bcoin lacks: answers as soon as the
+ * tip is at `height` or above (at once when it already is), or when `timeout` ms pass (0: never),
+ * with the tip then `{ hash, height }`. The escrow engine follows new blocks with it (a long poll
+ * the node answers as the block connects).
+ */
+function addWaitForBlockHeight(node) {
+  const { chain } = node;
+  const tip = () => ({ hash: chain.tip.rhash(), height: chain.height });
+  node.rpc.add('waitforblockheight', async (params) => {
+    const height = Number(params?.[0]);
+    const timeout = Number(params?.[1] ?? 0);
+    if (!Number.isSafeInteger(height) || !Number.isSafeInteger(timeout) || timeout < 0) {
+      const error = new Error('Invalid parameters.');
+      error.type = 'RPCError';
+      error.code = -8;
+      throw error;
+    }
+    if (chain.height >= height) return tip();
+    await new Promise((resolve) => {
+      const timer = timeout > 0 ? setTimeout(done, timeout) : null;
+      function onTip() {
+        if (chain.height >= height) done();
+      }
+      function done() {
+        if (timer) clearTimeout(timer);
+        chain.removeListener('tip', onTip);
+        resolve();
+      }
+      chain.on('tip', onTip);
+    });
+    return tip();
+  });
 }
 
 /**

@@ -34,10 +34,17 @@ import {
 } from '@solana-program/token';
 import { LiteSVM } from 'litesvm';
 import { parseStateJson, stringifyStateJson } from './json-with-bigints.js';
-import { serveJsonRpc } from './serve-json-rpc.js';
+import { type PubSubTopic, serveJsonRpc } from './serve-json-rpc.js';
 import { readTokenAccount } from './solana-devnet-accounts.js';
 import { type Block, SolanaLedger } from './solana-devnet-ledger.js';
 import { createSolanaRpcMethods } from './solana-devnet-rpc.js';
+
+/** Solana's slot subscription. */
+const slotTopic: PubSubTopic = {
+  subscribe: 'slotSubscribe',
+  unsubscribe: 'slotUnsubscribe',
+  notification: 'slotNotification',
+};
 
 /** Decimals of the devnet's USDC and USDT, as on mainnet. */
 export const SOLANA_DEVNET_TOKEN_DECIMALS = 6;
@@ -69,6 +76,8 @@ export interface SolanaDevnetFaucet {
 
 export interface SolanaDevnet {
   rpcUrl: string;
+  /** `slotSubscribe` over WebSocket, on the RPC's port. */
+  wsUrl: string;
   mints: { USDC: Address; USDT: Address };
   /** Mint authority of both test mints. */
   mintAuthority: KeyPairSigner;
@@ -138,8 +147,16 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
    * Closes the open slot into a block and keeps it: every block is appended to blocks.jsonl (so no
    * slot number is reused after a crash), the LiteSVM snapshot is rewritten when accounts changed.
    */
+  let server: Awaited<ReturnType<typeof serveJsonRpc>> | undefined;
   const closeSlot = () => {
     const block = ledger.closeSlot();
+    // Subscribers learn of the slot as a cluster's RPC tells them: the new slot, its parent (the
+    // block just closed, confirmed at once here) and the root (finalized).
+    server?.publish(slotTopic, {
+      parent: block.slot,
+      root: ledger.slotAt('finalized'),
+      slot: ledger.slotAt('processed'),
+    });
     if (!files) return;
     appendFileSync(files.blocks, `${stringifyStateJson(block)}\n`);
     if (block.transactions.length > 0) {
@@ -263,7 +280,7 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
   };
 
   const methods = createSolanaRpcMethods(ledger, (to, amount) => faucetApi.fundSol(to, amount));
-  const server = await serveJsonRpc(methods, options.port ?? 0);
+  server = await serveJsonRpc(methods, options.port ?? 0, [slotTopic]);
   const ticker = setInterval(closeSlot, slotIntervalMs);
   ticker.unref();
 
@@ -271,13 +288,20 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
   const stop = () => {
     stopped ??= (async () => {
       clearInterval(ticker);
-      await server.close();
+      await server?.close();
       // What landed since the last tick becomes a block, so a restart keeps it.
       closeSlot();
     })();
     return stopped;
   };
-  return { rpcUrl: server.url, mints, mintAuthority, faucet: faucetApi, stop };
+  return {
+    rpcUrl: server.url,
+    wsUrl: server.url.replace(/^http/, 'ws'),
+    mints,
+    mintAuthority,
+    faucet: faucetApi,
+    stop,
+  };
 }
 
 /** The blocks of blocks.jsonl; a last line cut short by a crash is dropped. */

@@ -177,6 +177,15 @@ export interface EscrowChainAdapter extends ChainAdapter {
    */
   bumpFee(payout: UnsignedPayout, sent: SignedTransaction, attempt: number): Promise<FeeBump>;
 
+  /**
+   * A subscription to the node's new blocks, pushed by the node (not a poll): `onBlock` runs as each
+   * block the node announces arrives; `onError` once when the subscription fails, after which it
+   * is over (the caller subscribes again). Returns what ends it. Ethereum: `eth_subscribe`
+   * `newHeads` over WebSocket; Bitcoin: the node's `waitfornewblock` long poll; Solana:
+   * `slotSubscribe` over the RPC's WebSocket. Absent: the chain's blocks are found by polling only.
+   */
+  subscribeNewBlocks?(handlers: NewBlockHandlers): NewBlockSubscription;
+
   /** Deposits seen in the mempool, not yet in a block (blockRef and height empty): shown as pending at once. */
   scanMempool?(index: DepositAddressIndex): Promise<Omit<DepositMovement, 'blockRef' | 'height'>[]>;
 
@@ -218,6 +227,18 @@ export interface EscrowChainAdapter extends ChainAdapter {
    * a token leg's late deposit lands in the multisig's re-created account and goes back by a payout.
    */
   sweeps?(leg: Pick<EscrowLeg, 'tokenAddress'>): boolean;
+}
+
+/** What a new-block subscription calls. */
+export interface NewBlockHandlers {
+  onBlock(): void;
+  onError(error: unknown): void;
+}
+
+/** A running new-block subscription. */
+export interface NewBlockSubscription {
+  /** Ends it: no handler runs once this resolves. */
+  stop(): Promise<void>;
 }
 
 /**

@@ -27,6 +27,11 @@ export interface ChainInfo {
   explorerUrl: string | null;
   /** The node's RPC URL, shown only for the local devnet (a real node's URL may carry a key). */
   rpcUrl: string;
+  /**
+   * The node's WebSocket endpoint, where the escrow engine subscribes to new blocks (Ethereum and
+   * Solana, ADR 031); none: the chain's blocks are found by polling.
+   */
+  wsUrl?: string;
   devnet: boolean;
   /** Bitcoin's network, node credentials and fee-rate bounds; the local node's dev wallet. */
   bitcoin?: BitcoinChainSettings;

@@ -34,6 +34,7 @@ export async function connectEthereumNode(
     feeAddress: config.feeAddress,
     explorerUrl: explorers[chainId] ?? null,
     rpcUrl: config.rpcUrl,
+    wsUrl: config.wsUrl,
     devnet: false,
   };
 }

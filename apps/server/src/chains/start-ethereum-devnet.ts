@@ -6,6 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { Confirmations } from '../config.js';
 import type { EthereumChainInfo } from './chain-registry.js';
 import { ethereumTokens } from './ethereum-tokens.js';
+import { webSocketUrlOf } from './web-socket-url.js';
 
 export interface EthereumDevnet {
   info: EthereumChainInfo;
@@ -38,6 +39,8 @@ export async function startEthereumDevnet(options: {
         feeAddress: contracts.feeAddress,
         explorerUrl: null,
         rpcUrl: anvil.rpcUrl,
+        // anvil serves eth_subscribe over WebSocket on its HTTP port.
+        wsUrl: webSocketUrlOf(anvil.rpcUrl, 'same-port'),
         devnet: true,
       },
       stop: anvil.stop,

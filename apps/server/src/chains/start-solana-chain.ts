@@ -25,6 +25,7 @@ export async function startSolanaChain(options: {
         ...commonEntry(solana, solana.mints),
         explorerUrl: solana.network === 'mainnet-beta' ? 'https://explorer.solana.com' : null,
         rpcUrl: solana.rpcUrl,
+        wsUrl: solana.wsUrl,
         devnet: false,
         solana: { network: solana.network },
       },
@@ -47,6 +48,7 @@ export function localnetChainInfo(
     ...commonEntry(settings, devnet.mints),
     explorerUrl: null,
     rpcUrl: devnet.rpcUrl,
+    wsUrl: devnet.wsUrl,
     devnet: true,
     solana: { network: 'localnet', faucet: devnet.faucet },
   };

@@ -120,6 +120,7 @@ async function createEthereumChain(
     confirmationPolicy: confirmationPolicyOf(info.confirmations),
     relayerKey,
     platformSigner: signer,
+    ...(info.wsUrl ? { wsUrl: info.wsUrl } : {}),
   });
   return {
     info,
@@ -222,6 +223,7 @@ async function createSolanaChain(
   }
   const adapter = createSolanaEscrowChain({
     rpcUrl: info.rpcUrl,
+    ...(info.wsUrl ? { wsUrl: info.wsUrl } : {}),
     network: settings.network,
     feeAddress: info.feeAddress,
     confirmationPolicy: confirmationPolicyOf(info.confirmations),

@@ -1,6 +1,6 @@
 import { schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
-import type { Leg } from '@covenant/escrow';
+import type { Leg, NewBlockSubscription } from '@covenant/escrow';
 import { desc, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { JobDefinition } from '../jobs/job-definition.js';
@@ -9,6 +9,7 @@ import { approveTravelPayout } from './approve-travel-payout.js';
 import { confirmPayouts, reconcileEscrow } from './confirm-payouts.js';
 import { createEscrow } from './create-escrow.js';
 import { enforceDeadlines } from './enforce-deadlines.js';
+import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { escrowStatusView } from './escrow-status-view.js';
 import { findLeg, findPartyEscrow } from './find-party-escrow.js';
@@ -37,48 +38,67 @@ export const escrowPassLock = 'escrow-engine-pass';
  */
 export function createEscrowEngine(deps: EscrowEngineDeps) {
   let running: Promise<void> | null = null;
-  let again = false;
+  /** The chains the next pass watches (null: every chain); undefined when no pass is asked for. */
+  let next: Set<string> | null | undefined;
   let timer: NodeJS.Timeout | null = null;
+  const subscriptions = new Map<string, NewBlockSubscription>();
+  const resubscribeTimers = new Set<NodeJS.Timeout>();
+  let started = false;
 
   /**
    * A pass, unless another server process on the database is in one (it covers this one's work).
    * Each pass logs when it held the lock (debug): replicas' passes never overlap.
    */
-  async function pass(): Promise<void> {
+  async function pass(watched: Set<string> | null): Promise<void> {
     await deps.locks.tryExclusively(escrowPassLock, async () => {
       const startedAt = Date.now();
-      await passAlone();
+      await passAlone(watched);
       deps.logger.debug({ startedAt, endedAt: Date.now() }, 'escrow pass');
     });
   }
 
-  async function passAlone(): Promise<void> {
+  /**
+   * Every chain (`watched` null): the whole pass. A new block's wake-up (`watched` names its chains):
+   * what a block can change — the chains' deposits and the payouts it may confirm — so a deposit
+   * made deep enough is counted without waiting behind the deadline and payout steps, which the
+   * timer's passes and the API's requests run as before.
+   */
+  async function passAlone(watched: Set<string> | null): Promise<void> {
     const touched: string[] = [];
-    for (const chain of deps.chains.values()) touched.push(...(await watchChain(deps, chain)));
+    for (const chain of deps.chains.values()) {
+      if (watched && !watched.has(chain.adapter.chain)) continue;
+      touched.push(...(await watchChain(deps, chain)));
+    }
     // Deployments, sweeps and wrong-token returns sent by earlier passes or requests: done, or pushed.
     touched.push(...(await followRelayerTransactions(deps)));
     await refreshEscrows(deps, touched);
     await sweepLateDeposits(deps, touched);
-    await refreshEscrows(deps, await enforceDeadlines(deps));
-    await preparePayouts(deps);
-    await prepareTravelPayouts(deps);
-    await submitPayouts(deps);
+    if (watched === null) {
+      await refreshEscrows(deps, await enforceDeadlines(deps));
+      await preparePayouts(deps);
+      await prepareTravelPayouts(deps);
+      await submitPayouts(deps);
+    }
     // Money that reached a leg while its payout was on its way is returned once the leg is settled.
     await sweepLateDeposits(deps, await confirmPayouts(deps));
   }
 
-  /** Runs a pass, or, when one is running, one more right after it. Resolves when the pass that covers this call is done. */
-  function tick(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
+  /**
+   * Runs a pass, or, when one is running, one more right after it. Resolves when the pass that
+   * covers this call is done. `chain`: a new block of that chain woke the engine, and the pass
+   * watches that chain only (the rest of the pass is the same); without it, every chain.
+   */
+  function tick(chain?: string): Promise<void> {
+    if (next === undefined || chain === undefined) next = chain === undefined ? null : new Set([chain]);
+    else if (next !== null) next.add(chain);
+    if (running) return running;
     running = (async () => {
       try {
-        do {
-          again = false;
-          await pass();
-        } while (again);
+        while (next !== undefined) {
+          const watched = next;
+          next = undefined;
+          await pass(watched);
+        }
       } finally {
         running = null;
       }
@@ -86,22 +106,70 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
     return running;
   }
 
-  function tickInBackground(): void {
-    tick().catch((error: unknown) => deps.logger.error({ err: error }, 'escrow engine pass failed'));
+  function tickInBackground(chain?: string): void {
+    tick(chain).catch((error: unknown) => deps.logger.error({ err: error }, 'escrow engine pass failed'));
+  }
+
+  /**
+   * Follows a chain's new blocks, each one waking a pass watching that chain (through `tick`, so
+   * under the same lock as every pass). A failed subscription is logged and made again after
+   * `resubscribeMs`; meanwhile the timer's passes find the blocks.
+   */
+  function subscribe(chain: EscrowChain, resubscribeMs: number): void {
+    const { adapter } = chain;
+    if (!adapter.subscribeNewBlocks || !started) return;
+    let failed = false;
+    let subscription: NewBlockSubscription | undefined;
+    subscription = adapter.subscribeNewBlocks({
+      onBlock: () => {
+        if (!failed) tickInBackground(adapter.chain);
+      },
+      onError: (error) => {
+        if (failed) return;
+        failed = true;
+        deps.logger.warn(
+          { err: error, chain: adapter.chain },
+          'new-block subscription failed; polling until it is made again',
+        );
+        subscriptions.delete(adapter.chain);
+        // Handlers run after subscribeNewBlocks returned (adapters call them from I/O callbacks).
+        subscription?.stop().catch(() => {});
+        const again = setTimeout(() => {
+          resubscribeTimers.delete(again);
+          subscribe(chain, resubscribeMs);
+        }, resubscribeMs);
+        again.unref();
+        resubscribeTimers.add(again);
+      },
+    });
+    if (!failed) subscriptions.set(adapter.chain, subscription);
   }
 
   return {
     tick,
     tickInBackground,
-    /** Starts passes every `pollMs` (none when 0). */
-    start(pollMs: number): void {
+    /**
+     * Starts passes every `pollMs` (none when 0) and, on every chain whose node pushes its new
+     * blocks, a pass as each block arrives (ADR 031); the timer stays as the safety net.
+     */
+    start(pollMs: number, options: { resubscribeMs?: number } = {}): void {
       if (pollMs <= 0 || timer || deps.chains.size === 0) return;
-      timer = setInterval(tickInBackground, pollMs);
+      started = true;
+      timer = setInterval(() => tickInBackground(), pollMs);
       timer.unref();
+      for (const chain of deps.chains.values()) subscribe(chain, options.resubscribeMs ?? 5_000);
     },
+    /** Whether a chain's new-block subscription is up (it is down between a failure and its renewal). */
+    subscribed: (chain: string) => subscriptions.has(chain),
     async stop(): Promise<void> {
+      started = false;
       if (timer) clearInterval(timer);
       timer = null;
+      for (const again of resubscribeTimers) clearTimeout(again);
+      resubscribeTimers.clear();
+      const stopping = [...subscriptions.values()].map((subscription) => subscription.stop().catch(() => {}));
+      subscriptions.clear();
+      await Promise.all(stopping);
       await running?.catch(() => {});
     },
     async create(userId: string, dealId: string) {

@@ -25,7 +25,17 @@ export interface BitcoinRpcOptions {
   timeoutMs?: number;
 }
 
-export type BitcoinRpc = <T>(method: string, params?: readonly unknown[]) => Promise<T>;
+/** One call's own limits: `signal` cancels it; `timeoutMs` replaces the client's for a long poll. */
+export interface BitcoinRpcCallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export type BitcoinRpc = <T>(
+  method: string,
+  params?: readonly unknown[],
+  call?: BitcoinRpcCallOptions,
+) => Promise<T>;
 
 interface RpcReply {
   result?: unknown;
@@ -51,15 +61,20 @@ export function createBitcoinRpc(options: BitcoinRpcOptions): BitcoinRpc {
   const timeoutMs = options.timeoutMs ?? 30_000;
   let nextId = 1;
 
-  return async <T>(method: string, params: readonly unknown[] = []): Promise<T> => {
+  return async <T>(
+    method: string,
+    params: readonly unknown[] = [],
+    call: BitcoinRpcCallOptions = {},
+  ): Promise<T> => {
     const id = nextId++;
+    const timeout = AbortSignal.timeout(call.timeoutMs ?? timeoutMs);
     let response: Response;
     try {
       response = await fetch(endpoint, {
         method: 'POST',
         headers,
         body: JSON.stringify({ jsonrpc: '1.0', id, method, params }),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: call.signal ? AbortSignal.any([timeout, call.signal]) : timeout,
       });
     } catch (error) {
       throw new Error(

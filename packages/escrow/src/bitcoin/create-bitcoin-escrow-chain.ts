@@ -16,6 +16,7 @@ import { addressOutputScript } from './parse-raw-bitcoin.js';
 import { readBitcoinOutgoingMovements } from './read-bitcoin-outgoing-movements.js';
 import { readBitcoinTxStatus } from './read-bitcoin-tx-status.js';
 import { createBitcoinMempoolScanner, scanBitcoinDeposits } from './scan-bitcoin-deposits.js';
+import { subscribeBitcoinBlocks } from './subscribe-bitcoin-blocks.js';
 import { verifyBitcoinApproval } from './verify-bitcoin-approval.js';
 
 /**
@@ -47,6 +48,7 @@ export function createBitcoinEscrowChain(options: BitcoinEscrowChainOptions): Bi
   return {
     chain: 'BTC',
     network: options.network,
+    subscribeNewBlocks: (handlers) => subscribeBitcoinBlocks(rpc, handlers),
     feeAddress: options.feeAddress,
     confirmationPolicy: options.confirmationPolicy,
 

@@ -19,7 +19,8 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { LegTerms, UnsignedPayout } from '../chain-adapter.js';
-import type { SignedTransaction as AnySignedTransaction } from '../escrow-chain-adapter.js';
+import type { SignedTransaction as AnySignedTransaction, NewBlockHandlers } from '../escrow-chain-adapter.js';
+import { subscribeOverWebSocket } from '../subscribe-over-websocket.js';
 import { broadcastTransaction } from './broadcast-transaction.js';
 import { buildEthereumPayout } from './build-ethereum-payout.js';
 import { contractLegTerms } from './contract-leg-terms.js';
@@ -151,9 +152,16 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
   const bumpRelayer = (sent: AnySignedTransaction) =>
     bumpRelayerTransaction(client, relayer, hexTransaction(sent));
 
+  const { wsUrl } = options;
   return {
     chain: 'ETH',
     chainId: options.chainId,
+    ...(wsUrl
+      ? {
+          subscribeNewBlocks: (handlers: NewBlockHandlers) =>
+            subscribeOverWebSocket(wsUrl, 'eth_subscribe', ['newHeads'], handlers),
+        }
+      : {}),
     confirmationPolicy: options.confirmationPolicy,
     relayerAddress: relayer.address,
     // The escrow's TRAVEL action pays part of a leg and leaves it open (ADR 021).

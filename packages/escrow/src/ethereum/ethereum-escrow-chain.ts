@@ -32,6 +32,11 @@ export interface EthereumEscrowChainOptions {
   platformSigner: EthereumPlatformSigner;
   /** Blocks per getLogs call; a scan of a longer range is split. Default 2000. */
   maxBlocksPerScan?: number;
+  /**
+   * The node's WebSocket endpoint: new blocks arrive there as `eth_subscribe` `newHeads`
+   * notifications (`subscribeNewBlocks`). Without it the adapter offers no subscription.
+   */
+  wsUrl?: string;
 }
 
 /** A transaction signed by the relayer but not necessarily sent: stored before broadcast, re-sent as is after a crash. */

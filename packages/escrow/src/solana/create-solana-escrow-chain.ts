@@ -3,7 +3,8 @@ import { base58 } from '@scure/base';
 import { isAddress, signature } from '@solana/kit';
 import { getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { PartySignature, UnsignedPayout } from '../chain-adapter.js';
-import type { SignedTransaction } from '../escrow-chain-adapter.js';
+import type { NewBlockHandlers, SignedTransaction } from '../escrow-chain-adapter.js';
+import { subscribeOverWebSocket } from '../subscribe-over-websocket.js';
 import { legDepositor } from '../types.js';
 import { broadcastSolanaTransaction } from './broadcast-solana-transaction.js';
 import { buildSolanaPayoutMessage } from './build-solana-payout.js';
@@ -59,9 +60,18 @@ export function createSolanaEscrowChain(options: SolanaEscrowChainOptions): Sola
     signSolanaPayout(context, payout, signatures);
   const broadcast = (transaction: SignedTransaction) => broadcastSolanaTransaction(context, transaction);
 
+  const { wsUrl } = options;
   return {
     chain: 'SOL',
     network: options.network,
+    // A slot notification tells of a new slot as the node starts it; the pass it wakes reads the
+    // confirmed tip as usual, so a slot counts once the cluster has confirmed it.
+    ...(wsUrl
+      ? {
+          subscribeNewBlocks: (handlers: NewBlockHandlers) =>
+            subscribeOverWebSocket(wsUrl, 'slotSubscribe', [], handlers),
+        }
+      : {}),
     feeAddress: options.feeAddress,
     confirmationPolicy: options.confirmationPolicy,
     // The message names the multisig signers: a payout either party may approve is built per party.

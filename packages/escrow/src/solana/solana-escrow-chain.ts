@@ -15,6 +15,11 @@ export interface SolanaMint {
 export interface SolanaEscrowChainOptions {
   /** A Solana JSON-RPC endpoint (the local devnet, or a cluster's). */
   rpcUrl: string;
+  /**
+   * The RPC's WebSocket endpoint: each new slot arrives there as a `slotSubscribe` notification
+   * (`subscribeNewBlocks`). Without it the adapter offers no subscription.
+   */
+  wsUrl?: string;
   network: SolanaNetworkName;
   /** The wallet (system account) the 1 bp fee goes to: lamports on SOL legs, its token accounts otherwise. */
   feeAddress: string;
