@@ -1,6 +1,6 @@
-import { GoTrueClient } from '@supabase/auth-js';
 import { generate } from 'otplib';
 import { demoPassword, demoStaffTotpSecret } from '../seed/seed-demo-data.js';
+import { memoryAuthClient } from './memory-auth-client.js';
 
 /**
  * Signs a seeded demo staff account in on a running server as the console does: password, then a
@@ -8,23 +8,7 @@ import { demoPassword, demoStaffTotpSecret } from '../seed/seed-demo-data.js';
  * factor, so two calls for one account need 30 seconds between them.
  */
 export async function signInStaffOverHttp(url: string, email: string): Promise<string> {
-  const store = new Map<string, string>();
-  const client = new GoTrueClient({
-    url: `${url}/auth/v1`,
-    autoRefreshToken: false,
-    detectSessionInUrl: false,
-    persistSession: true,
-    storageKey: `covenant-staff-${Math.random()}`,
-    storage: {
-      getItem: (key: string) => store.get(key) ?? null,
-      setItem: (key: string, value: string) => {
-        store.set(key, value);
-      },
-      removeItem: (key: string) => {
-        store.delete(key);
-      },
-    },
-  });
+  const client = memoryAuthClient(url);
   const signedIn = await client.signInWithPassword({ email, password: demoPassword });
   if (signedIn.error) throw signedIn.error;
   const factor = (await client.mfa.listFactors()).data?.totp[0];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { schema } from '@covenant/db';
-import { GoTrueClient, type Session, type User } from '@supabase/auth-js';
+import type { Session, User } from '@supabase/auth-js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -72,27 +72,6 @@ async function throughProvider(browser: TestBrowser, authorizationUrl: URL) {
   return url;
 }
 
-function pkceClient() {
-  const store = new Map<string, string>();
-  return new GoTrueClient({
-    url: `${server.origin}/auth/v1`,
-    flowType: 'pkce',
-    autoRefreshToken: false,
-    detectSessionInUrl: false,
-    persistSession: true,
-    storageKey: `covenant-pkce-${Math.random()}`,
-    storage: {
-      getItem: (key: string) => store.get(key) ?? null,
-      setItem: (key: string, value: string) => {
-        store.set(key, value);
-      },
-      removeItem: (key: string) => {
-        store.delete(key);
-      },
-    },
-  });
-}
-
 async function userOf(accessToken: string): Promise<User> {
   const response = await fetch(`${server.origin}/auth/v1/user`, {
     headers: { authorization: `Bearer ${accessToken}` },
@@ -157,7 +136,7 @@ describe('continue with Google', () => {
 
   it('answers a PKCE client with a code that only its verifier exchanges, once', async () => {
     provider.signInAs(googleAccount());
-    const client = pkceClient();
+    const client = server.createClient({ flowType: 'pkce' });
     const { data, error } = await client.signInWithOAuth({
       provider: 'google',
       options: { redirectTo: site, skipBrowserRedirect: true },

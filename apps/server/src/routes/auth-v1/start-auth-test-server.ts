@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Database } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
-import { GoTrueClient } from '@supabase/auth-js';
+import type { GoTrueClient } from '@supabase/auth-js';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { AuthLimits } from '../../auth/auth-deps.js';
@@ -13,6 +13,7 @@ import { startTestSmtpServer, type TestSmtpServer } from '../../email/start-test
 import { createDatabaseRateLimiter } from '../../plugins/rate-limit/create-database-rate-limiter.js';
 import { createRedisRateLimiter } from '../../plugins/rate-limit/create-redis-rate-limiter.js';
 import type { RateLimiter } from '../../plugins/rate-limit/rate-limiter.js';
+import { memoryAuthClient } from '../../testing/memory-auth-client.js';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -30,7 +31,8 @@ export interface AuthTestServer {
   now(): Date;
   advanceClock(seconds: number): void;
   /** A fresh `@supabase/auth-js` client with its own in-memory storage. */
-  createClient(): GoTrueClient;
+  /** The official auth client against this server, its session in memory (pkce: the code flow). */
+  createClient(options?: { flowType?: 'implicit' | 'pkce' }): GoTrueClient;
   /** The next e-mail to `to` whose subject contains `subject`, among those not yet taken. */
   takeEmail(to: string, subject: string): Promise<ParsedEmail>;
   /** The verification link in `email`, pointed at the test server. */
@@ -77,25 +79,7 @@ export async function startAuthTestServer(
     advanceClock: (seconds) => {
       offsetMs += seconds * 1000;
     },
-    createClient: () => {
-      const store = new Map<string, string>();
-      return new GoTrueClient({
-        url: `${origin}/auth/v1`,
-        autoRefreshToken: false,
-        detectSessionInUrl: false,
-        persistSession: true,
-        storageKey: `covenant-test-${Math.random()}`,
-        storage: {
-          getItem: (key: string) => store.get(key) ?? null,
-          setItem: (key: string, value: string) => {
-            store.set(key, value);
-          },
-          removeItem: (key: string) => {
-            store.delete(key);
-          },
-        },
-      });
-    },
+    createClient: (options) => memoryAuthClient(origin, options),
     takeEmail: async (to, subject) => {
       const email = await smtp.waitForMessage(
         (message) => !taken.has(message) && message.to.includes(to) && message.subject.includes(subject),
