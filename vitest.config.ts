@@ -51,6 +51,10 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           fileParallelism: false,
+          // One worker runs the files one after another and keeps the modules it has loaded: the
+          // server and its dependencies are imported once per pass rather than once per file (no
+          // file mocks modules or changes globals, and each opens its own database).
+          isolate: false,
         },
       },
     ],
