@@ -142,7 +142,11 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
         resubscribeTimers.add(again);
       },
     });
-    if (!failed) subscriptions.set(adapter.chain, subscription);
+    if (failed) return;
+    subscriptions.set(adapter.chain, subscription);
+    // Blocks that arrived before the subscription was up (or while it was down) woke nothing: a
+    // pass over this chain now finds them instead of the next block or the timer.
+    tickInBackground(adapter.chain);
   }
 
   return {

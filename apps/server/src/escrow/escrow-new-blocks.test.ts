@@ -31,7 +31,7 @@ async function until(condition: () => Promise<boolean>, what: string, withinMs =
   const deadline = Date.now() + withinMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms: ${what}`);
-    await sleep(10);
+    await sleep(200);
   }
 }
 
@@ -91,25 +91,30 @@ describe('the engine on new blocks', () => {
         await otherProcess.close();
       }
     } else {
-      // Each deposit's block wakes a pass that records it, 1 block deep: pending.
+      // Each deposit's block wakes a pass that records it. The stable deposit, made last, is 1 block
+      // deep (pending); the asset deposit may already be deep enough from the blocks after it.
       await payBoth();
       await until(
-        async () => (await view()).legs.every((leg) => leg.pending !== '0'),
+        async () => {
+          const [asset, stable] = (await view()).legs;
+          return asset!.pending !== '0' || asset!.received !== '0' ? stable!.pending !== '0' : false;
+        },
         'both deposits pending',
+        60_000,
       );
     }
     expect(await status()).toBe('terms_agreed');
 
     await net.mine(1);
     const minedAt = Date.now();
-    await until(async () => (await status()) === 'escrow_funded', 'escrow_funded after the block', 5_000);
-    // Far below the 10-minute timer: the block's arrival did it.
-    expect(Date.now() - minedAt).toBeLessThan(5_000);
+    // Far below the 10-minute timer (the windows only allow for a busy machine): the block's arrival did it.
+    await until(async () => (await status()) === 'escrow_funded', 'escrow_funded after the block', 60_000);
+    expect(Date.now() - minedAt).toBeLessThan(60_000);
     expect((await view()).legs.map((leg) => leg.received)).toEqual([
       assetAmount.toString(),
       stableAmount.toString(),
     ]);
-  });
+  }, 180_000);
 
   it('watches Bitcoin as each block connects, through the node’s waitforblockheight', async () => {
     const bitcoin = net.bitcoin!;
