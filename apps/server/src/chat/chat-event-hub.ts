@@ -1,7 +1,8 @@
-import type { Database, DatabaseListener } from '@covenant/db';
+import type { Database } from '@covenant/db';
 import type { ChatStreamEvent } from '@covenant/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
+import { listenToChannel } from '../plugins/listen-to-channel.js';
 
 /** The channel the live chat migration's triggers notify after each message, conversation change and presence change. */
 export const chatEventsChannel = 'chat_events';
@@ -27,8 +28,6 @@ export interface ChatEventHub {
   subscriberCount(): number;
 }
 
-const retryDelaysMs = [1_000, 2_000, 5_000, 10_000];
-
 const notificationSchema = z.object({
   conversation_id: z.uuid().nullable(),
   kind: z.enum(['message', 'conversation', 'presence']),
@@ -40,11 +39,6 @@ export function createChatEventHub(
 ): ChatEventHub {
   const byConversation = new Map<string, Set<ChatEventSubscriber>>();
   const staff = new Set<ChatEventSubscriber>();
-  let listener: DatabaseListener | undefined;
-  let stopped = false;
-  let attempt = 0;
-  let retry: NodeJS.Timeout | undefined;
-
   const deliver = (subscriber: ChatEventSubscriber, event: ChatStreamEvent) => {
     try {
       subscriber.event(event);
@@ -55,61 +49,35 @@ export function createChatEventHub(
   const everyVisitor = function* () {
     for (const subscribers of byConversation.values()) yield* subscribers;
   };
-  const notified = (payload: string) => {
-    const parsed = notificationSchema.safeParse(safeJson(payload));
-    if (!parsed.success) {
-      logger.warn({ payload }, 'unreadable chat event notification');
-      return;
-    }
-    // Always written in this order: `kind` first, as the API description shows it.
-    const event: ChatStreamEvent = { kind: parsed.data.kind, conversation_id: parsed.data.conversation_id };
-    if (event.kind === 'presence') {
-      for (const subscriber of everyVisitor()) deliver(subscriber, event);
-      return;
-    }
-    if (event.conversation_id) {
-      for (const subscriber of byConversation.get(event.conversation_id) ?? []) deliver(subscriber, event);
-    }
-    for (const subscriber of staff) deliver(subscriber, event);
-  };
-  const reconnected = () => {
-    logger.info('chat event listener reconnected; streams asked to refresh');
-    const event: ChatStreamEvent = { kind: 'resync', conversation_id: null };
-    for (const subscriber of [...everyVisitor(), ...staff]) deliver(subscriber, event);
-  };
-
-  const startListening = async (): Promise<void> => {
-    try {
-      const opened = await database.listen(chatEventsChannel, notified, reconnected);
-      if (stopped) {
-        await opened.close();
+  const channel = listenToChannel(database, logger, {
+    channel: chatEventsChannel,
+    name: 'chat event',
+    schema: notificationSchema,
+    notified: ({ kind, conversation_id }) => {
+      // Always written in this order: `kind` first, as the API description shows it.
+      const event: ChatStreamEvent = { kind, conversation_id };
+      if (event.kind === 'presence') {
+        for (const subscriber of everyVisitor()) deliver(subscriber, event);
         return;
       }
-      listener = opened;
-      if (attempt > 0) reconnected();
-      attempt = 0;
-    } catch (error) {
-      const delay = retryDelaysMs[Math.min(attempt, retryDelaysMs.length - 1)];
-      attempt += 1;
-      logger.warn({ err: error, retryInMs: delay }, 'chat event listener could not start');
-      retry = setTimeout(() => void startListening(), delay);
-      retry.unref();
-    }
-  };
+      if (event.conversation_id) {
+        for (const subscriber of byConversation.get(event.conversation_id) ?? []) deliver(subscriber, event);
+      }
+      for (const subscriber of staff) deliver(subscriber, event);
+    },
+    reconnected: () => {
+      const event: ChatStreamEvent = { kind: 'resync', conversation_id: null };
+      for (const subscriber of [...everyVisitor(), ...staff]) deliver(subscriber, event);
+    },
+  });
 
   return {
-    start: async () => {
-      stopped = false;
-      await startListening();
-    },
+    start: () => channel.start(),
     stop: async () => {
-      stopped = true;
-      clearTimeout(retry);
       for (const subscriber of [...everyVisitor(), ...staff]) subscriber.end();
       byConversation.clear();
       staff.clear();
-      await listener?.close();
-      listener = undefined;
+      await channel.stop();
     },
     subscribeConversation: (conversationId, subscriber) => {
       let subscribers = byConversation.get(conversationId);
@@ -132,12 +100,4 @@ export function createChatEventHub(
     subscriberCount: () =>
       staff.size + [...byConversation.values()].reduce((count, subscribers) => count + subscribers.size, 0),
   };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,7 +1,8 @@
-import type { Database, DatabaseListener } from '@covenant/db';
+import type { Database } from '@covenant/db';
 import type { DealStreamEvent } from '@covenant/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
+import { listenToChannel } from '../plugins/listen-to-channel.js';
 
 /** The channel migration 0007's triggers notify after every audit entry and message. */
 export const dealEventsChannel = 'deal_events';
@@ -30,8 +31,6 @@ export interface DealEventHub {
   subscriberCount(): number;
 }
 
-const retryDelaysMs = [1_000, 2_000, 5_000, 10_000];
-
 const notificationSchema = z.object({ deal_id: z.uuid(), kind: z.enum(['audit', 'message', 'escrow']) });
 
 export function createDealEventHub(
@@ -40,11 +39,6 @@ export function createDealEventHub(
 ): DealEventHub {
   const byDeal = new Map<string, Set<DealEventSubscriber>>();
   const anyEvent = new Set<(dealId: string | null, kind: DealEventKind) => void>();
-  let listener: DatabaseListener | undefined;
-  let stopped = false;
-  let attempt = 0;
-  let retry: NodeJS.Timeout | undefined;
-
   const deliver = (subscriber: DealEventSubscriber, kind: DealEventKind) => {
     try {
       subscriber.event(kind);
@@ -52,59 +46,28 @@ export function createDealEventHub(
       logger.warn({ err: error }, 'a deal event subscriber failed');
     }
   };
-  const notified = (payload: string) => {
-    const parsed = notificationSchema.safeParse(safeJson(payload));
-    if (!parsed.success) {
-      logger.warn({ payload }, 'unreadable deal event notification');
-      return;
-    }
-    const { deal_id: dealId, kind } = parsed.data;
-    for (const subscriber of byDeal.get(dealId) ?? []) deliver(subscriber, kind);
-    for (const each of anyEvent) each(dealId, kind);
-  };
-  const reconnected = () => {
-    logger.info('deal event listener reconnected; streams asked to refresh');
-    for (const subscribers of byDeal.values())
-      for (const subscriber of subscribers) deliver(subscriber, 'resync');
-    for (const each of anyEvent) each(null, 'resync');
-  };
-
-  /**
-   * The app starts even while the database is down (readiness reports it); the listener keeps
-   * trying in the background, and streams refresh once it is back.
-   */
-  const startListening = async (): Promise<void> => {
-    try {
-      const opened = await database.listen(dealEventsChannel, notified, reconnected);
-      if (stopped) {
-        await opened.close();
-        return;
-      }
-      listener = opened;
-      if (attempt > 0) reconnected();
-      attempt = 0;
-    } catch (error) {
-      const delay = retryDelaysMs[Math.min(attempt, retryDelaysMs.length - 1)];
-      attempt += 1;
-      logger.warn({ err: error, retryInMs: delay }, 'deal event listener could not start');
-      retry = setTimeout(() => void startListening(), delay);
-      retry.unref();
-    }
-  };
+  const channel = listenToChannel(database, logger, {
+    channel: dealEventsChannel,
+    name: 'deal event',
+    schema: notificationSchema,
+    notified: ({ deal_id: dealId, kind }) => {
+      for (const subscriber of byDeal.get(dealId) ?? []) deliver(subscriber, kind);
+      for (const each of anyEvent) each(dealId, kind);
+    },
+    reconnected: () => {
+      for (const subscribers of byDeal.values())
+        for (const subscriber of subscribers) deliver(subscriber, 'resync');
+      for (const each of anyEvent) each(null, 'resync');
+    },
+  });
 
   return {
-    start: async () => {
-      stopped = false;
-      await startListening();
-    },
+    start: () => channel.start(),
     stop: async () => {
-      stopped = true;
-      clearTimeout(retry);
       for (const subscribers of byDeal.values()) for (const subscriber of subscribers) subscriber.end();
       byDeal.clear();
       anyEvent.clear();
-      await listener?.close();
-      listener = undefined;
+      await channel.stop();
     },
     subscribe: (dealId, subscriber) => {
       let subscribers = byDeal.get(dealId);
@@ -124,12 +87,4 @@ export function createDealEventHub(
     },
     subscriberCount: () => [...byDeal.values()].reduce((count, subscribers) => count + subscribers.size, 0),
   };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
