@@ -34,7 +34,7 @@ import { watchChain } from '../apps/server/src/escrow/watch-chain.js';
 import { loadFileStore } from '../apps/server/src/files/load-file-store.js';
 import { createDeliverWebhookJob } from '../apps/server/src/jobs/deliver-webhook-job.js';
 import { createTestTrader } from '../apps/server/src/testing/create-test-trader.js';
-import { reportRow } from './report-row.js';
+import { reportFundingLatencies, reportRow } from './report-row.js';
 
 const pollMs = Number(process.env.BENCH_ESCROW_POLL_MS ?? 60_000);
 const latencyGoalMs = 100;
@@ -394,27 +394,16 @@ try {
   );
 
   const latencies = await measureFundingLatency();
-  const latencyMedian = median(latencies);
-  const latencyMax = Math.max(...latencies);
-  console.log(`Bitcoin deposit deep enough → escrow_funded, ${fundedDeals} deals:`);
-  console.log(`  each   ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`);
-  console.log(`  median ${latencyMedian.toFixed(0)} ms, max ${latencyMax.toFixed(0)} ms after the block\n`);
-  for (const [name, value] of [
-    ['median', latencyMedian],
-    ['max', latencyMax],
-  ] as const) {
-    const pass = value <= latencyGoalMs;
-    reportRow({
-      measure: `BTC deposit deep enough → escrow_funded, ${name}`,
-      value: `${value.toFixed(0)} ms`,
-      goal: `≤ ${latencyGoalMs} ms after the block`,
-      pass,
-    });
-    if (!pass) {
-      console.error(`FAIL: the ${name} latency ${value.toFixed(0)} ms is over ${latencyGoalMs} ms`);
-      failed = true;
-    }
-  }
+  if (
+    !reportFundingLatencies({
+      chain: 'BTC',
+      title: `Bitcoin deposit deep enough → escrow_funded, ${fundedDeals} deals`,
+      latencies,
+      goalMs: latencyGoalMs,
+      after: 'block',
+    })
+  )
+    failed = true;
 
   const watcher = await measureWatcher();
   const ratio = watcher.many / watcher.few;

@@ -38,7 +38,7 @@ import { loadFileStore } from '../apps/server/src/files/load-file-store.js';
 import { createDeliverWebhookJob } from '../apps/server/src/jobs/deliver-webhook-job.js';
 import { createTestTrader } from '../apps/server/src/testing/create-test-trader.js';
 import { freshSolanaAddress } from '../apps/server/src/testing/solana-test-wallet.js';
-import { reportRow } from './report-row.js';
+import { reportFundingLatencies, reportRow } from './report-row.js';
 
 const pollMs = Number(process.env.BENCH_ESCROW_POLL_MS ?? 60_000);
 const latencyGoalMs = 100;
@@ -424,27 +424,16 @@ try {
   const { latencies, escrowIds } = await measureFundingLatency();
   // Out of the watcher's sight from now on: the measured deals are funded, not open.
   await moveLegs(escrowIds, 'SOL-measured');
-  const latencyMedian = median(latencies);
-  const latencyMax = Math.max(...latencies);
-  console.log(`Solana deposits deep enough → escrow_funded, ${fundedDeals} SOL-for-USDC deals:`);
-  console.log(`  each   ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`);
-  console.log(`  median ${latencyMedian.toFixed(0)} ms, max ${latencyMax.toFixed(0)} ms after the slot\n`);
-  for (const [name, value] of [
-    ['median', latencyMedian],
-    ['max', latencyMax],
-  ] as const) {
-    const pass = value <= latencyGoalMs;
-    reportRow({
-      measure: `SOL deposit deep enough → escrow_funded, ${name}`,
-      value: `${value.toFixed(0)} ms`,
-      goal: `≤ ${latencyGoalMs} ms after the slot`,
-      pass,
-    });
-    if (!pass) {
-      console.error(`FAIL: the ${name} latency ${value.toFixed(0)} ms is over ${latencyGoalMs} ms`);
-      failed = true;
-    }
-  }
+  if (
+    !reportFundingLatencies({
+      chain: 'SOL',
+      title: `Solana deposits deep enough → escrow_funded, ${fundedDeals} SOL-for-USDC deals`,
+      latencies,
+      goalMs: latencyGoalMs,
+      after: 'slot',
+    })
+  )
+    failed = true;
 
   const watcher = await measureWatcher();
   const ratio = watcher.many / watcher.few;
