@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../build-test-app.js';
 import { createTestTrader, type TestTrader } from '../../testing/create-test-trader.js';
 import { placeholderLeg } from '../../testing/insert-escrow-rows.js';
+import { openEventStream } from '../../testing/open-event-stream.js';
 
 let database: Database;
 let testApp: TestApp;
@@ -57,47 +58,9 @@ async function newDeal(): Promise<string> {
   return response.json().id;
 }
 
-/** An open event stream read over real HTTP, the way the web app reads it (fetch, Bearer header). */
-interface OpenStream {
-  response: Response;
-  /** Resolves with everything received once it contains `text`. */
-  waitFor(text: string, timeoutMs?: number): Promise<string>;
-  received(): string;
-  abort(): void;
-}
-
-async function openStream(dealId: string, token: string): Promise<OpenStream> {
-  const controller = new AbortController();
-  const response = await fetch(`${baseUrl}/api/v1/deals/${dealId}/events`, {
-    headers: { authorization: `Bearer ${token}` },
-    signal: controller.signal,
-  });
-  let text = '';
-  const decoder = new TextDecoder();
-  const reading = (async () => {
-    if (!response.body || response.status !== 200) return;
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      text += decoder.decode(value, { stream: true });
-    }
-  })().catch(() => {});
-  return {
-    response,
-    received: () => text,
-    abort: () => controller.abort(),
-    waitFor: async (expected, timeoutMs = 5_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (!text.includes(expected)) {
-        if (Date.now() > deadline)
-          throw new Error(`not received: ${JSON.stringify(expected)}; got ${JSON.stringify(text)}`);
-        await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 20))]);
-      }
-      return text;
-    },
-  };
-}
+/** A deal's event stream read over real HTTP, as the web app reads it (fetch, Bearer header). */
+const openStream = (dealId: string, token: string) =>
+  openEventStream(`${baseUrl}/api/v1/deals/${dealId}/events`, { authorization: `Bearer ${token}` });
 
 async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../build-test-app.js';
 import { listMailbox } from '../../email/read-mailbox.js';
 import { createTestTrader, type TestTrader } from '../../testing/create-test-trader.js';
+import { openEventStream } from '../../testing/open-event-stream.js';
 
 let database: Database;
 let testApp: TestApp;
@@ -79,46 +80,9 @@ function asStaff(
   });
 }
 
-interface OpenStream {
-  response: Response;
-  waitFor(text: string, timeoutMs?: number): Promise<string>;
-  received(): string;
-  close(): Promise<void>;
-}
-
 /** A stream read over real HTTP, as the web app reads it (fetch with headers). */
-async function openStream(path: string, headers: Record<string, string>): Promise<OpenStream> {
-  const controller = new AbortController();
-  const response = await fetch(`${baseUrl}${path}`, { headers, signal: controller.signal });
-  let text = '';
-  const decoder = new TextDecoder();
-  const reading = (async () => {
-    if (!response.body || response.status !== 200) return;
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      text += decoder.decode(value, { stream: true });
-    }
-  })().catch(() => {});
-  return {
-    response,
-    received: () => text,
-    waitFor: async (expected, timeoutMs = 5_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (!text.includes(expected)) {
-        if (Date.now() > deadline)
-          throw new Error(`not received: ${JSON.stringify(expected)}; got ${JSON.stringify(text)}`);
-        await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 20))]);
-      }
-      return text;
-    },
-    close: async () => {
-      controller.abort();
-      await reading;
-    },
-  };
-}
+const openStream = (path: string, headers: Record<string, string>) =>
+  openEventStream(`${baseUrl}${path}`, headers);
 
 async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
