@@ -1,5 +1,5 @@
 import { schema } from '@covenant/db';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { AuthDeps } from './auth-deps.js';
 import { issueSessionResponse, type SessionResponse } from './issue-session-response.js';
 import type { UserAccount } from './load-user-account.js';
@@ -22,24 +22,26 @@ export async function startSession(
 ): Promise<SessionResponse> {
   const now = deps.now();
   const refreshToken = generateOpaqueToken();
-  const session = await deps.db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(schema.sessions)
-      .values({
-        userId: account.user.id,
-        aal: 'aal1',
-        amr: [{ method, timestamp: Math.floor(now.getTime() / 1000) }],
-        ip: client.ip,
-        userAgent: client.userAgent?.slice(0, 512),
-        createdAt: now,
-      })
-      .returning();
-    await tx
-      .insert(schema.refreshTokens)
-      .values({ sessionId: created!.id, tokenHash: hashOpaqueToken(refreshToken), createdAt: now });
-    await tx.update(schema.users).set({ lastSignInAt: now }).where(eq(schema.users.id, account.user.id));
-    return created!;
-  });
+  const amr: schema.AuthMethodReference[] = [{ method, timestamp: Math.floor(now.getTime() / 1000) }];
+  const at = now.toISOString();
+  // One statement, so one round trip instead of five (begin, three writes, commit), and as atomic:
+  // the session, its first refresh token and the user's last sign-in are written together or not at all.
+  const result = await deps.db.execute<{ id: string }>(sql`
+    with new_session as (
+      insert into ${schema.sessions} (user_id, aal, amr, ip, user_agent, created_at)
+      values (${account.user.id}, 'aal1', ${JSON.stringify(amr)}::jsonb, ${client.ip},
+              ${client.userAgent?.slice(0, 512) ?? null}, ${at}::timestamptz)
+      returning id
+    ), first_token as (
+      insert into ${schema.refreshTokens} (session_id, token_hash, created_at)
+      select id, ${hashOpaqueToken(refreshToken)}, ${at}::timestamptz from new_session
+    ), signed_in as (
+      update ${schema.users} set last_sign_in_at = ${at}::timestamptz where id = ${account.user.id}
+    )
+    select id from new_session`);
+  const id = result.rows[0]?.id;
+  if (!id) throw new Error('no session was started');
+  const session = { id, aal: 'aal1' as const, amr };
   const signedIn = { ...account, user: { ...account.user, lastSignInAt: now } };
   return issueSessionResponse(deps, signedIn, session, refreshToken);
 }
