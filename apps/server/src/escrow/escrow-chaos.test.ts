@@ -13,10 +13,11 @@ import {
 } from '@covenant/devnets';
 import type { EscrowStatusView } from '@covenant/domain';
 import { base58, base64 } from '@scure/base';
-import { type Address, createTestClient, getAddress, http } from 'viem';
+import { type Address, createPublicClient, createTestClient, getAddress, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedLeg } from '../testing/http-deal-driver.js';
 import {
   type HttpDealDriver,
   type HttpParty,
@@ -53,6 +54,8 @@ let driver: HttpDealDriver;
 let buyer: HttpParty;
 let seller: HttpParty;
 const feeAddress = privateKeyToAccount(generatePrivateKey()).address;
+/** The relayer that deploys escrows (its key is written to the server's DATA_DIR). */
+let relayerAddress: Address;
 /** Every deal of the file, for the final checks. */
 const deals: { dealId: string; outcome: 'completed' | 'cancelled' }[] = [];
 
@@ -63,10 +66,11 @@ beforeAll(async () => {
   if (process.env.TEST_DB === 'postgres') postgres = await createTestDatabase();
   // Against a node (ETH_RPC_URL) the operator funds the relayer: here the test does.
   const relayerKey = generatePrivateKey();
+  relayerAddress = privateKeyToAccount(relayerKey).address;
   await mkdir(join(dataDir, 'keys'), { recursive: true, mode: 0o700 });
   await writeFile(join(dataDir, 'keys', 'ethereum-relayer.key'), `${relayerKey}\n`, { mode: 0o600 });
   await createTestClient({ chain: foundry, mode: 'anvil', transport: http(anvil.rpcUrl) }).setBalance({
-    address: privateKeyToAccount(relayerKey).address,
+    address: relayerAddress,
     value: 10n ** 20n,
   });
   const tokens = Object.fromEntries(
@@ -114,7 +118,10 @@ afterAll(async () => {
 
 /** Starts the server on the file's data, set to crash at `point` when given. */
 async function start(point?: EscrowCrashPoint): Promise<void> {
-  server = await startServerProcess(point ? { ...serverEnv, ESCROW_CRASH_POINT: point } : serverEnv);
+  // Two minutes: a start (three devnets, migrations) on two cores busy with other suites can take one.
+  server = await startServerProcess(point ? { ...serverEnv, ESCROW_CRASH_POINT: point } : serverEnv, {
+    startTimeoutMs: 120_000,
+  });
 }
 
 /** Stops the running server the ordinary way (SIGTERM) before the next one starts. */
@@ -165,6 +172,36 @@ async function expectClosedOnce(dealId: string, action: 'escrow_settled' | 'escr
 
 const fee = (amount: bigint) => amount / 10_000n;
 
+/** How many transactions the relayer has had mined (its next nonce). */
+async function relayerNonce(): Promise<number> {
+  const chain = createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl), cacheTime: 0 });
+  return chain.getTransactionCount({ address: relayerAddress, blockTag: 'latest' });
+}
+
+/**
+ * `POST /escrow/create` on a server set to die once it has signed and stored an escrow's
+ * deployment, before sending it: the request dies with the server and nothing is on-chain. After
+ * the restart the engine sends the stored deployment, the same request again opens the escrow, and
+ * the relayer has sent each leg's deployment exactly once.
+ */
+async function createEscrowAcrossCrash(dealId: string): Promise<CreatedLeg[]> {
+  const nonceBefore = await relayerNonce();
+  await expect(
+    driver.call('POST', '/api/v1/escrow/create', buyer.token, { deal_id: dealId }),
+  ).rejects.toThrow();
+  await expectCrashAt('after-relayer-store');
+  expect(lastCrashOutput).toMatch(/deployment \S+ for 0x[0-9a-fA-F]{40} on ETH stored, not broadcast/);
+  expect(await relayerNonce()).toBe(nonceBefore);
+
+  await start();
+  const escrow = await driver.expectOk<{ legs: CreatedLeg[] }>('POST', '/api/v1/escrow/create', buyer.token, {
+    deal_id: dealId,
+  });
+  expect(escrow.legs).toHaveLength(2);
+  expect(await relayerNonce()).toBe(nonceBefore + escrow.legs.length);
+  return escrow.legs;
+}
+
 /** Each leg's books as the server shows them: what it received and where its payout sent it. */
 function booksOf(view: EscrowStatusView) {
   return view.legs.map((leg) => ({
@@ -179,7 +216,10 @@ function booksOf(view: EscrowStatusView) {
 }
 
 interface SettlementCase {
-  point: Extract<EscrowCrashPoint, 'after-cosign' | 'after-submit' | 'before-confirmation'>;
+  point: Extract<
+    EscrowCrashPoint,
+    'after-relayer-store' | 'after-cosign' | 'after-submit' | 'before-confirmation'
+  >;
   assetSymbol: string;
   assetAmount: bigint;
   stableSymbol: string;
@@ -189,6 +229,16 @@ interface SettlementCase {
 }
 
 const settlements: SettlementCase[] = [
+  // 2.5 WETH against 7,777.777777 USDC, killed as the escrow opens: the first leg's deployment is
+  // stored, not sent; nothing can be paid yet.
+  {
+    point: 'after-relayer-store',
+    assetSymbol: 'WETH',
+    assetAmount: 2_500_000_000_000_000_000n,
+    stableSymbol: 'USDC',
+    stableAmount: 7_777_777_777n,
+    paidAtCrash: 0,
+  },
   // 1.000000000000012345 WETH against 3,000.123457 USDT: nothing sent yet at the crash.
   {
     point: 'after-cosign',
@@ -225,7 +275,13 @@ describe('kill -9 at each settlement step, then a restart on the same data', { t
       await start(scenario.point);
       buyer ??= await driver.signIn('buyer@demo.covenant.test');
       seller ??= await driver.signIn('seller@demo.covenant.test');
-      const deal: OpenedDeal = await driver.openDeal(buyer, seller, scenario);
+      const crashAtOpening = scenario.point === 'after-relayer-store';
+      const deal: OpenedDeal = await driver.openDeal(
+        buyer,
+        seller,
+        scenario,
+        crashAtOpening ? createEscrowAcrossCrash : undefined,
+      );
       const watched = {
         buyerPayout: deal.buyerPayout,
         sellerPayout: deal.sellerPayout,
@@ -243,16 +299,16 @@ describe('kill -9 at each settlement step, then a restart on the same data', { t
         async () => (await driver.dealStatus(buyer, deal.dealId)) === 'escrow_funded',
       );
       await driver.approve(seller, deal.dealId, 'asset');
-      await driver.approve(buyer, deal.dealId, 'stable', true);
-      await expectCrashAt(scenario.point);
-
-      const paidOut = [
-        (await driver.settledEvents(deal.asset)).length,
-        (await driver.settledEvents(deal.stable)).length,
-      ];
-      expect(paidOut.reduce((sum, count) => sum + count, 0)).toBe(scenario.paidAtCrash);
-
-      await start();
+      await driver.approve(buyer, deal.dealId, 'stable', !crashAtOpening);
+      if (!crashAtOpening) {
+        await expectCrashAt(scenario.point);
+        const paidOut = [
+          (await driver.settledEvents(deal.asset)).length,
+          (await driver.settledEvents(deal.stable)).length,
+        ];
+        expect(paidOut.reduce((sum, count) => sum + count, 0)).toBe(scenario.paidAtCrash);
+        await start();
+      }
       await driver.waitUntil(
         'the deal to complete after the restart',
         async () => (await driver.dealStatus(buyer, deal.dealId)) === 'completed',
@@ -310,7 +366,8 @@ describe('kill -9 at each settlement step, then a restart on the same data', { t
       expect(await balancesOf(symbols, watched)).toEqual(after);
       deals.push({ dealId: deal.dealId, outcome: 'completed' });
       await stop();
-    });
+      // Two starts of the server, each up to two minutes on two busy cores.
+    }, 300_000);
   }
 
   it('settles a BTC-for-USDT deal killed between co-signing and broadcasting the bitcoin payout: the same transaction, once', async () => {

@@ -232,6 +232,7 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
     seller: HttpParty,
     terms: DealTerms & { assetChain: 'ETH' | 'BTC' | 'SOL' },
     addressesOf: (party: HttpParty) => { payout: string; refund: string },
+    createEscrow: (dealId: string) => Promise<CreatedLeg[]> = createEscrowOf(buyer),
   ): Promise<{ dealId: string; legs: CreatedLeg[] }> {
     const chains = terms.assetChain === 'ETH' ? ['ETH'] : [terms.assetChain, 'ETH'];
     const created = await expectOk('POST', '/api/v1/deals', buyer.token, {
@@ -272,20 +273,41 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
       version: 1,
     });
     expect(agreed.status).toBe('terms_agreed');
-    const escrow = await expectOk<{ legs: CreatedLeg[] }>('POST', '/api/v1/escrow/create', buyer.token, {
-      deal_id: dealId,
-    });
-    return { dealId, legs: escrow.legs };
+    return { dealId, legs: await createEscrow(dealId) };
   }
 
-  /** A deal between the two on Ethereum, agreed through the API (CIS, addresses, terms), with its escrow opened. */
-  async function openDeal(buyer: HttpParty, seller: HttpParty, terms: DealTerms): Promise<OpenedDeal> {
+  /** `POST /escrow/create` by `party`, which must succeed; the legs it answers. */
+  function createEscrowOf(party: HttpParty) {
+    return async (dealId: string): Promise<CreatedLeg[]> =>
+      (
+        await expectOk<{ legs: CreatedLeg[] }>('POST', '/api/v1/escrow/create', party.token, {
+          deal_id: dealId,
+        })
+      ).legs;
+  }
+
+  /**
+   * A deal between the two on Ethereum, agreed through the API (CIS, addresses, terms), with its
+   * escrow opened by `createEscrow` (by default the buyer's `POST /escrow/create`, which must succeed).
+   */
+  async function openDeal(
+    buyer: HttpParty,
+    seller: HttpParty,
+    terms: DealTerms,
+    createEscrow?: (dealId: string) => Promise<CreatedLeg[]>,
+  ): Promise<OpenedDeal> {
     const payouts = new Map<HttpParty, Address>();
-    const { dealId, legs } = await agreeAndOpen(buyer, seller, { ...terms, assetChain: 'ETH' }, (party) => {
-      const payout = privateKeyToAccount(generatePrivateKey()).address;
-      payouts.set(party, payout);
-      return { payout, refund: party.wallet };
-    });
+    const { dealId, legs } = await agreeAndOpen(
+      buyer,
+      seller,
+      { ...terms, assetChain: 'ETH' },
+      (party) => {
+        const payout = privateKeyToAccount(generatePrivateKey()).address;
+        payouts.set(party, payout);
+        return { payout, refund: party.wallet };
+      },
+      createEscrow,
+    );
     const address = (leg: LegName) => legs.find((entry) => entry.leg === leg)!.deposit_address as Address;
     return {
       dealId,
