@@ -246,7 +246,8 @@ test('on phones, a funded deal with a meeting waits for both check-ins (one type
     const scanner = await context.newPage();
     await signIn(scanner, 'seller@demo.covenant.test');
     await scanner.goto(`/trading/deals/${dealId}`);
-    await expect(dealField(scanner, 'Deal ID')).toHaveText(dealId);
+    // A cold browser: the app's scripts and the deal's queries load from scratch on a busy machine.
+    await expect(dealField(scanner, 'Deal ID')).toHaveText(dealId, { timeout: 30_000 });
     await meetingCard(scanner).getByRole('button', { name: 'Scan their QR code' }).click();
     await expect(checkIns(scanner)).toContainText(
       /demo_seller \(you\) checked in by QR scan on .*, at the meeting place/,
