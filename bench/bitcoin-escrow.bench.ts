@@ -1,7 +1,8 @@
 // The escrow engine on Bitcoin: a real bcoin regtest node over the JSON-RPC the production adapter
 // uses against Bitcoin Core, the whole server in-process as the escrow tests run it.
 // 1. Deposit to `escrow_funded`: from the block that gives a deal's Bitcoin deposit its required
-//    depth (2) being mined to the deal reading `escrow_funded`. The engine runs a pass as each block
+//    depth (2) being mined to the deal reading `escrow_funded` through the API, read on each of the
+//    deal's events as the deal room's stream pushes them (`wait-for-deal-status.ts`). The engine runs a pass as each block
 //    connects (its `waitforblockheight` long poll, ADR 031); its timer is BENCH_ESCROW_POLL_MS apart
 //    (default 60 s, the safety net), so no latency here can come from it. The deal's other leg (USDT
 //    on Ethereum) is entered as funded in its ledger: only the Bitcoin side is measured. Goal:
@@ -35,6 +36,7 @@ import { loadFileStore } from '../apps/server/src/files/load-file-store.js';
 import { createDeliverWebhookJob } from '../apps/server/src/jobs/deliver-webhook-job.js';
 import { createTestTrader } from '../apps/server/src/testing/create-test-trader.js';
 import { reportFundingLatencies, reportRow } from './report-row.js';
+import { waitForDealStatus } from './wait-for-deal-status.js';
 
 const pollMs = Number(process.env.BENCH_ESCROW_POLL_MS ?? 60_000);
 const latencyGoalMs = 100;
@@ -245,10 +247,7 @@ async function measureFundingLatency(): Promise<number[]> {
       await sleep(100 + Math.random() * 250);
       await regtest.mine(1);
       const minedAt = performance.now();
-      while ((await dealStatus(deal.dealId)) !== 'escrow_funded') {
-        if (performance.now() - minedAt > 60_000) throw new Error(`deal ${deal.dealId} never funded`);
-        await sleep(5);
-      }
+      await waitForDealStatus(app.dealEvents, deal.dealId, 'escrow_funded', () => dealStatus(deal.dealId));
       latencies.push(performance.now() - minedAt);
     }
   } finally {

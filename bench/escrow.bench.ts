@@ -1,6 +1,8 @@
 // The escrow engine on a real devnet (anvil), the whole server in-process as the escrow tests run it.
 // 1. Deposit to `escrow_funded`: from the block that gives a deal's last deposit its required depth
-//    (2 here) being mined to the deal reading `escrow_funded` through the API. The engine runs a pass
+//    (2 here) being mined to the deal reading `escrow_funded` through the API, read on each of the
+//    deal's events as the deal room's stream pushes them (`wait-for-deal-status.ts`, not a busy poll
+//    that would slow the pass it measures). The engine runs a pass
 //    as each block arrives (its `eth_subscribe` newHeads subscription over WebSocket, ADR 031); its
 //    timer is BENCH_ESCROW_POLL_MS apart (default 60 s, the safety net), so no latency here can come
 //    from it. Goal: median and max ≤ 100 ms after the block.
@@ -26,6 +28,7 @@ import { loadFileStore } from '../apps/server/src/files/load-file-store.js';
 import { createDeliverWebhookJob } from '../apps/server/src/jobs/deliver-webhook-job.js';
 import { type EscrowDevnet, startEscrowDevnet } from '../apps/server/src/testing/start-escrow-devnet.js';
 import { reportFundingLatencies, reportRow } from './report-row.js';
+import { waitForDealStatus } from './wait-for-deal-status.js';
 
 const pollMs = Number(process.env.BENCH_ESCROW_POLL_MS ?? 60_000);
 const fundedDeals = Number(process.env.BENCH_FUNDED_DEALS ?? 5);
@@ -86,11 +89,9 @@ async function measureFundingLatency(net: EscrowDevnet): Promise<number[]> {
       await sleep(100 + Math.random() * 250);
       await net.mine(1);
       const minedAt = performance.now();
-      while ((await dealStatusViaApi(net, dealId)) !== 'escrow_funded') {
-        if (performance.now() - minedAt > 60_000)
-          throw new Error(`deal ${dealId} never reached escrow_funded`);
-        await sleep(5);
-      }
+      await waitForDealStatus(net.app.dealEvents, dealId, 'escrow_funded', () =>
+        dealStatusViaApi(net, dealId),
+      );
       latencies.push(performance.now() - minedAt);
     }
   } finally {

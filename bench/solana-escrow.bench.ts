@@ -4,7 +4,8 @@
 // USDC, both legs on Solana, each leg a token account owned by a 2-of-3 SPL multisig.
 // 1. Deposit to `escrow_funded`: from the slot that gives a deal's deposits their required depth
 //    (2: the deposit's slot and one on top) closing to the deal reading `escrow_funded` through the
-//    API. The engine runs a pass as each slot starts (its `slotSubscribe` subscription over the
+//    API, read on each of the deal's events as the deal room's stream pushes them
+//    (`wait-for-deal-status.ts`). The engine runs a pass as each slot starts (its `slotSubscribe` subscription over the
 //    RPC's WebSocket, ADR 031); its timer is BENCH_ESCROW_POLL_MS apart (default 60 s, the safety
 //    net), so no latency here can come from it. The legs are opened on the
 //    devnet by the adapter and paid by the devnet's faucet (native SOL to the wSOL account, USDC
@@ -39,6 +40,7 @@ import { createDeliverWebhookJob } from '../apps/server/src/jobs/deliver-webhook
 import { createTestTrader } from '../apps/server/src/testing/create-test-trader.js';
 import { freshSolanaAddress } from '../apps/server/src/testing/solana-test-wallet.js';
 import { reportFundingLatencies, reportRow } from './report-row.js';
+import { waitForDealStatus } from './wait-for-deal-status.js';
 
 const pollMs = Number(process.env.BENCH_ESCROW_POLL_MS ?? 60_000);
 const latencyGoalMs = 100;
@@ -291,10 +293,7 @@ async function measureFundingLatency(): Promise<{ latencies: number[]; escrowIds
         lastOpenPoll = polled;
         await sleep(2);
       }
-      while ((await dealStatus(dealId)) !== 'escrow_funded') {
-        if (performance.now() - lastOpenPoll > 60_000) throw new Error(`deal ${dealId} never funded`);
-        await sleep(5);
-      }
+      await waitForDealStatus(app.dealEvents, dealId, 'escrow_funded', () => dealStatus(dealId));
       latencies.push(performance.now() - lastOpenPoll);
     }
   } finally {
