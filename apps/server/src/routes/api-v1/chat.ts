@@ -144,6 +144,7 @@ export const apiV1ChatRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const token = request.headers[chatTokenHeader];
+      // A token that opens nothing is refused before a byte of the file is read.
       await findConversationByToken(deps, token);
       const { body, attachment } = await readChatAttachmentForm(request);
       const conversation = await withRetryAfter(reply, () =>
