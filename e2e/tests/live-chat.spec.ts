@@ -1,4 +1,5 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { type Browser, type Download, expect, type Locator, type Page, test } from '@playwright/test';
 import { signInOwnBrowser } from './deal-room-helpers.js';
 import { waitForMail } from './mailbox.js';
 import { passStaffGate } from './staff-second-factor.js';
@@ -10,6 +11,21 @@ test.setTimeout(150_000);
 async function visitorOnPhone(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   return context.newPage();
+}
+
+/** A 1×1 PNG and a small PDF, as a visitor and staff member would attach them. */
+const screenshot = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const instructions = Buffer.from('%PDF-1.4\n% Covenant deposit instructions\n%%EOF\n');
+
+/** Clicks a file's download button and returns the bytes the browser saved. */
+async function downloadThrough(page: Page, button: Locator): Promise<{ download: Download; bytes: Buffer }> {
+  const downloading = page.waitForEvent('download');
+  await button.click();
+  const download = await downloading;
+  return { download, bytes: await readFile((await download.path())!) };
 }
 
 async function openStaffConsole(browser: Browser): Promise<Page> {
@@ -73,6 +89,44 @@ test('a visitor and a staff member chat live, each seeing the other’s messages
   await expect(conversation.getByRole('list', { name: 'History' })).toContainText(
     'The one I opened this morning.',
   );
+
+  // A file each way, live on both sides: the visitor sends a screenshot, staff download its exact
+  // bytes and send a PDF back, which the visitor downloads.
+  await chat.getByLabel('Attach a file').setInputFiles({
+    name: 'screenshot.png',
+    mimeType: 'image/png',
+    buffer: screenshot,
+  });
+  await expect(chat.getByTestId('chat-chosen-file')).toContainText('screenshot.png');
+  await chat.getByLabel('Your message').fill('Here is what I see.');
+  await chat.getByRole('button', { name: 'Send' }).click();
+  await expect(chat.getByRole('list', { name: 'Messages' })).toContainText('screenshot.png');
+  const history = conversation.getByRole('list', { name: 'History' });
+  await expect(history).toContainText('Here is what I see.');
+  await expect(history).toContainText('image/png, 1 KB');
+  const fromVisitor = await downloadThrough(
+    staff,
+    history.getByRole('button', { name: 'Download screenshot.png' }),
+  );
+  expect(fromVisitor.download.suggestedFilename()).toBe('screenshot.png');
+  expect(fromVisitor.bytes.equals(screenshot)).toBe(true);
+
+  await conversation.getByLabel('Attach a file').setInputFiles({
+    name: 'instructions.pdf',
+    mimeType: 'application/pdf',
+    buffer: instructions,
+  });
+  await conversation.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(history).toContainText('instructions.pdf');
+  const messages = chat.getByRole('list', { name: 'Messages' });
+  await expect(messages).toContainText('instructions.pdf');
+  await expect(messages).toContainText('application/pdf, 1 KB');
+  const fromStaff = await downloadThrough(
+    visitor,
+    messages.getByRole('button', { name: 'Download instructions.pdf' }),
+  );
+  expect(fromStaff.download.suggestedFilename()).toBe('instructions.pdf');
+  expect(fromStaff.bytes.equals(instructions)).toBe(true);
 
   // Closed by staff: the visitor is told, and the history stays in the console.
   await conversation.getByRole('button', { name: 'Close' }).click();

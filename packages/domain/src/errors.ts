@@ -16,6 +16,8 @@ export const errorStatus = {
   CONFLICT: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
   PAYLOAD_TOO_LARGE: 413,
+  /** A file whose content (judged by its first bytes) is none of the types the route takes. */
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   NOT_IMPLEMENTED: 501,

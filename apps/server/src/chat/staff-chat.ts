@@ -7,8 +7,10 @@ import {
 } from '@covenant/domain';
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { renderChatReplyEmail } from '../email/templates/chat-reply.js';
+import type { FileUpload } from '../files/read-upload-form.js';
+import { checkChatAttachment, ensureRoomForFile, withStoredChatAttachment } from './chat-attachments.js';
 import type { ChatDeps } from './chat-deps.js';
-import { listChatMessages, presentChatMessage } from './visitor-chat.js';
+import { listChatMessages, presentChatMessage, previewOfMessage } from './visitor-chat.js';
 
 type ConversationRow = typeof schema.chatConversations.$inferSelect;
 
@@ -56,9 +58,10 @@ export async function listStaffConversations(
   const rows = await deps.db
     .select({
       conversation: schema.chatConversations,
+      // The latest message's text, or the name of the file it only carries (as previewOfMessage says).
       lastMessage: sql<
         string | null
-      >`(select m."body" from "chat_messages" m where m."conversation_id" = "chat_conversations"."id" order by m."created_at" desc, m."id" desc limit 1)`,
+      >`(select coalesce(nullif(m."body", ''), 'File: ' || f."filename", '') from "chat_messages" m left join "stored_files" f on f."id" = m."file_id" where m."conversation_id" = "chat_conversations"."id" order by m."created_at" desc, m."id" desc limit 1)`,
     })
     .from(schema.chatConversations)
     .where(eq(schema.chatConversations.status, input.status))
@@ -87,9 +90,10 @@ export async function getStaffConversation(
 ): Promise<StaffChatConversation> {
   const row = await findConversation(deps, id);
   const messages = await listChatMessages(deps, id);
+  const lastMessage = messages.at(-1);
   const emails = await emailsOf(deps, [row.assignedTo, ...messages.map((message) => message.authorId)]);
   return {
-    ...summarize(row, emails, messages.at(-1)?.body ?? null),
+    ...summarize(row, emails, (lastMessage && previewOfMessage(lastMessage)) ?? null),
     closed_at: row.closedAt?.toISOString() ?? null,
     messages: messages.map((message) => ({
       ...presentChatMessage(message),
@@ -113,48 +117,66 @@ export async function assignConversation(
 }
 
 /**
- * A staff answer. In a live conversation it appears in the widget; in an `email` one (opened while no
- * one was online) it is e-mailed first and stored once sent, as support replies are (ADR 006), so the
- * history never shows an answer the visitor did not get. An unassigned conversation is taken by
- * whoever answers it.
+ * A staff answer: text, a file, or both. In a live conversation it appears in the widget; in an
+ * `email` one (opened while no one was online) it is e-mailed first and stored once sent, as support
+ * replies are (ADR 006), so the history never shows an answer the visitor did not get. The e-mail
+ * names a file but does not carry it: the visitor downloads it in the chat. An unassigned
+ * conversation is taken by whoever answers it.
  */
 export async function replyToConversation(
-  deps: Pick<ChatDeps, 'db' | 'now' | 'mailer'>,
-  input: { id: string; staffId: string; body: string },
+  deps: Pick<ChatDeps, 'db' | 'now' | 'mailer' | 'fileStore' | 'rateLimits'>,
+  input: { id: string; staffId: string; body: string; attachment?: FileUpload },
 ): Promise<StaffChatConversation> {
   const row = await findConversation(deps, input.id);
   if (row.status === 'closed') throw new AppError('CONFLICT', 'This conversation is closed');
-  let emailedAt: Date | null = null;
-  if (row.mode === 'email') {
-    const [first] = await deps.db
-      .select({ body: schema.chatMessages.body })
-      .from(schema.chatMessages)
-      .where(and(eq(schema.chatMessages.conversationId, row.id), eq(schema.chatMessages.author, 'visitor')))
-      .orderBy(schema.chatMessages.createdAt)
-      .limit(1);
-    await deps.mailer.send(
-      renderChatReplyEmail({ to: row.email, question: first?.body ?? '', reply: input.body }),
-    );
-    emailedAt = deps.now();
-  }
-  const now = deps.now();
-  await deps.db.transaction(async (tx) => {
-    await tx.insert(schema.chatMessages).values({
-      conversationId: row.id,
-      author: 'staff',
-      authorId: input.staffId,
-      body: input.body,
-      emailedAt,
-      createdAt: now,
+  const attachment = input.attachment && checkChatAttachment(input.attachment);
+  if (!attachment && input.body === '') {
+    throw new AppError('VALIDATION_FAILED', 'Write an answer or attach a file', {
+      issues: [{ path: '/body', message: 'Write a message first' }],
     });
-    await tx
-      .update(schema.chatConversations)
-      .set({ lastMessageAt: now, updatedAt: now })
-      .where(eq(schema.chatConversations.id, row.id));
-    await tx
-      .update(schema.chatConversations)
-      .set({ assignedTo: input.staffId })
-      .where(and(eq(schema.chatConversations.id, row.id), isNull(schema.chatConversations.assignedTo)));
+  }
+  const filesLimit = deps.rateLimits.filesPerConversation;
+  if (attachment) await ensureRoomForFile(deps.db, row.id, filesLimit);
+  await withStoredChatAttachment(deps, attachment, input.staffId, async (file) => {
+    let emailedAt: Date | null = null;
+    if (row.mode === 'email') {
+      const [first] = await deps.db
+        .select({ body: schema.chatMessages.body })
+        .from(schema.chatMessages)
+        .where(and(eq(schema.chatMessages.conversationId, row.id), eq(schema.chatMessages.author, 'visitor')))
+        .orderBy(schema.chatMessages.createdAt)
+        .limit(1);
+      await deps.mailer.send(
+        renderChatReplyEmail({
+          to: row.email,
+          question: first?.body ?? '',
+          reply: input.body,
+          attachment: file?.filename,
+        }),
+      );
+      emailedAt = deps.now();
+    }
+    const now = deps.now();
+    await deps.db.transaction(async (tx) => {
+      if (file) await ensureRoomForFile(tx, row.id, filesLimit, { lock: true });
+      await tx.insert(schema.chatMessages).values({
+        conversationId: row.id,
+        author: 'staff',
+        authorId: input.staffId,
+        body: input.body,
+        fileId: file?.id ?? null,
+        emailedAt,
+        createdAt: now,
+      });
+      await tx
+        .update(schema.chatConversations)
+        .set({ lastMessageAt: now, updatedAt: now })
+        .where(eq(schema.chatConversations.id, row.id));
+      await tx
+        .update(schema.chatConversations)
+        .set({ assignedTo: input.staffId })
+        .where(and(eq(schema.chatConversations.id, row.id), isNull(schema.chatConversations.assignedTo)));
+    });
   });
   return getStaffConversation(deps, row.id);
 }

@@ -7,12 +7,21 @@ import {
   type OpenedChatConversation,
 } from '@covenant/domain';
 import { asc, eq } from 'drizzle-orm';
+import type { FileUpload } from '../files/read-upload-form.js';
+import {
+  checkChatAttachment,
+  ensureRoomForFile,
+  presentChatAttachment,
+  withStoredChatAttachment,
+} from './chat-attachments.js';
 import type { ChatDeps } from './chat-deps.js';
 import { enforceChatRateLimit } from './enforce-chat-rate-limit.js';
 import { isStaffOnline } from './staff-presence.js';
 
 type ConversationRow = typeof schema.chatConversations.$inferSelect;
-type MessageRow = typeof schema.chatMessages.$inferSelect;
+type MessageRow = typeof schema.chatMessages.$inferSelect & {
+  file: { id: string; filename: string; contentType: string; size: number } | null;
+};
 
 /** 32 random bytes, base64url: what a visitor's browser keeps. Only its SHA-256 is stored. */
 export const chatTokenPattern = /^[A-Za-z0-9_-]{43}$/;
@@ -26,6 +35,7 @@ export function presentChatMessage(row: MessageRow): ChatMessage {
     id: row.id,
     author: row.author,
     body: row.body,
+    attachment: row.file ? presentChatAttachment(row.file) : null,
     created_at: row.createdAt.toISOString(),
     emailed: row.emailedAt !== null,
   };
@@ -35,11 +45,26 @@ export async function listChatMessages(
   deps: Pick<ChatDeps, 'db'>,
   conversationId: string,
 ): Promise<MessageRow[]> {
-  return deps.db
-    .select()
+  const rows = await deps.db
+    .select({
+      message: schema.chatMessages,
+      file: {
+        id: schema.storedFiles.id,
+        filename: schema.storedFiles.filename,
+        contentType: schema.storedFiles.contentType,
+        size: schema.storedFiles.size,
+      },
+    })
     .from(schema.chatMessages)
+    .leftJoin(schema.storedFiles, eq(schema.storedFiles.id, schema.chatMessages.fileId))
     .where(eq(schema.chatMessages.conversationId, conversationId))
     .orderBy(asc(schema.chatMessages.createdAt), asc(schema.chatMessages.id));
+  return rows.map((row) => ({ ...row.message, file: row.file }));
+}
+
+/** What a list shows of a message: its text, or the name of the file it only carries. */
+export function previewOfMessage(message: Pick<MessageRow, 'body' | 'file'>): string {
+  return message.body || (message.file ? `File: ${message.file.filename}` : '');
 }
 
 async function presentForVisitor(
@@ -122,17 +147,26 @@ export async function getVisitorConversation(deps: ChatDeps, token: string): Pro
 }
 
 /**
- * The visitor writes again. A closed conversation takes no more messages (a new one starts); a live
- * conversation written to while no one is online becomes an e-mail ticket.
+ * The visitor writes again: text, a file, or both. A closed conversation takes no more messages (a new
+ * one starts); a live conversation written to while no one is online becomes an e-mail ticket. A file
+ * counts against the message limit like any message, and a conversation holds at most 20 files.
  */
 export async function postVisitorMessage(
   deps: ChatDeps,
-  input: { token: string; body: string },
+  input: { token: string; body: string; attachment?: FileUpload },
 ): Promise<ChatConversation> {
   const conversation = await findConversationByToken(deps, input.token);
   if (conversation.status === 'closed') {
     throw new AppError('CONFLICT', 'This conversation is closed; start a new one to write again');
   }
+  const attachment = input.attachment && checkChatAttachment(input.attachment);
+  if (!attachment && input.body === '') {
+    throw new AppError('VALIDATION_FAILED', 'Write a message or attach a file', {
+      issues: [{ path: '/body', message: 'Write a message first' }],
+    });
+  }
+  const filesLimit = deps.rateLimits.filesPerConversation;
+  if (attachment) await ensureRoomForFile(deps.db, conversation.id, filesLimit);
   await enforceChatRateLimit(
     deps,
     `chat:messages:${conversation.id}`,
@@ -141,16 +175,23 @@ export async function postVisitorMessage(
   );
   const keepMode = conversation.mode === 'email' || (await isStaffOnline(deps));
   const now = deps.now();
-  const updated = await deps.db.transaction(async (tx) => {
-    await tx
-      .insert(schema.chatMessages)
-      .values({ conversationId: conversation.id, author: 'visitor', body: input.body, createdAt: now });
-    const [row] = await tx
-      .update(schema.chatConversations)
-      .set({ lastMessageAt: now, updatedAt: now, ...(keepMode ? {} : { mode: 'email' as const }) })
-      .where(eq(schema.chatConversations.id, conversation.id))
-      .returning();
-    return row!;
-  });
+  const updated = await withStoredChatAttachment(deps, attachment, conversation.userId, (file) =>
+    deps.db.transaction(async (tx) => {
+      if (file) await ensureRoomForFile(tx, conversation.id, filesLimit, { lock: true });
+      await tx.insert(schema.chatMessages).values({
+        conversationId: conversation.id,
+        author: 'visitor',
+        body: input.body,
+        fileId: file?.id ?? null,
+        createdAt: now,
+      });
+      const [row] = await tx
+        .update(schema.chatConversations)
+        .set({ lastMessageAt: now, updatedAt: now, ...(keepMode ? {} : { mode: 'email' as const }) })
+        .where(eq(schema.chatConversations.id, conversation.id))
+        .returning();
+      return row!;
+    }),
+  );
   return presentForVisitor(deps, updated);
 }

@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import { schema } from '@covenant/db';
 import { AppError, disputeEvidenceRules } from '@covenant/domain';
-import { inArray } from 'drizzle-orm';
 import { detectContentType } from '../files/detect-content-type.js';
-import { discardEncryptedFile } from '../files/discard-encrypted-file.js';
+import { discardStoredFiles } from '../files/discard-encrypted-file.js';
 import { type StoredFile, storeEncryptedFile } from '../files/store-encrypted-file.js';
 import type { DisputeDeps } from './dispute-deps.js';
 
@@ -71,8 +69,9 @@ export async function discardDisputeEvidence(
   deps: Pick<DisputeDeps, 'db' | 'fileStore'>,
   stored: readonly StoredEvidence[],
 ): Promise<void> {
-  if (stored.length === 0) return;
-  const ids = stored.map(({ file }) => file.id);
-  await deps.db.delete(schema.storedFiles).where(inArray(schema.storedFiles.id, ids));
-  await Promise.all(ids.map((id) => discardEncryptedFile(deps.fileStore, id)));
+  await discardStoredFiles(
+    deps.fileStore,
+    deps.db,
+    stored.map(({ file }) => file.id),
+  );
 }

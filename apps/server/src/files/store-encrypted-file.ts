@@ -5,7 +5,8 @@ import { type Db, schema } from '@covenant/db';
 import type { FileStore } from './file-store.js';
 
 export interface FileToStore {
-  ownerId: string;
+  /** Null for a live chat visitor who is not signed in. */
+  ownerId: string | null;
   purpose: string;
   filename: string;
   contentType: string;

@@ -1,5 +1,6 @@
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
+import { storedFiles } from './files.js';
 import { createdAt, updatedAt } from './timestamps.js';
 
 export type ChatStatus = 'open' | 'closed';
@@ -40,7 +41,10 @@ export const chatMessages = pgTable(
     author: text('author').$type<ChatAuthor>().notNull(),
     /** The staff member who wrote it (null for the visitor). */
     authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The text; empty when the message is only a file. */
     body: text('body').notNull(),
+    /** A file sent with the message (stored encrypted, purpose 'chat_attachment'). */
+    fileId: uuid('file_id').references(() => storedFiles.id, { onDelete: 'set null' }),
     /** A staff answer to a conversation in `email` mode: when it was e-mailed to the visitor. */
     emailedAt: timestamp('emailed_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -3,7 +3,7 @@ import { users } from './auth.js';
 import { createdAt } from './timestamps.js';
 
 /**
- * Files uploaded by users (KYC documents, later CIS files), encrypted at rest. The ciphertext lives
+ * Files uploaded by users (KYC documents, CIS files, dispute evidence, chat attachments), encrypted at rest. The ciphertext lives
  * in `DATA_DIR/files/<id>`; this row holds what is needed to decrypt and check it: the file's own
  * data key wrapped by the master key, and the IV and GCM tag of the content.
  */
@@ -11,9 +11,8 @@ export const storedFiles = pgTable(
   'stored_files',
   {
     id: uuid('id').primaryKey(),
-    ownerId: uuid('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The user who uploaded it; null for a live chat visitor who is not signed in. */
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'cascade' }),
     /** What the file is for, e.g. 'kyc_document'; reading code checks it. */
     purpose: text('purpose').notNull(),
     filename: text('filename').notNull(),

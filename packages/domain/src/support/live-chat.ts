@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { disputeEvidenceRules } from '../disputes/dispute.js';
 import { multiLineText, singleLineText } from '../text/text-rules.js';
 import { replyAddressSchema } from './reply-address.js';
 
@@ -14,6 +15,23 @@ export const chatMessageBodySchema = z.object({
 });
 export type ChatMessageBody = z.infer<typeof chatMessageBodySchema>;
 
+/**
+ * Files in the chat: the dispute evidence's types (PDF, PNG or JPEG, judged by content) and size,
+ * one per message, at most 20 in a conversation.
+ */
+export const chatAttachmentRules = {
+  maxBytes: disputeEvidenceRules.maxBytes,
+  contentTypes: disputeEvidenceRules.contentTypes,
+  maxPerConversation: 20,
+} as const;
+
+/** The text that goes with a file (multipart field `body`): optional, at most 4000 characters once trimmed. */
+export const chatAttachmentBodySchema = z.object({
+  body: multiLineText()
+    .max(chatMessageMaxLength, `A message is at most ${chatMessageMaxLength} characters`)
+    .default(''),
+});
+
 /** Opening a conversation: the address support answers to, and the first message. */
 export const newChatConversationSchema = chatMessageBodySchema.extend({ email: replyAddressSchema });
 export type NewChatConversationInput = z.input<typeof newChatConversationSchema>;
@@ -22,10 +40,20 @@ export const chatStatuses = ['open', 'closed'] as const;
 /** `live`: answered in the widget; `email`: opened while no one was online, answered by e-mail. */
 export const chatModes = ['live', 'email'] as const;
 
+/** A file sent with a message; its bytes come from the conversation's attachment route. */
+export const chatAttachmentSchema = z.object({
+  id: z.uuid(),
+  filename: z.string(),
+  content_type: z.string(),
+  size: z.number().int(),
+});
+export type ChatAttachment = z.infer<typeof chatAttachmentSchema>;
+
 export const chatMessageSchema = z.object({
   id: z.uuid(),
   author: z.enum(['visitor', 'staff']),
-  body: z.string(),
+  body: z.string().describe('Empty when the message is only a file'),
+  attachment: chatAttachmentSchema.nullable(),
   created_at: z.string(),
   emailed: z.boolean().describe('A staff answer sent to the visitor by e-mail'),
 });

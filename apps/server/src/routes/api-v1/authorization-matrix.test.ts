@@ -123,6 +123,13 @@ const operations: Record<string, OperationRule> = {
     body: () => ({ body: 'From the authorization matrix' }),
   },
   'GET /chat/conversation/events': { access: 'public', chatToken: true, stream: true },
+  // The matrix's form carries its file as `evidence`: past the token, refused as a 400 (no `file`).
+  'POST /chat/conversation/attachments': { access: 'public', chatToken: true, multipart: true },
+  'GET /chat/conversation/attachments/{id}': {
+    access: 'public',
+    chatToken: true,
+    absent: 'no file in the owner’s conversation',
+  },
   // The caller's own collections.
   'GET /deals': { access: 'read' },
   'POST /deals': {
@@ -349,6 +356,17 @@ const operations: Record<string, OperationRule> = {
     roles: ['admin'],
     absent: 'no chat conversation',
     body: () => ({ body: 'Matrix answer' }),
+  },
+  'POST /staff/chat/conversations/{id}/attachments': {
+    access: 'staff',
+    roles: ['admin'],
+    multipart: true,
+    absent: 'no chat conversation',
+  },
+  'GET /staff/chat/conversations/{id}/attachments/{attachment_id}': {
+    access: 'staff',
+    roles: ['admin'],
+    absent: 'no chat conversation',
   },
   'POST /staff/chat/conversations/{id}/close': {
     access: 'staff',

@@ -7,12 +7,15 @@ import {
   newChatConversationSchema,
   openedChatConversationSchema,
 } from '@covenant/domain';
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authenticatePrincipal } from '../../api/authenticate-principal.js';
 import { createAuthDeps } from '../../auth/create-auth-deps.js';
+import { readChatAttachment } from '../../chat/chat-attachments.js';
 import { createChatDeps } from '../../chat/chat-deps.js';
+import { readChatAttachmentForm } from '../../chat/read-chat-attachment-form.js';
 import { isStaffOnline } from '../../chat/staff-presence.js';
 import {
   chatTokenPattern,
@@ -22,6 +25,7 @@ import {
   postVisitorMessage,
 } from '../../chat/visitor-chat.js';
 import { streamServerSentEvents } from '../../plugins/server-sent-events.js';
+import { sendEvidence } from './disputes.js';
 
 /** The visitor's conversation token; other headers pass through untouched. */
 const tokenHeaders = z.looseObject({
@@ -38,7 +42,9 @@ const tokenHeaders = z.looseObject({
  */
 export const apiV1ChatRoutes: FastifyPluginAsync = async (app) => {
   const authDeps = createAuthDeps(app);
-  const deps = createChatDeps(app);
+  const deps = await createChatDeps(app);
+  // Attachments are read part by part with their own limits; the JSON body limit does not apply.
+  await app.register(multipart);
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get(
@@ -117,6 +123,55 @@ export const apiV1ChatRoutes: FastifyPluginAsync = async (app) => {
         postVisitorMessage(deps, { token: request.headers[chatTokenHeader], body: request.body.body }),
       );
       return reply.status(201).send(conversation);
+    },
+  );
+
+  routes.post(
+    '/conversation/attachments',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['Support'],
+        summary: 'Send a file, with or without text, in your conversation, by its token',
+        description:
+          'multipart/form-data with one file named file (PDF, PNG or JPEG by content, at most 10 MB), stored ' +
+          'encrypted, and an optional field body (up to 4000 characters). It counts against the 30 messages in ' +
+          '5 minutes; a conversation holds at most 20 files (409 after). 415 for another type, 413 when too big.',
+        consumes: ['multipart/form-data'],
+        headers: tokenHeaders,
+        response: { 201: chatConversationSchema },
+      },
+    },
+    async (request, reply) => {
+      const token = request.headers[chatTokenHeader];
+      // A token that opens nothing is refused before a byte of the file is read.
+      await findConversationByToken(deps, token);
+      const { body, attachment } = await readChatAttachmentForm(request);
+      const conversation = await withRetryAfter(reply, () =>
+        postVisitorMessage(deps, { token, body, attachment }),
+      );
+      return reply.status(201).send(conversation);
+    },
+  );
+
+  routes.get(
+    '/conversation/attachments/:id',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['Support'],
+        summary: 'Download a file of your conversation (decrypted, as an attachment), by its token',
+        headers: tokenHeaders,
+        params: z.object({ id: z.uuid() }),
+      },
+    },
+    async (request, reply) => {
+      const conversation = await findConversationByToken(deps, request.headers[chatTokenHeader]);
+      const file = await readChatAttachment(deps, {
+        conversationId: conversation.id,
+        attachmentId: request.params.id,
+      });
+      return sendEvidence(reply, file);
     },
   );
 

@@ -7,10 +7,13 @@ import {
   staffChatConversationSchema,
   staffChatSummarySchema,
 } from '@covenant/domain';
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { readChatAttachment } from '../../chat/chat-attachments.js';
 import { createChatDeps } from '../../chat/chat-deps.js';
+import { readChatAttachmentForm } from '../../chat/read-chat-attachment-form.js';
 import {
   assignConversation,
   closeConversation,
@@ -24,6 +27,7 @@ import {
 import { markStaffPresent, removeStaffPresence } from '../../chat/staff-presence.js';
 import { streamServerSentEvents } from '../../plugins/server-sent-events.js';
 import { requireSupportStaff } from '../../support/require-support-staff.js';
+import { sendEvidence } from './disputes.js';
 
 const idParams = z.object({ id: z.uuid() });
 
@@ -33,7 +37,9 @@ const idParams = z.object({ id: z.uuid() });
  * support inbox's staff (admins with a second factor, ADR 006).
  */
 export const apiV1StaffChatRoutes: FastifyPluginAsync = async (app) => {
-  const deps = createChatDeps(app);
+  const deps = await createChatDeps(app);
+  // Attachments are read part by part with their own limits; the JSON body limit does not apply.
+  await app.register(multipart);
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   // Registered inside the authenticated /api/v1 scope, whose hook has set `request.principal`.
@@ -141,6 +147,56 @@ export const apiV1StaffChatRoutes: FastifyPluginAsync = async (app) => {
       });
       return reply.status(201).send(conversation);
     },
+  );
+
+  routes.post(
+    '/conversations/:id/attachments',
+    {
+      config: { access: 'staff' },
+      schema: {
+        tags: ['Support'],
+        summary: 'Answer a conversation with a file, with or without text',
+        description:
+          'multipart/form-data with one file named file (PDF, PNG or JPEG by content, at most 10 MB), stored ' +
+          'encrypted, and an optional field body. In a conversation answered by e-mail the e-mail names the file; ' +
+          'the visitor downloads it in the chat. At most 20 files in a conversation (409 after); 415 for another ' +
+          'type, 413 when too big.',
+        consumes: ['multipart/form-data'],
+        params: idParams,
+        response: { 201: staffChatConversationSchema },
+      },
+    },
+    async (request, reply) => {
+      const staff = staffOf(request);
+      const { body, attachment } = await readChatAttachmentForm(request);
+      const conversation = await replyToConversation(deps, {
+        id: request.params.id,
+        staffId: staff.userId,
+        body,
+        attachment,
+      });
+      return reply.status(201).send(conversation);
+    },
+  );
+
+  routes.get(
+    '/conversations/:id/attachments/:attachment_id',
+    {
+      config: { access: 'staff' },
+      schema: {
+        tags: ['Support'],
+        summary: 'Download a file of a conversation (decrypted, as an attachment)',
+        params: idParams.extend({ attachment_id: z.uuid() }),
+      },
+    },
+    async (request, reply) =>
+      sendEvidence(
+        reply,
+        await readChatAttachment(deps, {
+          conversationId: request.params.id,
+          attachmentId: request.params.attachment_id,
+        }),
+      ),
   );
 
   routes.post(

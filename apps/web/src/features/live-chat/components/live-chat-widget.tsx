@@ -9,6 +9,7 @@ import { ApiError } from '@/lib/api-client.js';
 import { useAuth } from '@/lib/auth.js';
 import { chatTokenStorageKey, liveChatApi } from '../api/live-chat-api.js';
 import { useEventStream } from '../hooks/use-event-stream.js';
+import { ChatAttachmentDownload, ChatFilePicker } from './chat-attachment.js';
 
 function storedToken(): string | null {
   try {
@@ -231,18 +232,21 @@ function Conversation({
   onStartOver: () => void;
 }) {
   const [body, setBody] = useState('');
+  const [file, setFile] = useState<File | null>(null);
   const [sending, setSending] = useState(false);
   const bodyId = useId();
   const closed = conversation.status === 'closed';
+  const ready = Boolean(body.trim() || file);
 
   const send = async (event: FormEvent) => {
     event.preventDefault();
-    if (!body.trim()) return;
+    if (!ready) return;
     setSending(true);
     onError(null);
     try {
-      onChange(await liveChatApi.write(token, body));
+      onChange(await (file ? liveChatApi.attach(token, file, body) : liveChatApi.write(token, body)));
       setBody('');
+      setFile(null);
     } catch (caught) {
       onError(describeError(caught));
     } finally {
@@ -263,7 +267,14 @@ function Conversation({
             }
           >
             <span className="sr-only">{message.author === 'visitor' ? 'You: ' : 'Support: '}</span>
-            <span className="whitespace-pre-wrap break-words">{message.body}</span>
+            {message.body ? <span className="whitespace-pre-wrap break-words">{message.body}</span> : null}
+            {message.attachment ? (
+              <ChatAttachmentDownload
+                attachment={message.attachment}
+                download={() => liveChatApi.download(token, message.attachment!.id)}
+                onError={onError}
+              />
+            ) : null}
             {message.emailed ? (
               <span className="mt-1 block text-muted text-xs">Sent to you by e-mail</span>
             ) : null}
@@ -283,22 +294,25 @@ function Conversation({
           </Button>
         </div>
       ) : (
-        <form onSubmit={send} className="flex items-end gap-2 border-border border-t p-3">
-          <div className="flex-1">
-            <Label htmlFor={bodyId} className="sr-only">
-              Your message
-            </Label>
-            <Textarea
-              id={bodyId}
-              className="min-h-12"
-              value={body}
-              placeholder="Write a message"
-              onChange={(event) => setBody(event.target.value)}
-            />
+        <form onSubmit={send} className="space-y-2 border-border border-t p-3">
+          <div className="flex items-end gap-2">
+            <div className="flex-1">
+              <Label htmlFor={bodyId} className="sr-only">
+                Your message
+              </Label>
+              <Textarea
+                id={bodyId}
+                className="min-h-12"
+                value={body}
+                placeholder="Write a message"
+                onChange={(event) => setBody(event.target.value)}
+              />
+            </div>
+            <Button type="submit" disabled={sending || !ready}>
+              Send
+            </Button>
           </div>
-          <Button type="submit" disabled={sending || !body.trim()}>
-            Send
-          </Button>
+          <ChatFilePicker file={file} onChange={setFile} />
         </form>
       )}
     </>

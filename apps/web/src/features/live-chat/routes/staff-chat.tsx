@@ -14,6 +14,7 @@ import { formatUtcTime } from '@/features/staff/components/format-utc-time.js';
 import { ApiError, useApiClient } from '@/lib/api-client.js';
 import { useAuth } from '@/lib/auth.js';
 import { staffChatApi } from '../api/live-chat-api.js';
+import { ChatAttachmentDownload, ChatFilePicker } from '../components/chat-attachment.js';
 import { useEventStream } from '../hooks/use-event-stream.js';
 
 export function StaffChatRoute() {
@@ -127,6 +128,7 @@ function ConversationPanel({ id }: { id: string }) {
     queryFn: () => staffChatApi.cannedReplies(api),
   });
   const [body, setBody] = useState('');
+  const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const bodyId = useId();
   const cannedId = useId();
@@ -139,9 +141,13 @@ function ConversationPanel({ id }: { id: string }) {
   const assign = useMutation({ mutationFn: () => staffChatApi.assign(api, id), onSuccess: updated, onError });
   const close = useMutation({ mutationFn: () => staffChatApi.close(api, id), onSuccess: updated, onError });
   const reply = useMutation({
-    mutationFn: (text: string) => staffChatApi.reply(api, id, text),
+    mutationFn: (answer: { text: string; file: File | null }) =>
+      answer.file
+        ? staffChatApi.attach(api, id, answer.file, answer.text)
+        : staffChatApi.reply(api, id, answer.text),
     onSuccess: (next) => {
       setBody('');
+      setFile(null);
       setError(null);
       updated(next);
     },
@@ -157,7 +163,7 @@ function ConversationPanel({ id }: { id: string }) {
   const open = current.status === 'open';
   const send = (event: FormEvent) => {
     event.preventDefault();
-    if (body.trim()) reply.mutate(body);
+    if (body.trim() || file) reply.mutate({ text: body, file });
   };
 
   return (
@@ -200,7 +206,14 @@ function ConversationPanel({ id }: { id: string }) {
               {formatUtcTime(message.created_at)}
               {message.emailed ? ' · e-mailed' : ''}
             </span>
-            <span className="whitespace-pre-wrap break-words">{message.body}</span>
+            {message.body ? <span className="whitespace-pre-wrap break-words">{message.body}</span> : null}
+            {message.attachment ? (
+              <ChatAttachmentDownload
+                attachment={message.attachment}
+                download={() => staffChatApi.download(api, id, message.attachment!.id)}
+                onError={setError}
+              />
+            ) : null}
           </li>
         ))}
       </ol>
@@ -238,7 +251,13 @@ function ConversationPanel({ id }: { id: string }) {
               onChange={(event) => setBody(event.target.value)}
             />
           </div>
-          <Button type="submit" disabled={reply.isPending || !body.trim()}>
+          <ChatFilePicker file={file} onChange={setFile} />
+          {file && current.mode === 'email' ? (
+            <p className="text-muted text-xs">
+              The e-mail names the file; the visitor downloads it in the chat.
+            </p>
+          ) : null}
+          <Button type="submit" disabled={reply.isPending || !(body.trim() || file)}>
             {current.mode === 'email' ? 'Send by e-mail' : 'Send'}
           </Button>
         </form>

@@ -7,7 +7,7 @@ export const supportChannels = {
     icon: MessageCircle,
     title: 'Live chat',
     availability: '24/7',
-    text: 'The on-call team answers in the chat around the clock. When no one is online, your message becomes a ticket and we answer by e-mail.',
+    text: 'The on-call team answers in the chat around the clock, and you can attach a screenshot or document (PDF, PNG or JPEG). When no one is online, your message becomes a ticket and we answer by e-mail.',
   },
   email: {
     icon: Mail,
