@@ -95,7 +95,12 @@ test('two traders fund and settle a WETH-for-USDT escrow from their browsers, pa
   const travelRule = (page: Page) => page.getByRole('region', { name: 'Travel Rule', exact: true });
   await expect(travelRule(buyer)).toContainText('Bea Buyer');
   await expect(travelRule(buyer)).toContainText('Friedrichstrasse 43, 10117 Berlin, DE');
+  await expect(travelRule(buyer)).toContainText('Town or city: Berlin');
+  await expect(travelRule(buyer)).toContainText('Born 1984-05-17 in Hamburg, DE');
   await expect(travelRule(seller)).toContainText('Sol Seller Trading AG');
+  await expect(travelRule(seller)).toContainText(
+    'National identifier (RAID, registration authority RA000548): CHE-123.456.789',
+  );
 
   // 3. The buyer opens the escrow; the seller's page shows its legs without a reload.
   await escrowCard(buyer).getByRole('button', { name: 'Open escrow' }).click();

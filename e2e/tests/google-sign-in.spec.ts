@@ -85,4 +85,25 @@ test('a Google account with the address of a password account is linked only aft
   await page.getByRole('button', { name: 'Continue with Google' }).click();
   await expect(page).toHaveURL(/\/trading$/);
   await expect(banner.getByText(email)).toBeVisible();
+
+  // The security settings list Google and unlink it (the Google sign-in just now is a recent proof).
+  await page.goto('/settings/security');
+  const methods = page.getByRole('region', { name: 'Sign-in methods' });
+  await expect(methods.getByText('Google', { exact: true })).toBeVisible();
+  await methods.getByRole('button', { name: 'Unlink' }).click();
+  await expect(methods.getByText('Google sign-in was removed')).toBeVisible();
+  await expect(methods.getByRole('button', { name: 'Unlink' })).toHaveCount(0);
+  await expect(methods.getByText('E-mail and password')).toBeVisible();
+  const unlinked = await waitForMail(request, email, /Google sign-in was removed/);
+  expect(unlinked.text).toContain('can no longer sign in to your Covenant account');
+
+  // Google no longer signs in to the account: it asks for the password again.
+  await banner.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(banner.getByRole('link', { name: 'Sign In' })).toBeVisible();
+  await page.goto('/signin');
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Sign in with that account’s password to link Google to it.' }),
+  ).toBeVisible();
+  await expect(banner.getByRole('link', { name: 'Sign In' })).toBeVisible();
 });

@@ -53,7 +53,10 @@ test('a new trader submits KYC, compliance approves it with Enhanced, and the tr
   await form.getByLabel('Full legal name').fill(legalName);
   await form.getByLabel('Country (ISO code, e.g. DE)').fill('de');
   await form.getByLabel('Date of birth').fill('1990-06-01');
+  await form.getByLabel('City of birth').fill('Hamburg');
+  await form.getByLabel('Country of birth (ISO code, e.g. DE)').fill('de');
   await form.getByLabel('Residential address').fill('Hauptstraße 1, 10115 Berlin');
+  await form.getByLabel('Town or city').fill('Berlin');
   await form.getByLabel('Requested tier').selectOption('enhanced');
   // Without documents the form says what is missing and sends nothing.
   await form.getByRole('button', { name: 'Submit for Verification' }).click();
@@ -77,6 +80,8 @@ test('a new trader submits KYC, compliance approves it with Enhanced, and the tr
   await officer.getByRole('button', { name: new RegExp(legalName) }).click();
   const details = officer.getByRole('region', { name: `Submission of ${legalName}` });
   await expect(details.getByText(email)).toBeVisible();
+  await expect(details.getByText('Hamburg, DE')).toBeVisible();
+  await expect(details.getByText('Berlin', { exact: true })).toBeVisible();
   await details.getByRole('button', { name: 'View passport.png' }).click();
   await expect(details.getByRole('img', { name: 'Document passport.png' })).toBeVisible();
   await expect(details.getByLabel('Tier')).toHaveValue('enhanced');

@@ -7,8 +7,12 @@ const fieldNames = new Set([
   'legal_name',
   'country',
   'date_of_birth',
+  'place_of_birth_city',
+  'place_of_birth_country',
   'registration_number',
+  'registration_authority',
   'address',
+  'town_name',
   'requested_tier',
 ]);
 

@@ -61,8 +61,12 @@ export async function submitKyc(
           legalName: application.legal_name,
           country: application.country,
           dateOfBirth: application.date_of_birth,
+          placeOfBirthCity: application.place_of_birth_city,
+          placeOfBirthCountry: application.place_of_birth_country,
           registrationNumber: application.registration_number,
+          registrationAuthority: application.registration_authority,
           address: application.address,
+          townName: application.town_name,
           requestedTier: application.requested_tier,
         })
         .returning();

@@ -28,7 +28,16 @@ interface DemoAccountSpec extends Omit<DemoAccount, 'password' | 'totpSecret'> {
   /** The trader's approved KYC record, what the Travel Rule sends for it (deals of $1,000 or more). */
   kyc?: Pick<
     typeof schema.kycSubmissions.$inferInsert,
-    'subjectType' | 'legalName' | 'country' | 'address' | 'dateOfBirth' | 'registrationNumber'
+    | 'subjectType'
+    | 'legalName'
+    | 'country'
+    | 'address'
+    | 'townName'
+    | 'dateOfBirth'
+    | 'placeOfBirthCity'
+    | 'placeOfBirthCountry'
+    | 'registrationNumber'
+    | 'registrationAuthority'
   >;
 }
 
@@ -54,7 +63,10 @@ const demoAccounts: DemoAccountSpec[] = [
       legalName: 'Bea Buyer',
       country: 'DE',
       address: 'Friedrichstrasse 43\n10117 Berlin',
+      townName: 'Berlin',
       dateOfBirth: '1984-05-17',
+      placeOfBirthCity: 'Hamburg',
+      placeOfBirthCountry: 'DE',
     },
   },
   {
@@ -70,7 +82,9 @@ const demoAccounts: DemoAccountSpec[] = [
       legalName: 'Sol Seller Trading AG',
       country: 'CH',
       address: 'Bahnhofstrasse 10\n8001 Zurich',
+      townName: 'Zurich',
       registrationNumber: 'CHE-123.456.789',
+      registrationAuthority: 'RA000548',
     },
   },
   {

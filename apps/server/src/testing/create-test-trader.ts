@@ -26,8 +26,8 @@ export interface TestTraderOverrides {
   /** A password to sign in or reauthenticate with; without one the account has none. */
   password?: string;
   /**
-   * The trader's approved KYC record (what the Travel Rule reads): an individual with an address by
-   * default, changed field by field here; null for none. Written only for KYC-complete traders.
+   * The trader's approved KYC record (what the Travel Rule reads): an individual with an address, its
+   * town, and a date and place of birth by default, changed field by field here; null for none. Written only for KYC-complete traders.
    */
   kyc?: Partial<typeof schema.kycSubmissions.$inferInsert> | null;
 }
@@ -66,7 +66,10 @@ export async function createTestTrader(
       legalName: `Test Trader ${username}`,
       country: 'CH',
       dateOfBirth: '1985-04-12',
+      placeOfBirthCity: 'Basel',
+      placeOfBirthCountry: 'CH',
       address: 'Bahnhofstrasse 1\n8001 Zürich',
+      townName: 'Zürich',
       requestedTier: tier,
       approvedTier: tier,
       limitUsd: overrides.tierLimitUsd ?? (tier === 'basic' ? '10000' : '100000'),

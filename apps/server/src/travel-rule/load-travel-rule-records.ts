@@ -6,7 +6,8 @@ import type { TravelRuleDeps } from './travel-rule-deps.js';
 
 /**
  * Each party's records for the Travel Rule: its latest KYC record compliance approved, and the CIS
- * it attached to the deal. The KYC form collects no place of birth, so none is ever sent.
+ * it attached to the deal. Records approved before the form asked the town, the place of birth or
+ * the registration authority hold none, and the Travel Rule sends what there is.
  */
 export async function loadTravelRuleRecords(
   deps: Pick<TravelRuleDeps, 'db' | 'fileStore'>,
@@ -35,9 +36,12 @@ export async function loadTravelRuleRecords(
             legalName: kyc.legalName,
             country: kyc.country,
             address: kyc.address,
+            townName: kyc.townName,
             dateOfBirth: kyc.dateOfBirth,
-            placeOfBirth: null,
+            placeOfBirthCity: kyc.placeOfBirthCity,
+            placeOfBirthCountry: kyc.placeOfBirthCountry,
             registrationNumber: kyc.registrationNumber,
+            registrationAuthority: kyc.registrationAuthority,
           }
         : null,
       cis: sheet

@@ -8,7 +8,8 @@ import { type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-de
 // The Travel Rule (ADR 024) on the real escrow: a deal of $1,000 or more exchanges both parties'
 // IVMS 101 originator and beneficiary as its escrow opens, and does not open while a party's records
 // lack a required element. The parties' KYC records come from createTestTrader: each an individual
-// named "Test Trader <username>" living at "Bahnhofstrasse 1 / 8001 Zürich" (CH).
+// named "Test Trader <username>" living at "Bahnhofstrasse 1 / 8001 Zürich" (town Zürich, CH), born
+// on 1985-04-12 in Basel (CH).
 
 let net: EscrowDevnet;
 let outsider: TestTrader;
@@ -71,8 +72,14 @@ describe('a deal of $1,000 or more', () => {
             ],
           },
           geographicAddress: [
-            { addressType: 'GEOG', addressLine: ['Bahnhofstrasse 1', '8001 Zürich'], country: 'CH' },
+            {
+              addressType: 'GEOG',
+              townName: 'Zürich',
+              addressLine: ['Bahnhofstrasse 1', '8001 Zürich'],
+              country: 'CH',
+            },
           ],
+          dateAndPlaceOfBirth: { dateOfBirth: '1985-04-12', placeOfBirth: 'Basel, CH' },
           countryOfResidence: 'CH',
         },
       },
@@ -105,8 +112,14 @@ describe('a deal of $1,000 or more', () => {
           ],
         },
         geographicAddress: [
-          { addressType: 'GEOG', addressLine: ['Bahnhofstrasse 1', '8001 Zürich'], country: 'CH' },
+          {
+            addressType: 'GEOG',
+            townName: 'Zürich',
+            addressLine: ['Bahnhofstrasse 1', '8001 Zürich'],
+            country: 'CH',
+          },
         ],
+        dateAndPlaceOfBirth: { dateOfBirth: '1985-04-12', placeOfBirth: 'Basel, CH' },
         countryOfResidence: 'CH',
       },
     });
@@ -160,6 +173,7 @@ describe('a deal of $1,000 or more', () => {
     expect(sellers.json()).toEqual(document);
     expect(row!.documentSealed).toMatch(/^sealed:v1:/);
     expect(row!.documentSealed).not.toContain('Test Trader');
+    expect(row!.documentSealed).not.toContain('Basel');
     expect((await preview(dealId, net.buyer.token)).exchanged).toBe(true);
   });
 
@@ -181,6 +195,7 @@ describe('a deal of $1,000 or more', () => {
     const trail = JSON.stringify(entries);
     expect(trail).not.toContain('Test Trader');
     expect(trail).not.toContain('Bahnhofstrasse');
+    expect(trail).not.toContain('Basel');
     // The counterparty is told.
     const notices = await net.database.db
       .select()
@@ -287,5 +302,127 @@ describe('a party whose records lack a required element', () => {
     expect((await net.call('GET', `/api/v1/deals/${dealId}/travel-rule`, net.seller.token)).statusCode).toBe(
       200,
     );
+  });
+});
+
+describe('what the parties’ KYC records hold', () => {
+  let dealId: string;
+  beforeAll(async () => {
+    dealId = await net.agreedDeal({
+      assetSymbol: 'WETH',
+      assetAmount: 300_000_000_000_000_000n,
+      stableSymbol: 'USDC',
+      stableAmount: 5_000_000_000n,
+    });
+  });
+
+  /** Runs `check` with the seller's approved KYC record changed, then puts it back. */
+  async function withSellerRecord(
+    changes: Partial<typeof schema.kycSubmissions.$inferInsert>,
+    check: () => Promise<void>,
+  ) {
+    const [kept] = await net.database.db
+      .select()
+      .from(schema.kycSubmissions)
+      .where(eq(schema.kycSubmissions.userId, net.seller.id));
+    await net.database.db
+      .update(schema.kycSubmissions)
+      .set(changes)
+      .where(eq(schema.kycSubmissions.id, kept!.id));
+    try {
+      await check();
+    } finally {
+      await net.database.db
+        .update(schema.kycSubmissions)
+        .set(kept!)
+        .where(eq(schema.kycSubmissions.id, kept!.id));
+    }
+  }
+
+  it('sends a company’s registration number with its registration authority (RAID)', async () => {
+    await withSellerRecord(
+      {
+        subjectType: 'company',
+        legalName: 'Seller Holdings Ltd',
+        country: 'GB',
+        address: '1 Example Street\nLondon EC1A 1AA',
+        townName: 'London',
+        dateOfBirth: null,
+        placeOfBirthCity: null,
+        placeOfBirthCountry: null,
+        registrationNumber: '00048839',
+        registrationAuthority: 'RA000585',
+      },
+      async () => {
+        expect((await preview(dealId, net.seller.token)).person).toEqual({
+          legalPerson: {
+            name: {
+              nameIdentifier: [
+                { legalPersonName: 'Seller Holdings Ltd', legalPersonNameIdentifierType: 'LEGL' },
+              ],
+            },
+            geographicAddress: [
+              {
+                addressType: 'GEOG',
+                townName: 'London',
+                addressLine: ['1 Example Street', 'London EC1A 1AA'],
+                country: 'GB',
+              },
+            ],
+            nationalIdentification: {
+              nationalIdentifier: '00048839',
+              nationalIdentifierType: 'RAID',
+              registrationAuthority: 'RA000585',
+            },
+            countryOfRegistration: 'GB',
+          },
+        });
+      },
+    );
+  });
+
+  it('sends what a record approved before the town and place of birth were asked holds', async () => {
+    await withSellerRecord(
+      { townName: null, placeOfBirthCity: null, placeOfBirthCountry: null },
+      async () => {
+        const seen = await preview(dealId, net.seller.token);
+        expect(seen.gaps).toEqual([]);
+        expect(seen.person).toEqual({
+          naturalPerson: {
+            name: {
+              nameIdentifier: [
+                { primaryIdentifier: `Test Trader ${net.seller.username}`, nameIdentifierType: 'LEGL' },
+              ],
+            },
+            geographicAddress: [
+              { addressType: 'GEOG', addressLine: ['Bahnhofstrasse 1', '8001 Zürich'], country: 'CH' },
+            ],
+            countryOfResidence: 'CH',
+          },
+        });
+      },
+    );
+    // Without an address as well, only a date of birth is left: no identification.
+    await withSellerRecord({ address: '', placeOfBirthCity: null }, async () => {
+      expect((await preview(dealId, net.seller.token)).gaps).toEqual([
+        { party: 'seller', elements: ['identification'] },
+      ]);
+    });
+    // With the date and place of birth, a person without an address is identified.
+    await withSellerRecord({ address: '' }, async () => {
+      const seen = await preview(dealId, net.seller.token);
+      expect(seen.gaps).toEqual([]);
+      expect(seen.person).toEqual({
+        naturalPerson: {
+          name: {
+            nameIdentifier: [
+              { primaryIdentifier: `Test Trader ${net.seller.username}`, nameIdentifierType: 'LEGL' },
+            ],
+          },
+          dateAndPlaceOfBirth: { dateOfBirth: '1985-04-12', placeOfBirth: 'Basel, CH' },
+          countryOfResidence: 'CH',
+        },
+      });
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { AuthError, GoTrueClient, Session, User } from '@supabase/auth-js';
+import type { AuthError, GoTrueClient, Session, User, UserIdentity } from '@supabase/auth-js';
 import {
   createContext,
   type ReactNode,
@@ -39,6 +39,8 @@ type AuthContextValue = {
   requestPasswordReset: (email: string) => Promise<AuthResult>;
   updatePassword: (password: string) => Promise<AuthResult>;
   signInWithGoogle: () => Promise<AuthResult>;
+  // Removes a linked sign-in identity (Google); the user then lists what is left.
+  unlinkIdentity: (identity: UserIdentity) => Promise<AuthResult>;
   // Second factors (TOTP): enrol, challenge and verify (which raises the session to aal2), list, remove.
   mfa: GoTrueClient['mfa'];
   // Proves the user again (password, and a TOTP code when enrolled) for sensitive actions; the session
@@ -198,6 +200,14 @@ export function AuthProvider({
           options: { redirectTo: `${window.location.origin}${paths.trading}` },
         });
         return { error };
+      },
+      unlinkIdentity: async (identity) => {
+        const auth = await load();
+        const { error } = await auth.unlinkIdentity(identity);
+        if (error) return { error };
+        // The session's user still lists the identity: a refreshed session carries the account as it is.
+        const refreshed = await auth.refreshSession();
+        return { error: refreshed.error };
       },
       mfa: client?.mfa ?? lazyMfa(load),
       reauthenticate: async (password, code) => {

@@ -11,6 +11,8 @@ type FakeUser = {
   // Staff roles, as the server puts them into app_metadata.
   roles?: string[];
   factors?: FakeFactor[];
+  // A linked Google identity (its address), listed after the e-mail identity.
+  google?: { id: string; email: string };
 };
 
 // A TOTP factor whose authenticator always shows `code`.
@@ -67,7 +69,26 @@ export function createFakeAuthServer({ google = false }: { google?: boolean } = 
           })),
         }
       : {}),
-    identities: [],
+    identities: [
+      {
+        identity_id: user.id,
+        id: user.id,
+        user_id: user.id,
+        identity_data: { email: user.email, sub: user.id },
+        provider: 'email',
+      },
+      ...(user.google
+        ? [
+            {
+              identity_id: user.google.id,
+              id: `google-${user.google.id}`,
+              user_id: user.id,
+              identity_data: { email: user.google.email },
+              provider: 'google',
+            },
+          ]
+        : []),
+    ],
     created_at: '2025-01-01T00:00:00Z',
     updated_at: '2025-01-01T00:00:00Z',
   });
@@ -158,6 +179,16 @@ export function createFakeAuthServer({ google = false }: { google?: boolean } = 
   ): Reply => {
     const route = `${request.method} ${path}`;
     if (path.startsWith('/factors')) return answerFactors(request, path, body);
+    if (request.method === 'DELETE' && path.startsWith('/user/identities/')) {
+      // GoTrue's unlink: the caller's own identity only.
+      const user = bearerUser(request);
+      if (!user) return failure(401, 'bad_jwt', 'invalid JWT');
+      if (user.google?.id !== path.slice('/user/identities/'.length)) {
+        return failure(404, 'identity_not_found', 'Identity doesn’t exist');
+      }
+      user.google = undefined;
+      return { status: 200, body: {} };
+    }
     switch (route) {
       case 'GET /settings':
         return { status: 200, body: { external: { email: true, google }, disable_signup: false } };
@@ -249,7 +280,8 @@ export function createFakeAuthServer({ google = false }: { google?: boolean } = 
     requests,
     // Requests to these paths made so far, e.g. requestsTo('POST /signup').
     requestsTo: (route: string) => requests.filter((r) => `${r.method} ${r.path}` === route),
-    // `roles` makes a staff member; `totpCode` gives them a verified authenticator that shows that code.
+    // `roles` makes a staff member; `totpCode` gives them a verified authenticator that shows that code;
+    // `google` links a Google identity with that address.
     addUser(
       email: string,
       password: string,
@@ -257,7 +289,8 @@ export function createFakeAuthServer({ google = false }: { google?: boolean } = 
         confirmed = true,
         roles,
         totpCode,
-      }: { confirmed?: boolean; roles?: string[]; totpCode?: string } = {},
+        google,
+      }: { confirmed?: boolean; roles?: string[]; totpCode?: string; google?: string } = {},
     ) {
       const factors: FakeFactor[] = totpCode
         ? [{ id: crypto.randomUUID(), status: 'verified', friendly_name: 'Phone', code: totpCode }]
@@ -270,6 +303,7 @@ export function createFakeAuthServer({ google = false }: { google?: boolean } = 
         metadata: {},
         roles,
         factors,
+        ...(google ? { google: { id: crypto.randomUUID(), email: google } } : {}),
       };
       users.set(email, user);
       return user;

@@ -32,9 +32,16 @@ export const kycSubmissions = pgTable(
     country: text('country').notNull(),
     /** Individuals only. */
     dateOfBirth: date('date_of_birth', { mode: 'string' }),
+    /** Individuals only: the city of birth and its country (ISO 3166-1 alpha-2); null on older requests. */
+    placeOfBirthCity: text('place_of_birth_city'),
+    placeOfBirthCountry: text('place_of_birth_country'),
     /** Companies only. */
     registrationNumber: text('registration_number'),
+    /** Companies only: the GLEIF registration authority code (RA and 6 digits) of a number that is no LEI. */
+    registrationAuthority: text('registration_authority'),
     address: text('address').notNull(),
+    /** The town or city of the address; null on requests sent before it was asked. */
+    townName: text('town_name'),
     requestedTier: text('requested_tier').$type<TradingTier>().notNull(),
     approvedTier: text('approved_tier').$type<TradingTier>(),
     /** The per-transaction limit granted, whole US dollars. */

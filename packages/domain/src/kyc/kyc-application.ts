@@ -47,10 +47,26 @@ const optionalText = (max: number) =>
     .optional()
     .transform((value) => (value ? value : undefined));
 
+const optionalLine = (max: number) =>
+  singleLineText()
+    .max(max, `Use at most ${max} characters`)
+    .optional()
+    .transform((value) => (value ? value : undefined));
+
+/** A GLEIF registration authority code (IVMS 101 `registrationAuthority`): RA and 6 digits, e.g. RA000585. */
+export function isRegistrationAuthority(code: string): boolean {
+  return /^RA\d{6}$/.test(code);
+}
+
+/** IVMS 101 lengths: `townName` is Max35Text, a `nationalIdentifier` Max35Text, `placeOfBirth` Max70Text. */
+export const kycFieldLimits = { townName: 35, nationalIdentifier: 35, placeOfBirthCity: 64 } as const;
+
 /**
  * The identity or company details of a KYC submission, shared by the web form and the API. `today`
- * (YYYY-MM-DD, UTC) decides the age check. Individuals give a date of birth (18 or older), companies
- * a registration number; the field that does not apply is dropped.
+ * (YYYY-MM-DD, UTC) decides the age check. Everyone gives the town or city of the address.
+ * Individuals give a date of birth (18 or older) and a place of birth (city and country); companies a
+ * registration number and, when it is not an LEI, may give the GLEIF code of the register that issued
+ * it (which IVMS 101 needs to send it). The fields that do not apply are dropped.
  */
 export function kycApplicationSchema(today: string) {
   return z
@@ -63,11 +79,22 @@ export function kycApplicationSchema(today: string) {
         .toUpperCase()
         .refine(isCountryCode, 'Enter a country as its ISO 3166-1 alpha-2 code, e.g. DE'),
       date_of_birth: optionalText(10),
+      place_of_birth_city: optionalLine(kycFieldLimits.placeOfBirthCity),
+      place_of_birth_country: optionalText(8),
       registration_number: optionalText(100),
+      registration_authority: optionalText(100).transform((value) => value?.toUpperCase()),
       address: multiLineText().min(5, 'Enter the full address').max(500),
+      town_name: optionalLine(kycFieldLimits.townName),
       requested_tier: z.enum(tradingTiers, { error: 'Choose basic, enhanced or institutional' }),
     })
     .superRefine((application, context) => {
+      if (!application.town_name) {
+        context.addIssue({
+          code: 'custom',
+          path: ['town_name'],
+          message: 'Enter the town or city of the address',
+        });
+      }
       if (application.subject_type === 'company') {
         if (!application.registration_number) {
           context.addIssue({
@@ -76,7 +103,40 @@ export function kycApplicationSchema(today: string) {
             message: 'Enter the company registration number',
           });
         }
+        const authority = application.registration_authority;
+        if (authority && !isRegistrationAuthority(authority)) {
+          context.addIssue({
+            code: 'custom',
+            path: ['registration_authority'],
+            message: 'Enter the registration authority as its GLEIF code: RA and 6 digits, e.g. RA000585',
+          });
+        } else if (
+          authority &&
+          application.registration_number &&
+          application.registration_number.length > kycFieldLimits.nationalIdentifier
+        ) {
+          context.addIssue({
+            code: 'custom',
+            path: ['registration_number'],
+            message: `A registration number with its registration authority has at most ${kycFieldLimits.nationalIdentifier} characters`,
+          });
+        }
         return;
+      }
+      if (!application.place_of_birth_city) {
+        context.addIssue({
+          code: 'custom',
+          path: ['place_of_birth_city'],
+          message: 'Enter the city of birth',
+        });
+      }
+      const birthCountry = application.place_of_birth_country?.toUpperCase();
+      if (!birthCountry || !isCountryCode(birthCountry)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['place_of_birth_country'],
+          message: 'Enter the country of birth as its ISO 3166-1 alpha-2 code, e.g. DE',
+        });
       }
       const birth = application.date_of_birth;
       if (!birth) {
@@ -95,12 +155,19 @@ export function kycApplicationSchema(today: string) {
         });
       }
     })
-    .transform((application) => ({
-      ...application,
-      date_of_birth: application.subject_type === 'individual' ? (application.date_of_birth ?? null) : null,
-      registration_number:
-        application.subject_type === 'company' ? (application.registration_number ?? null) : null,
-    }));
+    .transform((application) => {
+      const individual = application.subject_type === 'individual';
+      return {
+        ...application,
+        date_of_birth: individual ? (application.date_of_birth ?? null) : null,
+        place_of_birth_city: individual ? (application.place_of_birth_city ?? null) : null,
+        place_of_birth_country: individual
+          ? (application.place_of_birth_country?.toUpperCase() ?? null)
+          : null,
+        registration_number: individual ? null : (application.registration_number ?? null),
+        registration_authority: individual ? null : (application.registration_authority ?? null),
+      };
+    });
 }
 
 export type KycApplicationInput = z.input<ReturnType<typeof kycApplicationSchema>>;

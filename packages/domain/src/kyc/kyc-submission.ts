@@ -12,8 +12,26 @@ export const kycSubmissionSchema = z.object({
   legal_name: z.string(),
   country: z.string().describe('ISO 3166-1 alpha-2'),
   date_of_birth: z.string().nullable().describe('YYYY-MM-DD; individuals only'),
+  place_of_birth_city: z
+    .string()
+    .nullable()
+    .describe('individuals only; null on requests sent before it was asked'),
+  place_of_birth_country: z
+    .string()
+    .nullable()
+    .describe('ISO 3166-1 alpha-2; individuals only; null on requests sent before it was asked'),
   registration_number: z.string().nullable().describe('companies only'),
+  registration_authority: z
+    .string()
+    .nullable()
+    .describe(
+      'GLEIF registration authority code (RA and 6 digits) of the registration number; companies only',
+    ),
   address: z.string(),
+  town_name: z
+    .string()
+    .nullable()
+    .describe('town or city of the address; null on requests sent before it was asked'),
   requested_tier: tierSchema,
   approved_tier: tierSchema.nullable(),
   limit_usd: z.string().nullable().describe('per-transaction limit granted, whole US dollars'),

@@ -4,7 +4,8 @@ import { z } from 'zod';
  * The parts of the IVMS 101 data model (interVASP Messaging Standard, issue 1) a Covenant deal fills,
  * with the standard's element names, so the JSON is an IVMS 101 identity payload as other VASPs and
  * Travel Rule tools read it. Codes: LEGL = legal name; GEOG = a physical address held on the
- * customer; LEIX = a Legal Entity Identifier.
+ * customer; LEIX = a Legal Entity Identifier; RAID = an identifier issued by the registration authority
+ * named (a GLEIF RA code).
  */
 
 const countryCode = z
@@ -14,6 +15,7 @@ const countryCode = z
 
 export const ivms101AddressSchema = z.object({
   addressType: z.enum(['HOME', 'BIZZ', 'GEOG']),
+  townName: z.string().max(35).optional(),
   addressLine: z.array(z.string().max(70)).max(7).describe('free-format lines: at most 7 of 70 characters'),
   country: countryCode,
 });
@@ -33,7 +35,11 @@ export const ivms101NationalIdentificationSchema = z.object({
     'MISC',
   ]),
   countryOfIssue: countryCode.optional(),
-  registrationAuthority: z.string().optional(),
+  registrationAuthority: z
+    .string()
+    .regex(/^RA\d{6}$/)
+    .optional()
+    .describe('GLEIF registration authority code; required for a legal person’s identifier other than LEIX'),
 });
 
 export const ivms101NaturalPersonSchema = z.object({
@@ -49,7 +55,7 @@ export const ivms101NaturalPersonSchema = z.object({
   geographicAddress: z.array(ivms101AddressSchema).optional(),
   nationalIdentification: ivms101NationalIdentificationSchema.optional(),
   dateAndPlaceOfBirth: z
-    .object({ dateOfBirth: z.string().describe('YYYY-MM-DD'), placeOfBirth: z.string() })
+    .object({ dateOfBirth: z.string().describe('YYYY-MM-DD'), placeOfBirth: z.string().max(70) })
     .optional(),
   countryOfResidence: countryCode.optional(),
 });
@@ -87,6 +93,7 @@ export const ivms101IdentityPayloadSchema = z.object({
 });
 
 export type Ivms101Address = z.infer<typeof ivms101AddressSchema>;
+export type Ivms101NationalIdentification = z.infer<typeof ivms101NationalIdentificationSchema>;
 export type Ivms101NaturalPerson = z.infer<typeof ivms101NaturalPersonSchema>;
 export type Ivms101LegalPerson = z.infer<typeof ivms101LegalPersonSchema>;
 export type Ivms101Person = z.infer<typeof ivms101PersonSchema>;

@@ -2,7 +2,13 @@ import type { DealParty } from '../addresses/party-address-chains.js';
 import { type StableSymbol, tokenDecimals } from '../assets.js';
 import type { CisEntityType } from '../cis/cis.js';
 import { formatUsd } from '../format-amount.js';
-import type { Ivms101Address, Ivms101IdentityPayload, Ivms101Person } from './ivms101.js';
+import { isRegistrationAuthority } from '../kyc/kyc-application.js';
+import type {
+  Ivms101Address,
+  Ivms101IdentityPayload,
+  Ivms101NationalIdentification,
+  Ivms101Person,
+} from './ivms101.js';
 import type { travelRuleElements } from './travel-rule-document.js';
 
 /** Spec §9: deals worth this many US dollars or more carry originator and beneficiary information. */
@@ -36,11 +42,17 @@ export interface TravelRuleKycRecord {
   country: string;
   /** Free text, lines separated by line breaks. */
   address: string | null;
+  /** The town or city of the address (records from before it was asked hold none). */
+  townName: string | null;
   /** Individuals; YYYY-MM-DD. */
   dateOfBirth: string | null;
-  placeOfBirth: string | null;
+  /** Individuals: the city of birth and its ISO 3166-1 alpha-2 country (older records hold none). */
+  placeOfBirthCity: string | null;
+  placeOfBirthCountry: string | null;
   /** Companies: the register's number, or an LEI. */
   registrationNumber: string | null;
+  /** Companies: the GLEIF code of the register that issued a number that is no LEI, e.g. RA000585. */
+  registrationAuthority: string | null;
 }
 
 /**
@@ -82,6 +94,10 @@ export interface TravelRuleGap {
 
 const maxAddressLines = 7;
 const maxAddressLineLength = 70;
+// IVMS 101: townName and nationalIdentifier are Max35Text, placeOfBirth Max70Text.
+const maxTownNameLength = 35;
+const maxNationalIdentifierLength = 35;
+const maxPlaceOfBirthLength = 70;
 
 /**
  * The address as IVMS 101 address lines: each line as written, long ones wrapped at spaces into lines
@@ -115,11 +131,45 @@ export function isLei(text: string): boolean {
 }
 
 /**
+ * The place of birth as IVMS 101's free-text `placeOfBirth`: the city, then the country code
+ * ("London, GB"); null without a city, or when it would exceed 70 characters.
+ */
+export function ivmsPlaceOfBirth(city: string | null, country: string | null): string | null {
+  const town = city?.trim();
+  if (!town) return null;
+  const place = [town, country?.trim()].filter(Boolean).join(', ');
+  return place.length <= maxPlaceOfBirthLength ? place : null;
+}
+
+/**
+ * A company's registration number as IVMS 101 `nationalIdentification`: an LEI as type LEIX (it
+ * needs no registration authority); any other number as RAID with the GLEIF code of its register
+ * (constraint C9: a legal person's identifier other than an LEI names its registration authority,
+ * and carries no country of issue). Undefined when there is no number, a number that is no LEI has no
+ * valid registration authority, or it is longer than 35 characters.
+ */
+export function ivmsLegalPersonIdentification(
+  registrationNumber: string | null,
+  registrationAuthority: string | null,
+): Ivms101NationalIdentification | undefined {
+  const number = registrationNumber?.trim();
+  if (!number) return undefined;
+  if (isLei(number.toUpperCase())) {
+    return { nationalIdentifier: number.toUpperCase(), nationalIdentifierType: 'LEIX' };
+  }
+  const authority = registrationAuthority?.trim().toUpperCase();
+  if (!authority || !isRegistrationAuthority(authority) || number.length > maxNationalIdentifierLength) {
+    return undefined;
+  }
+  return { nationalIdentifier: number, nationalIdentifierType: 'RAID', registrationAuthority: authority };
+}
+
+/**
  * The IVMS 101 Person of a party's records, and the required elements it lacks. The KYC record's
  * legal name goes whole into `primaryIdentifier` (the standard's choice when a name cannot be split
- * reliably into family and given names). A company's registration number is sent only when it is an
- * LEI: any other national identifier of a legal person must name its GLEIF registration authority,
- * which the KYC record does not hold.
+ * reliably into family and given names). The address carries its `townName` when the record holds
+ * one; an individual's `dateAndPlaceOfBirth` is sent when both the date and the city of birth are
+ * known; a company's registration number as `ivmsLegalPersonIdentification` makes it.
  */
 export function travelRulePersonOf(records: TravelRuleRecords): {
   person: Ivms101Person | null;
@@ -134,17 +184,24 @@ export function travelRulePersonOf(records: TravelRuleRecords): {
 
   const addressText = kyc?.address?.trim();
   const addressLines = addressText ? ivmsAddressLines(addressText) : null;
+  const townName = kyc?.townName?.trim();
   const geographicAddress: Ivms101Address[] | undefined =
     addressLines && addressLines.length > 0 && kyc
-      ? [{ addressType: 'GEOG', addressLine: addressLines, country: kyc.country }]
+      ? [
+          {
+            addressType: 'GEOG',
+            ...(townName && townName.length <= maxTownNameLength ? { townName } : {}),
+            addressLine: addressLines,
+            country: kyc.country,
+          },
+        ]
       : undefined;
-  const registration = kyc?.registrationNumber?.trim().toUpperCase();
   const nationalIdentification =
-    legal && registration && isLei(registration)
-      ? { nationalIdentifier: registration, nationalIdentifierType: 'LEIX' as const }
+    legal && kyc
+      ? ivmsLegalPersonIdentification(kyc.registrationNumber, kyc.registrationAuthority)
       : undefined;
   const birthDate = kyc?.dateOfBirth?.trim();
-  const birthPlace = kyc?.placeOfBirth?.trim();
+  const birthPlace = kyc ? ivmsPlaceOfBirth(kyc.placeOfBirthCity, kyc.placeOfBirthCountry) : null;
   const dateAndPlaceOfBirth =
     !legal && birthDate && birthPlace ? { dateOfBirth: birthDate, placeOfBirth: birthPlace } : undefined;
 

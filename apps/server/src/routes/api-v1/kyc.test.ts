@@ -30,7 +30,10 @@ const individual = {
   legal_name: 'Tess Trader',
   country: 'DE',
   date_of_birth: '1990-06-01',
+  place_of_birth_city: 'Hamburg',
+  place_of_birth_country: 'DE',
   address: 'Hauptstraße 1, 10115 Berlin',
+  town_name: 'Berlin',
   requested_tier: 'enhanced',
 };
 
@@ -136,8 +139,12 @@ describe('POST /api/v1/kyc', () => {
       legal_name: 'Tess Trader',
       country: 'DE',
       date_of_birth: '1990-06-01',
+      place_of_birth_city: 'Hamburg',
+      place_of_birth_country: 'DE',
       registration_number: null,
+      registration_authority: null,
       address: 'Hauptstraße 1, 10115 Berlin',
+      town_name: 'Berlin',
       requested_tier: 'enhanced',
       approved_tier: null,
       limit_usd: null,
@@ -178,25 +185,41 @@ describe('POST /api/v1/kyc', () => {
     expect(onDisk.subarray(0, 8).equals(png.subarray(0, 8))).toBe(false);
   });
 
-  it('accepts a company with a registration number', async () => {
+  it('accepts a company with a registration number and the code of its registration authority', async () => {
     const trader = await signUp();
+    const company = {
+      subject_type: 'company',
+      legal_name: 'Example Trading GmbH',
+      country: 'CH',
+      registration_number: 'CHE-123.456.789',
+      address: 'Bahnhofstrasse 1, 8001 Zürich',
+      town_name: 'Zürich',
+      requested_tier: 'institutional',
+    };
+    const badAuthority = await submit(trader.token, { ...company, registration_authority: 'Zefix' }, [
+      { name: 'register.pdf', content: pdf },
+    ]);
+    expect(badAuthority.status).toBe(400);
+    expect(badAuthority.body.error.details.issues).toEqual([
+      {
+        path: '/registration_authority',
+        message: 'Enter the registration authority as its GLEIF code: RA and 6 digits, e.g. RA000585',
+      },
+    ]);
     const created = await submit(
       trader.token,
-      {
-        subject_type: 'company',
-        legal_name: 'Example Trading GmbH',
-        country: 'CH',
-        registration_number: 'CHE-123.456.789',
-        address: 'Bahnhofstrasse 1, 8001 Zürich',
-        requested_tier: 'institutional',
-      },
+      { ...company, registration_authority: 'ra000548', place_of_birth_city: 'Basel' },
       [{ name: 'register.pdf', content: pdf }],
     );
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       subject_type: 'company',
       date_of_birth: null,
+      place_of_birth_city: null,
+      place_of_birth_country: null,
       registration_number: 'CHE-123.456.789',
+      registration_authority: 'RA000548',
+      town_name: 'Zürich',
     });
   });
 
@@ -252,6 +275,24 @@ describe('POST /api/v1/kyc', () => {
     const noBirthDate = await submit(trader.token, withoutBirthDate);
     expect(noBirthDate.body.error.details.issues).toEqual([
       { path: '/date_of_birth', message: 'Enter the date of birth' },
+    ]);
+
+    // The town of the address and the place of birth are asked of every new request.
+    const {
+      town_name: _town,
+      place_of_birth_city: _city,
+      place_of_birth_country: _country,
+      ...older
+    } = individual;
+    const withoutPlaces = await submit(trader.token, older);
+    expect(withoutPlaces.status).toBe(400);
+    expect(withoutPlaces.body.error.details.issues).toEqual([
+      { path: '/town_name', message: 'Enter the town or city of the address' },
+      { path: '/place_of_birth_city', message: 'Enter the city of birth' },
+      {
+        path: '/place_of_birth_country',
+        message: 'Enter the country of birth as its ISO 3166-1 alpha-2 code, e.g. DE',
+      },
     ]);
 
     const today = new Date();

@@ -27,7 +27,10 @@ export const apiV1KycRoutes: FastifyPluginAsync = async (app) => {
         description:
           'multipart/form-data with the fields subject_type (individual|company), legal_name, country ' +
           '(ISO 3166-1 alpha-2), date_of_birth (YYYY-MM-DD, individuals, 18 or older), ' +
-          'registration_number (companies), address, requested_tier (basic|enhanced|institutional) and ' +
+          'place_of_birth_city and place_of_birth_country (ISO 3166-1 alpha-2) (individuals), ' +
+          'registration_number (companies), registration_authority (companies, optional: the GLEIF code, ' +
+          'RA and 6 digits, of the register that issued a number that is no LEI), address, town_name ' +
+          '(the town or city of the address), requested_tier (basic|enhanced|institutional) and ' +
           '1–5 files named documents (PDF, PNG or JPEG by content, at most 10 MB each). ' +
           '409 CONFLICT while an earlier request is pending.',
         consumes: ['multipart/form-data'],

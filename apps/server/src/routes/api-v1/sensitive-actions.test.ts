@@ -109,6 +109,7 @@ describe('sensitive actions refuse API keys (F6)', () => {
       ['POST', '/auth/v1/factors', { factor_type: 'totp' }],
       ['GET', '/auth/v1/user', undefined],
       ['POST', '/auth/v1/reauthenticate', { password }],
+      ['DELETE', '/auth/v1/user/identities/00000000-0000-4000-8000-000000000000', undefined],
     ] as const) {
       const refused = await call(method, url, key, payload);
       expect([method, url, refused.statusCode, refused.json().error_code]).toEqual([

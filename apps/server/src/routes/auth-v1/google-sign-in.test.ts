@@ -286,6 +286,105 @@ describe('continue with Google', () => {
   });
 });
 
+describe('unlinking Google', () => {
+  /** A password account with a linked Google identity, signed in with its password just now. */
+  async function linkedAccount() {
+    const email = `unlink.${randomUUID()}@example.com`;
+    await signUpConfirmed(email);
+    provider.signInAs(googleAccount({ email }));
+    const browser = newBrowser();
+    expect((await continueWithGoogle(browser)).fragment.get('error_code')).toBe('identity_link_required');
+    const proven = await browser.fetch(`${testPublicUrl}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(proven.status).toBe(200);
+    await server.takeEmail(email, 'Google sign-in was added to your Covenant account');
+    return { email, session: (await proven.json()) as Session };
+  }
+
+  const clientWith = async (session: Pick<Session, 'access_token' | 'refresh_token'>) => {
+    const client = server.createClient();
+    const { error } = await client.setSession(session);
+    expect(error).toBeNull();
+    return client;
+  };
+
+  const unlink = (accessToken: string, identityId: string) =>
+    fetch(`${server.origin}/auth/v1/user/identities/${identityId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+
+  it('removes a linked Google identity through the official client’s unlinkIdentity, and tells the owner', async () => {
+    const { email, session } = await linkedAccount();
+    const client = await clientWith(session);
+    const { data: listed } = await client.getUserIdentities();
+    const google = listed!.identities.find((identity) => identity.provider === 'google')!;
+    const { data, error } = await client.unlinkIdentity(google);
+    expect(error).toBeNull();
+    expect(data).toEqual({});
+    expect(await identitiesOf(email)).toHaveLength(0);
+    const user = await userOf(session.access_token);
+    expect(user.identities?.map((identity) => identity.provider)).toEqual(['email']);
+    expect(user.app_metadata).toMatchObject({ provider: 'email', providers: ['email'] });
+    const notice = await server.takeEmail(email, 'Google sign-in was removed from your Covenant account');
+    expect(notice.text).toContain(
+      `The Google account ${email} can no longer sign in to your Covenant account`,
+    );
+    // Once removed, it is not found again.
+    expect((await client.unlinkIdentity(google)).error).toMatchObject({
+      status: 404,
+      code: 'identity_not_found',
+    });
+  });
+
+  it('refuses to remove the last way to sign in, and another user’s identity', async () => {
+    provider.signInAs(googleAccount());
+    const googleOnly = (await continueWithGoogle(newBrowser())).fragment;
+    const client = await clientWith({
+      access_token: googleOnly.get('access_token')!,
+      refresh_token: googleOnly.get('refresh_token')!,
+    });
+    const { data: listed } = await client.getUserIdentities();
+    expect(listed!.identities.map((identity) => identity.provider)).toEqual(['google']);
+    const { error } = await client.unlinkIdentity(listed!.identities[0]!);
+    expect(error).toMatchObject({ status: 422, code: 'single_identity_not_deletable' });
+    expect(await userOf(googleOnly.get('access_token')!)).toHaveProperty('identities.length', 1);
+
+    // Another user's identity is not found, and stays.
+    const { email, session } = await linkedAccount();
+    const [theirs] = await identitiesOf(email);
+    const refused = await unlink(googleOnly.get('access_token')!, theirs!.id);
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toMatchObject({ error_code: 'identity_not_found' });
+    expect(await identitiesOf(email)).toHaveLength(1);
+    // A malformed id is a clear 400.
+    expect((await unlink(session.access_token, 'not-an-id')).status).toBe(400);
+  });
+
+  it('asks a session that proved its user too long ago to reauthenticate first', async () => {
+    const { email, session } = await linkedAccount();
+    const [identity] = await identitiesOf(email);
+    server.advanceClock(server.app.config.auth.reauthenticationWindowSeconds + 1);
+    const stale = await unlink(session.access_token, identity!.id);
+    expect(stale.status).toBe(401);
+    expect(await stale.json()).toMatchObject({ error_code: 'reauthentication_needed' });
+    expect(await identitiesOf(email)).toHaveLength(1);
+
+    const proof = await fetch(`${server.origin}/auth/v1/reauthenticate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ password }),
+    });
+    expect(proof.status).toBe(200);
+    const fresh = (await proof.json()) as Session;
+    expect((await unlink(fresh.access_token, identity!.id)).status).toBe(200);
+    expect(await identitiesOf(email)).toHaveLength(0);
+  });
+});
+
 describe('without Google configured', () => {
   let plain: AuthTestServer;
   beforeAll(async () => {

@@ -10,6 +10,7 @@ import { presentUser } from '../../auth/present-user.js';
 import { reauthenticateSession } from '../../auth/reauthenticate-session.js';
 import { sendReauthenticationCode } from '../../auth/send-reauthentication-code.js';
 import { signOut } from '../../auth/sign-out.js';
+import { unlinkIdentity } from '../../auth/unlink-identity.js';
 import { updateUser } from '../../auth/update-user.js';
 import { userMetadataSchema } from '../../auth/user-metadata.js';
 import { authCallerOf } from './enforce-auth-access.js';
@@ -64,6 +65,20 @@ export function userRoutes(app: FastifyInstance, deps: AuthDeps): void {
         },
         { redirectTo: request.query.redirect_to },
       );
+    },
+  );
+
+  // The official client's `unlinkIdentity(identity)`. Sensitive (ADR 013): a session that proved its
+  // user within the reauthentication window, never an API key.
+  routes.delete(
+    '/user/identities/:identity_id',
+    {
+      config: { access: 'sensitive' },
+      schema: { params: z.object({ identity_id: z.uuid() }), response: { 200: emptySchema } },
+    },
+    async (request) => {
+      await unlinkIdentity(deps, authCallerOf(request).userId, request.params.identity_id);
+      return {};
     },
   );
 

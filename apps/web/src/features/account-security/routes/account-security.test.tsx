@@ -5,9 +5,9 @@ import { authStorageKey } from '@/lib/auth-client.js';
 import { createFakeAuthServer, fakeEnrolledTotpCode } from '@/testing/fake-auth-server.js';
 import { renderApp } from '@/testing/render-app.js';
 
-function openSecurity(options: { totpCode?: string } = {}) {
+function openSecurity(options: { totpCode?: string; google?: string } = {}) {
   const auth = createFakeAuthServer();
-  auth.addUser('ada@example.com', 'correct horse', { totpCode: options.totpCode });
+  auth.addUser('ada@example.com', 'correct horse', { totpCode: options.totpCode, google: options.google });
   window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('ada@example.com')));
   renderApp('/settings/security', auth);
   return auth;
@@ -70,5 +70,53 @@ describe('/settings/security', () => {
       { password: 'correct horse' },
     ]);
     expect(auth.requestsTo('POST /factors')).toHaveLength(2);
+  });
+
+  it('lists the sign-in methods and unlinks Google, after the password when the sign-in is too old', async () => {
+    const auth = createFakeAuthServer();
+    const ada = auth.addUser('ada@example.com', 'correct horse', { google: 'ada.lovelace@gmail.example' });
+    window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('ada@example.com')));
+    renderApp('/settings/security', auth);
+    const methods = await screen.findByRole('region', { name: 'Sign-in methods' });
+    expect(await within(methods).findByText('Google')).toBeInTheDocument();
+    expect(within(methods).getByText('E-mail and password')).toBeInTheDocument();
+    expect(within(methods).getByText('ada.lovelace@gmail.example')).toBeInTheDocument();
+    // Only Google can be unlinked.
+    expect(within(methods).getAllByRole('button', { name: 'Unlink' })).toHaveLength(1);
+
+    const unlinkRoute = `DELETE /user/identities/${ada.google!.id}`;
+    auth.replyOnce(unlinkRoute, 401, {
+      code: 'reauthentication_needed',
+      error_code: 'reauthentication_needed',
+      msg: 'Confirm your password to continue: this action needs a recent sign-in',
+    });
+    await userEvent.click(within(methods).getByRole('button', { name: 'Unlink' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm It’s You' });
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'correct horse');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(methods).findByText('Google sign-in was removed')).toBeInTheDocument();
+    expect(within(methods).queryByText('Google')).not.toBeInTheDocument();
+    expect(within(methods).queryByRole('button', { name: 'Unlink' })).not.toBeInTheDocument();
+    expect(within(methods).getByText('E-mail and password')).toBeInTheDocument();
+    expect(auth.requestsTo(unlinkRoute)).toHaveLength(2);
+    expect(auth.requestsTo('POST /reauthenticate')).toHaveLength(1);
+  });
+
+  it('says why the last way to sign in cannot be unlinked', async () => {
+    const auth = createFakeAuthServer();
+    const ada = auth.addUser('ada@example.com', 'correct horse', { google: 'ada.lovelace@gmail.example' });
+    window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('ada@example.com')));
+    renderApp('/settings/security', auth);
+    const methods = await screen.findByRole('region', { name: 'Sign-in methods' });
+    auth.replyOnce(`DELETE /user/identities/${ada.google!.id}`, 422, {
+      code: 'single_identity_not_deletable',
+      error_code: 'single_identity_not_deletable',
+      msg: 'User must have at least 1 identity after unlinking',
+    });
+    await userEvent.click(await within(methods).findByRole('button', { name: 'Unlink' }));
+    expect(await within(methods).findByRole('alert')).toHaveTextContent(
+      'This is the only way to sign in to your account: set a password first (Forgot password?).',
+    );
+    expect(within(methods).getByText('Google')).toBeInTheDocument();
   });
 });

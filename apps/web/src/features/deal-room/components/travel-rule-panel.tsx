@@ -18,10 +18,13 @@ function detailsOf(person: Ivms101Person): string[] {
   const lines: string[] = ['naturalPerson' in person ? 'Natural person' : 'Legal person'];
   for (const address of details.geographicAddress ?? []) {
     lines.push(`Address: ${[...address.addressLine, address.country].join(', ')}`);
+    if (address.townName) lines.push(`Town or city: ${address.townName}`);
   }
   if (details.nationalIdentification) {
-    const { nationalIdentifier, nationalIdentifierType } = details.nationalIdentification;
-    lines.push(`National identifier (${nationalIdentifierType}): ${nationalIdentifier}`);
+    const { nationalIdentifier, nationalIdentifierType, registrationAuthority } =
+      details.nationalIdentification;
+    const authority = registrationAuthority ? `, registration authority ${registrationAuthority}` : '';
+    lines.push(`National identifier (${nationalIdentifierType}${authority}): ${nationalIdentifier}`);
   }
   if ('naturalPerson' in person && person.naturalPerson.dateAndPlaceOfBirth) {
     const { dateOfBirth, placeOfBirth } = person.naturalPerson.dateAndPlaceOfBirth;

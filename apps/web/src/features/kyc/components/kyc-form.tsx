@@ -32,8 +32,12 @@ const emptyApplication: KycApplicationInput = {
   legal_name: '',
   country: '',
   date_of_birth: '',
+  place_of_birth_city: '',
+  place_of_birth_country: '',
   registration_number: '',
+  registration_authority: '',
   address: '',
+  town_name: '',
   requested_tier: 'basic',
 };
 
@@ -181,6 +185,58 @@ export function KycForm({ onSubmitted }: { onSubmitted?: () => void }) {
           </div>
         )}
       </div>
+      {subjectType === 'company' ? (
+        <div className="space-y-2">
+          <Label htmlFor={fieldId('registration_authority')}>Registration authority (optional)</Label>
+          <p id={`${fieldId('registration_authority')}-hint`} className="text-muted text-sm">
+            The GLEIF code of the register that issued the number, e.g. RA000585 for Companies House. Not
+            needed for an LEI.
+          </p>
+          <Input
+            id={fieldId('registration_authority')}
+            maxLength={8}
+            className="uppercase"
+            aria-invalid={invalid('registration_authority')}
+            aria-describedby={`${fieldId('registration_authority')}-hint${errors.registration_authority ? ` ${fieldId('registration_authority')}-error` : ''}`}
+            {...register('registration_authority')}
+          />
+          <FieldError
+            id={`${fieldId('registration_authority')}-error`}
+            message={errors.registration_authority?.message}
+          />
+        </div>
+      ) : (
+        <div className="grid gap-5 sm:grid-cols-2">
+          <div className="space-y-2">
+            <Label htmlFor={fieldId('place_of_birth_city')}>City of birth</Label>
+            <Input
+              id={fieldId('place_of_birth_city')}
+              aria-invalid={invalid('place_of_birth_city')}
+              aria-describedby={describedBy('place_of_birth_city')}
+              {...register('place_of_birth_city')}
+            />
+            <FieldError
+              id={`${fieldId('place_of_birth_city')}-error`}
+              message={errors.place_of_birth_city?.message}
+            />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor={fieldId('place_of_birth_country')}>Country of birth (ISO code, e.g. DE)</Label>
+            <Input
+              id={fieldId('place_of_birth_country')}
+              maxLength={2}
+              className="uppercase"
+              aria-invalid={invalid('place_of_birth_country')}
+              aria-describedby={describedBy('place_of_birth_country')}
+              {...register('place_of_birth_country')}
+            />
+            <FieldError
+              id={`${fieldId('place_of_birth_country')}-error`}
+              message={errors.place_of_birth_country?.message}
+            />
+          </div>
+        </div>
+      )}
       <div className="space-y-2">
         <Label htmlFor={fieldId('address')}>
           {subjectType === 'company' ? 'Registered address' : 'Residential address'}
@@ -194,6 +250,17 @@ export function KycForm({ onSubmitted }: { onSubmitted?: () => void }) {
           {...register('address')}
         />
         <FieldError id={`${fieldId('address')}-error`} message={errors.address?.message} />
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor={fieldId('town_name')}>Town or city</Label>
+        <Input
+          id={fieldId('town_name')}
+          autoComplete="address-level2"
+          aria-invalid={invalid('town_name')}
+          aria-describedby={describedBy('town_name')}
+          {...register('town_name')}
+        />
+        <FieldError id={`${fieldId('town_name')}-error`} message={errors.town_name?.message} />
       </div>
       <div className="space-y-2">
         <Label htmlFor={fieldId('documents')}>Documents</Label>

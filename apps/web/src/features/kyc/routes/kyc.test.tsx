@@ -16,8 +16,12 @@ function submission(overrides: Record<string, unknown> = {}) {
     legal_name: 'Ada Lovelace',
     country: 'GB',
     date_of_birth: '1990-12-10',
+    place_of_birth_city: 'London',
+    place_of_birth_country: 'GB',
     registration_number: null,
+    registration_authority: null,
     address: '12 St James Square, London',
+    town_name: 'London',
     requested_tier: 'enhanced',
     approved_tier: null,
     limit_usd: null,
@@ -47,22 +51,40 @@ describe('/kyc', () => {
     await userEvent.click(within(form).getByRole('button', { name: 'Submit for Verification' }));
     expect(await within(form).findByText('Enter the full legal name')).toBeInTheDocument();
     expect(within(form).getByText('Enter the date of birth')).toBeInTheDocument();
+    expect(within(form).getByText('Enter the city of birth')).toBeInTheDocument();
+    expect(
+      within(form).getByText('Enter the country of birth as its ISO 3166-1 alpha-2 code, e.g. DE'),
+    ).toBeInTheDocument();
+    expect(within(form).getByText('Enter the town or city of the address')).toBeInTheDocument();
     expect(within(form).getByText('Attach between 1 and 5 documents')).toBeInTheDocument();
 
     await userEvent.type(within(form).getByLabelText('Full legal name'), 'Ada Lovelace');
     await userEvent.type(within(form).getByLabelText('Country (ISO code, e.g. DE)'), 'gb');
     await userEvent.type(within(form).getByLabelText('Residential address'), '12 St James Square, London');
+    await userEvent.type(within(form).getByLabelText('Town or city'), 'London');
+    await userEvent.type(within(form).getByLabelText('City of birth'), 'London');
+    await userEvent.type(within(form).getByLabelText('Country of birth (ISO code, e.g. DE)'), 'gb');
     const tooYoung = `${new Date().getUTCFullYear() - 17}-01-01`;
     await userEvent.type(within(form).getByLabelText('Date of birth'), tooYoung);
     await userEvent.click(within(form).getByRole('button', { name: 'Submit for Verification' }));
     expect(await within(form).findByText('You must be at least 18 years old')).toBeInTheDocument();
 
-    // A company gives a registration number instead of a date of birth.
+    expect(within(form).queryByText('Enter the city of birth')).not.toBeInTheDocument();
+
+    // A company gives a registration number, and may give its registration authority, instead of a
+    // date and place of birth.
     await userEvent.selectOptions(within(form).getByLabelText('I am verifying'), 'company');
     expect(within(form).queryByLabelText('Date of birth')).not.toBeInTheDocument();
+    expect(within(form).queryByLabelText('City of birth')).not.toBeInTheDocument();
     expect(within(form).getByLabelText('Company legal name')).toBeInTheDocument();
+    await userEvent.type(within(form).getByLabelText('Registration authority (optional)'), 'Companies House');
     await userEvent.click(within(form).getByRole('button', { name: 'Submit for Verification' }));
     expect(await within(form).findByText('Enter the company registration number')).toBeInTheDocument();
+    expect(
+      within(form).getByText(
+        'Enter the registration authority as its GLEIF code: RA and 6 digits, e.g. RA000585',
+      ),
+    ).toBeInTheDocument();
     expect(api.requestsTo('POST /kyc')).toHaveLength(0);
   });
 

@@ -12,6 +12,25 @@ const dateFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 });
 
+/** "Hamburg, DE"; a dash on requests sent before the place of birth was asked. */
+function placeOfBirth(submission: StaffKycSubmission): string {
+  const place = [submission.place_of_birth_city, submission.place_of_birth_country].filter(Boolean);
+  return place.length > 0 ? place.join(', ') : '—';
+}
+
+/** The rows that differ between a company and an individual. */
+function subjectRows(submission: StaffKycSubmission): [string, string][] {
+  return submission.subject_type === 'company'
+    ? [
+        ['Registration number', submission.registration_number ?? '—'],
+        ['Registration authority', submission.registration_authority ?? '—'],
+      ]
+    : [
+        ['Date of birth', submission.date_of_birth ?? '—'],
+        ['Place of birth', placeOfBirth(submission)],
+      ];
+}
+
 export function SubmissionDetails({ submission }: { submission: StaffKycSubmission }) {
   const [openDocumentId, setOpenDocumentId] = useState<string>();
   const rows: [string, string][] = [
@@ -19,10 +38,9 @@ export function SubmissionDetails({ submission }: { submission: StaffKycSubmissi
     ['Subject', submission.subject_type === 'company' ? 'Company' : 'Individual'],
     ['Legal name', submission.legal_name],
     ['Country', submission.country],
-    submission.subject_type === 'company'
-      ? ['Registration number', submission.registration_number ?? '—']
-      : ['Date of birth', submission.date_of_birth ?? '—'],
+    ...subjectRows(submission),
     ['Address', submission.address],
+    ['Town or city', submission.town_name ?? '—'],
     ['Requested tier', tierLabels[submission.requested_tier]],
     ['Submitted', `${dateFormat.format(new Date(submission.submitted_at))} UTC`],
   ];
