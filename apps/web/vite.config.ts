@@ -1,11 +1,12 @@
 /// <reference types="vitest/config" />
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { createServer, defineConfig, type Plugin } from 'vite';
+import { pageDocument, pageFileOf, pagesDirectory, renderedPathOf } from './src/prerender/page-document.js';
 
 const compressible = /\.(html|js|css|svg|json|txt|xml|webmanifest)$/;
 
@@ -41,8 +42,53 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Renders every public route (publicPaths) with React's server renderer once the app is built, into
+ * its own page under dist/pages/ (the built index.html with the route's markup and title), which the
+ * server sends for that route. The app's modules are loaded through Vite's server-side loader, from
+ * this same configuration. Runs before the compressed copies are written, so the pages get theirs.
+ */
+function prerenderPublicPages(): Plugin {
+  let root = '';
+  let outDir = '';
+  return {
+    name: 'covenant-prerender-public-pages',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'pre',
+      sequential: true,
+      async handler() {
+        const loader = await createServer({
+          root,
+          configFile: fileURLToPath(import.meta.url),
+          server: { middlewareMode: true, hmr: false, ws: false },
+          appType: 'custom',
+          logLevel: 'warn',
+        });
+        try {
+          const { renderPage, publicPaths } = (await loader.ssrLoadModule(
+            '/src/prerender/render-page.tsx',
+          )) as typeof import('./src/prerender/render-page.js');
+          const template = readFileSync(join(outDir, 'index.html'), 'utf8');
+          for (const path of publicPaths) {
+            const file = join(outDir, pagesDirectory, pageFileOf(path));
+            mkdirSync(dirname(file), { recursive: true });
+            writeFileSync(file, pageDocument(template, await renderPage(renderedPathOf(path))));
+          }
+        } finally {
+          await loader.close();
+        }
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), prerenderPublicPages(), precompress()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     port: 5173,

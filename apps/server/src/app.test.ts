@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { type Database, openDatabase } from '@covenant/db';
@@ -11,6 +11,8 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { publicPaths } from '../../web/src/config/paths.js';
+import { pageFileOf, pagesDirectory, renderedPathOf } from '../../web/src/prerender/page-document.js';
 import { buildTestApp, type TestApp } from './build-test-app.js';
 import { createLogger } from './plugins/create-logger.js';
 
@@ -27,6 +29,15 @@ const script = 'console.log("app")';
 writeFileSync(join(webDistDir, 'assets', 'index-Bx12cd34.js.br'), brotliCompressSync(script));
 writeFileSync(join(webDistDir, 'assets', 'index-Bx12cd34.js.gz'), gzipSync(script));
 writeFileSync(join(webDistDir, 'index.html.gz'), gzipSync(indexHtml));
+// The build's pre-rendered public pages (apps/web/vite.config.ts), named as the build names them.
+const prerenderedHtml = (path: string) =>
+  `<!doctype html><title>${path}</title><script type="module" crossorigin src="/assets/index-Bx12cd34.js"></script><div id="root"><main><h1>Page of ${path}</h1></main></div>`;
+for (const path of publicPaths) {
+  const file = join(webDistDir, pagesDirectory, pageFileOf(path));
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, prerenderedHtml(path));
+  writeFileSync(`${file}.br`, brotliCompressSync(prerenderedHtml(path)));
+}
 
 const logLines: string[] = [];
 const logStream = new Writable({
@@ -215,12 +226,57 @@ describe('CORS', () => {
 });
 
 describe('the web app', () => {
-  it.each(['/', '/trading', '/auth', '/reset-password?x=1'])('serves index.html for %s', async (url) => {
-    const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html,*/*' } });
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toContain('text/html');
-    expect(response.headers['cache-control']).toBe('no-cache');
-    expect(response.body).toContain('<div id="root">');
+  it.each(['/trading', '/settings/api-keys', '/auth?next=/trading', '/reset-password?x=1', '/no-such-page'])(
+    'serves index.html for %s (no pre-rendered page: a signed-in page, an address with a query, an unknown path)',
+    async (url) => {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html,*/*' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toBe(indexHtml);
+    },
+  );
+
+  // The dev mailbox's pages are the server's own here (no SMTP server, not production): its routes
+  // answer before the web app does.
+  it.each(
+    publicPaths.filter((path) => !path.startsWith('/dev/')).map((path) => [renderedPathOf(path), path]),
+  )('answers %s with its pre-rendered page, under the same security headers', async (url, path) => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const response = await app.inject({ method, url, headers: { accept: 'text/html,*/*' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['content-security-policy']).toContain("script-src 'self';");
+      if (method === 'HEAD') continue;
+      expect(response.body).toBe(prerenderedHtml(path));
+      // No inline script: every script of the page has a src, which the policy allows.
+      expect(response.body.match(/<script\b[^>]*>/g)?.every((tag) => / src="\/assets\//.test(tag))).toBe(
+        true,
+      );
+    }
+    const home = await app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    const root = await app.inject({ method: 'GET', url: '/index.html', headers: { accept: 'text/html' } });
+    expect(home.body).not.toBe(root.body);
+  });
+
+  it('sends a pre-rendered page in the compressed copy the browser accepts, with a trailing slash too', async () => {
+    const page = await app.inject({
+      method: 'GET',
+      url: '/contact/',
+      headers: { accept: 'text/html', 'accept-encoding': 'gzip, br' },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(page.rawPayload).toString()).toBe(prerenderedHtml('/contact'));
+  });
+
+  it('gives the pre-rendered pages no address of their own', async () => {
+    for (const url of ['/pages/contact.html', '/pages/index.html', '/pages/dev/mailbox/[id].html']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: '*/*' } });
+      expect(response.statusCode, url).toBe(404);
+    }
   });
 
   it('lets browsers keep hashed assets forever, and revalidate other files', async () => {
@@ -263,7 +319,7 @@ describe('the web app', () => {
     },
   );
 
-  it.each(['/index.html', '/contact'])(
+  it.each(['/index.html', '/trading'])(
     'sends index.html gzipped for %s, still revalidated on each load',
     async (url) => {
       const page = await app.inject({

@@ -134,7 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // External plugins.
   await registerSecureHeaders(app, config.publicUrl);
-  const webAppServed = await serveWebApp(app, config.webDistDir);
+  const webApp = await serveWebApp(app, config.webDistDir);
 
   // Application plugins.
   acceptJsonBodies(app);
@@ -142,7 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   endKeepAliveOnClose(app);
   handleErrors(app, clock);
   app.setNotFoundHandler((request, reply) => {
-    if (webAppServed && wantsWebApp(request)) return reply.sendFile('index.html');
+    if (webApp && wantsWebApp(request)) return reply.sendFile(webApp.pageOf(request.url));
     const path = request.url.split('?')[0];
     return sendApiError(
       reply,

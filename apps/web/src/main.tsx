@@ -1,24 +1,41 @@
-import type { GoTrueClient } from '@supabase/auth-js';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from '@/app/index.js';
+import { holdEarlyInput } from '@/app/early-input.js';
 import './index.css';
 
+// This module is the only script a page asks for before it paints, so it stays small: React and the
+// app load from here. A pre-rendered public page shows its content at once, and the app loads after
+// that first paint (or at the visitor's first input, which is held until the page has hydrated);
+// an empty root (a signed-in page) loads the app straight away.
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
-// Created once, outside React, so StrictMode's double rendering cannot start a second client; and
-// loaded only when the page needs it (AuthProvider), so public pages open without it.
-let authClient: Promise<GoTrueClient> | undefined;
-const loadAuthClient = () => {
-  authClient ??= import('@/lib/auth-client.js').then((module) =>
-    module.createAuthClient(window.location.origin),
-  );
-  return authClient;
-};
+if (root.firstElementChild) {
+  let starting = false;
+  const start = () => {
+    if (starting) return;
+    starting = true;
+    void import('@/app/start.js').then((module) => module.startApp(root, earlyInput.release));
+  };
+  const earlyInput = holdEarlyInput(start);
+  afterFirstPaint(start);
+} else {
+  void import('@/app/start.js').then((module) => module.startApp(root));
+}
 
-createRoot(root).render(
-  <StrictMode>
-    <App authClient={loadAuthClient} />
-  </StrictMode>,
-);
+/**
+ * Calls `then` once the page's content is on screen: when the browser reports its largest contentful
+ * paint (made when the frame has been shown, which a frame callback or a timeout can precede by a
+ * long way on a busy machine). Where that is not reported, after the next frame; a tab opened in the
+ * background paints nothing until shown, so `then` runs after a few seconds at the latest.
+ */
+function afterFirstPaint(then: () => void) {
+  setTimeout(then, 5000);
+  if (!PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) {
+    requestAnimationFrame(() => setTimeout(then, 0));
+    return;
+  }
+  const observer = new PerformanceObserver(() => {
+    observer.disconnect();
+    setTimeout(then, 0);
+  });
+  observer.observe({ type: 'largest-contentful-paint', buffered: true });
+}

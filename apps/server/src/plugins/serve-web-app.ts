@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
@@ -11,12 +11,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * file itself to a browser that accepts neither. The copies get no routes of their own.
  * Source maps are never served (ASVS 12.5.1), even when a build left some in the folder: the
  * production build makes none, and a debug build's maps stay on the machine that made them.
- * Returns false when there is no build, and the server then serves only its APIs.
+ * The public pages pre-rendered by the build (pages/, ADR 032) have no address of their own: each is
+ * the answer to its route (`pageOf`), sent like index.html.
+ * Returns null when there is no build, and the server then serves only its APIs.
  */
-export async function serveWebApp(app: FastifyInstance, distDir: string): Promise<boolean> {
+export async function serveWebApp(app: FastifyInstance, distDir: string): Promise<WebApp | null> {
   if (!existsSync(join(distDir, 'index.html'))) {
     app.log.warn({ distDir }, 'the web app is not built (npm run build); serving the APIs only');
-    return false;
+    return null;
   }
   const hashedAssets = join(distDir, 'assets') + sep;
   await app.register(fastifyStatic, {
@@ -26,7 +28,9 @@ export async function serveWebApp(app: FastifyInstance, distDir: string): Promis
     wildcard: false,
     allowedPath: (pathname) => !pathname.endsWith('.map'),
     preCompressed: true,
-    globIgnore: ['**/*.br', '**/*.gz'],
+    // `/` is not index.html's: it is the landing page's pre-rendered page, or index.html without one.
+    index: false,
+    globIgnore: ['**/*.br', '**/*.gz', `${pagesDirectory}/**`],
     cacheControl: false,
     setHeaders: (reply, path) => {
       reply.header(
@@ -35,7 +39,49 @@ export async function serveWebApp(app: FastifyInstance, distDir: string): Promis
       );
     },
   });
-  return true;
+  return { pageOf: prerenderedPages(join(distDir, pagesDirectory)) };
+}
+
+export type WebApp = {
+  /** The file (from the build's folder) answering a browser's navigation to `url`: a page or index.html. */
+  pageOf: (url: string) => string;
+};
+
+/** The folder of the build holding the pre-rendered pages (apps/web/src/prerender/page-document.ts). */
+const pagesDirectory = 'pages';
+
+/**
+ * The pre-rendered pages in `directory`, by route: `index.html` is `/`, `features.html` is `/features`,
+ * `dev/mailbox/[id].html` is `/dev/mailbox/` and any one segment. A request with a query string gets
+ * index.html, as do paths with no page: a page shows its route as it is without one (a query picks a
+ * tab, for instance), and the app renders those itself.
+ */
+function prerenderedPages(directory: string): (url: string) => string {
+  // Each page's route as its segments; null stands for a parameter (any one segment).
+  const pages: { segments: (string | null)[]; file: string }[] = [];
+  if (existsSync(directory)) {
+    for (const entry of readdirSync(directory, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
+      const route = relative(directory, join(entry.parentPath, entry.name)).split(sep).join('/');
+      const segments = route === 'index.html' ? [] : route.slice(0, -'.html'.length).split('/');
+      pages.push({
+        segments: segments.map((segment) => (/^\[[^/]+\]$/.test(segment) ? null : segment)),
+        file: `${pagesDirectory}/${route}`,
+      });
+    }
+  }
+  // A route of its own before one with a parameter that would also match it.
+  pages.sort((a, b) => Number(a.segments.includes(null)) - Number(b.segments.includes(null)));
+  return (url) => {
+    if (url.includes('?')) return 'index.html';
+    const segments = url.split('/').filter((segment) => segment !== '');
+    const page = pages.find(
+      (candidate) =>
+        candidate.segments.length === segments.length &&
+        candidate.segments.every((segment, index) => segment === null || segment === segments[index]),
+    );
+    return page?.file ?? 'index.html';
+  };
 }
 
 /**

@@ -4,11 +4,20 @@ import { ReauthenticationProvider } from '@/lib/reauthentication.js';
 import { DeferredToaster } from './deferred-toaster.js';
 import { QueryOwnerContext } from './query-owner.js';
 
-export function AppProvider({ authClient, children }: { authClient: AuthClientSource; children: ReactNode }) {
+// `hydrating`: the page in the document was pre-rendered, and this first render must draw it again.
+export function AppProvider({
+  authClient,
+  hydrating = false,
+  children,
+}: {
+  authClient: AuthClientSource;
+  hydrating?: boolean;
+  children: ReactNode;
+}) {
   const [queryOwner] = useState(() => ({}));
   return (
     <QueryOwnerContext.Provider value={queryOwner}>
-      <AuthProvider client={authClient}>
+      <AuthProvider client={authClient} hydrating={hydrating}>
         <ReauthenticationProvider>{children}</ReauthenticationProvider>
         {/* Offset below the sticky header (4rem) so toasts never cover its buttons. */}
         <DeferredToaster

@@ -67,11 +67,17 @@ export function authNeededAtLoad(): boolean {
   return /(^#|&)(access_token|error|error_code)=/.test(window.location.hash);
 }
 
+/**
+ * `hydrating`: the page was pre-rendered (signed out, as nobody is signed in at build time), so the
+ * first render draws the same signed-out markup; a stored session is looked for once it has hydrated.
+ */
 export function AuthProvider({
   client: source,
+  hydrating = false,
   children,
 }: {
   client: AuthClientSource;
+  hydrating?: boolean;
   children: ReactNode;
 }) {
   const lazy = typeof source === 'function';
@@ -87,13 +93,15 @@ export function AuthProvider({
   }, [source]);
   const [state, setState] = useState<{ session: Session | null; loading: boolean }>(() => ({
     session: null,
-    loading: !lazy || authNeededAtLoad(),
+    loading: !hydrating && (!lazy || authNeededAtLoad()),
   }));
   const [linkError, setLinkError] = useState<LinkError | null>(null);
 
   useEffect(() => {
     if (client) return;
     if (authNeededAtLoad()) {
+      // After a hydration the corner showed Sign In until now: it checks the session from here on.
+      setState((current) => (current.loading ? current : { ...current, loading: true }));
       void load();
       return;
     }

@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button.js';
 import { Card } from '@/components/ui/card.js';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.js';
 import { paths } from '@/config/paths.js';
+import { useOrigin } from '@/hooks/use-origin.js';
 import { openApiDocumentPath, useOpenApiDocument } from '../api/get-openapi-document.js';
 import { listEndpoints } from '../api/list-endpoints.js';
 import { CodeBlock } from '../components/code-block.js';
@@ -43,7 +44,7 @@ const errorExample = `{
 }`;
 
 export function ApiReferenceRoute() {
-  const baseUrl = `${window.location.origin}/api/v1`;
+  const baseUrl = `${useOrigin()}/api/v1`;
   const { data: document, isPending } = useOpenApiDocument();
   const endpoints = listEndpoints(document);
   const examples = codeExamples(baseUrl);

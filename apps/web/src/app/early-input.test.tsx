@@ -1,0 +1,84 @@
+import { act, useState } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { afterEach, expect, it, vi } from 'vitest';
+import { holdEarlyInput } from './early-input.js';
+
+function NameForm({ onSend, onHelp }: { onSend: (name: string) => void; onHelp: () => void }) {
+  const [name, setName] = useState('');
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSend(name);
+      }}
+    >
+      <input aria-label="Name" value={name} onChange={(event) => setName(event.target.value)} />
+      <button type="submit">Send</button>
+      <button type="button" onClick={onHelp}>
+        Help
+      </button>
+    </form>
+  );
+}
+
+let container: HTMLElement | undefined;
+afterEach(() => container?.remove());
+
+/** The form as pre-rendered, not yet hydrated. */
+function prerendered() {
+  container = document.createElement('div');
+  container.innerHTML = renderToString(<NameForm onSend={() => {}} onHelp={() => {}} />);
+  document.body.append(container);
+  const input = container.querySelector('input') as HTMLInputElement;
+  const form = container.querySelector('form') as HTMLFormElement;
+  return { container, input, form };
+}
+
+// What a browser does as someone types into a field.
+function type(input: HTMLInputElement, text: string) {
+  input.value = text;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+it('holds a submission made before hydration, then makes it with the text typed before', async () => {
+  const { container, input, form } = prerendered();
+  const wake = vi.fn();
+  const earlyInput = holdEarlyInput(wake);
+  type(input, 'Ada');
+  const submitted = new SubmitEvent('submit', { bubbles: true, cancelable: true });
+  form.dispatchEvent(submitted);
+  // The browser would have sent the form as a GET with the field in the address.
+  expect(submitted.defaultPrevented).toBe(true);
+  expect(wake).toHaveBeenCalled();
+
+  const onSend = vi.fn();
+  await act(async () => {
+    hydrateRoot(container, <NameForm onSend={onSend} onHelp={() => {}} />);
+  });
+  expect(onSend).not.toHaveBeenCalled();
+  await act(async () => earlyInput.release());
+
+  expect(onSend).toHaveBeenCalledExactlyOnceWith('Ada');
+  expect(input.value).toBe('Ada');
+});
+
+it('makes a click on a button again once hydrated, and holds nothing after release', async () => {
+  const { container } = prerendered();
+  const wake = vi.fn();
+  const earlyInput = holdEarlyInput(wake);
+  const help = container.querySelector('button[type="button"]') as HTMLButtonElement;
+  help.click();
+  expect(wake).toHaveBeenCalledTimes(1);
+
+  const onHelp = vi.fn();
+  await act(async () => {
+    hydrateRoot(container, <NameForm onSend={() => {}} onHelp={onHelp} />);
+  });
+  await act(async () => earlyInput.release());
+  expect(onHelp).toHaveBeenCalledTimes(1);
+
+  await act(async () => help.click());
+  expect(onHelp).toHaveBeenCalledTimes(2);
+  expect(wake).toHaveBeenCalledTimes(1);
+});

@@ -1,0 +1,98 @@
+// What a visitor does on a pre-rendered page before its scripts have run: React is not there yet to
+// answer. Typed text stays in its field; a form's submission (which the browser would otherwise send
+// as a GET with the fields in the address) and a click on a button are held, and each starts loading
+// the app at once. Once the page has hydrated, the held text reaches React, then the held submission
+// or click is made again.
+
+type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+type Held =
+  | { kind: 'submit'; form: HTMLFormElement; submitter: HTMLElement | null }
+  | { kind: 'click'; button: HTMLButtonElement };
+
+export type EarlyInput = {
+  /** Stops holding, and hands what was held to the hydrated app. */
+  release: () => void;
+};
+
+function isField(target: EventTarget | null): target is Field {
+  return (
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement
+  );
+}
+
+// React notices a field's change by comparing its value with the last one it saw, which hydration took
+// from the field as typed. Setting the field through its own property, then the browser's, makes React
+// see the typed value as new when the input event below reaches it.
+function replayField(field: Field) {
+  if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
+    const checked = field.checked;
+    field.checked = !checked;
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'checked')?.set?.call(field, checked);
+    field.dispatchEvent(new Event('click', { bubbles: true }));
+    return;
+  }
+  const value = field.value;
+  const prototype = Object.getPrototypeOf(field) as object;
+  field.value = field instanceof HTMLSelectElement ? '' : `${value}\u0000`;
+  Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(field, value);
+  field.dispatchEvent(new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+}
+
+/** Holds early input on `document` until released; `wake` is called at the first thing held. */
+export function holdEarlyInput(wake: () => void): EarlyInput {
+  const changed = new Set<Field>();
+  let held: Held | null = null;
+
+  const onInput = (event: Event) => {
+    if (isField(event.target)) changed.add(event.target);
+    wake();
+  };
+  const onSubmit = (event: SubmitEvent) => {
+    if (!(event.target instanceof HTMLFormElement)) return;
+    event.preventDefault();
+    held = { kind: 'submit', form: event.target, submitter: event.submitter };
+    wake();
+  };
+  const onClick = (event: MouseEvent) => {
+    const button = event.target instanceof Element ? event.target.closest('button') : null;
+    // A submit button's click ends in the form's submit event, held above.
+    if (!button || (button.type === 'submit' && button.form)) return;
+    held = { kind: 'click', button };
+    wake();
+  };
+  const onFirstInteraction = () => wake();
+
+  document.addEventListener('input', onInput, true);
+  document.addEventListener('change', onInput, true);
+  document.addEventListener('submit', onSubmit, true);
+  document.addEventListener('click', onClick, true);
+  document.addEventListener('pointerdown', onFirstInteraction, { capture: true, passive: true });
+  document.addEventListener('keydown', onFirstInteraction, { capture: true, passive: true });
+  document.addEventListener('focusin', onFirstInteraction, { capture: true, passive: true });
+
+  return {
+    release() {
+      document.removeEventListener('input', onInput, true);
+      document.removeEventListener('change', onInput, true);
+      document.removeEventListener('submit', onSubmit, true);
+      document.removeEventListener('click', onClick, true);
+      document.removeEventListener('pointerdown', onFirstInteraction, true);
+      document.removeEventListener('keydown', onFirstInteraction, true);
+      document.removeEventListener('focusin', onFirstInteraction, true);
+      for (const field of changed) if (field.isConnected) replayField(field);
+      const last = held as Held | null;
+      if (last?.kind === 'submit' && last.form.isConnected) {
+        const { submitter } = last;
+        if (submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement) {
+          last.form.requestSubmit(submitter);
+        } else {
+          last.form.requestSubmit();
+        }
+      } else if (last?.kind === 'click' && last.button.isConnected) {
+        last.button.click();
+      }
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startApp } from '@/app/start.js';
+import { publicPaths } from '@/config/paths.js';
+import { authStorageKey } from '@/lib/auth-storage-key.js';
+import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
+import { renderedPathOf } from './page-document.js';
+
+const urls = [...publicPaths.map(renderedPathOf), '/help-center'];
+const rendered = new Map<string, string>();
+
+// The pages are rendered as the build renders them (renderPage), in a process of their own as in the
+// build: React's server and client renderers in one process share the contexts' current values, and a
+// server render that waited on a lazy part leaves them set for the client.
+beforeAll(async () => {
+  const script = `
+    const { renderPage } = await import('./src/prerender/render-page.tsx');
+    const pages = {};
+    for (const url of ${JSON.stringify(urls)}) pages[url] = await renderPage(url);
+    process.stdout.write(JSON.stringify(pages));`;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '--eval', script],
+    { cwd: join(import.meta.dirname, '../..'), maxBuffer: 64 * 1024 * 1024 },
+  );
+  for (const [url, markup] of Object.entries(JSON.parse(stdout) as Record<string, string>))
+    rendered.set(url, markup);
+}, 120_000);
+
+/** console.error, as a mock that still prints. */
+function spyOnErrors() {
+  const error = console.error.bind(console);
+  const errors = vi.fn();
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    errors(...args);
+    error(...args);
+  });
+  return errors;
+}
+
+let root: HTMLElement | undefined;
+afterEach(() => {
+  root?.remove();
+  root = undefined;
+});
+
+/** The page of `url` as the build writes it, in this document, hydrated as the browser does it. */
+async function hydratePrerendered(url: string, address = url) {
+  window.history.replaceState(null, '', address);
+  root = document.createElement('div');
+  root.id = 'root';
+  root.innerHTML = (rendered.get(url) ?? '').replace(/^<title>[^<]*<\/title>/, '');
+  document.body.append(root);
+  const heading = root.querySelector('main h1');
+  const container = root;
+  await new Promise<void>((resolve) => void startApp(container, resolve));
+  return { root, heading };
+}
+
+describe('a pre-rendered public page', () => {
+  it.each(publicPaths.map(renderedPathOf))('hydrates %s without a mismatch', async (url) => {
+    const errors = spyOnErrors();
+    const reported = vi.fn();
+    window.addEventListener('error', reported);
+    try {
+      const { root, heading } = await hydratePrerendered(url);
+      // A lazily loaded part (the contact form) hydrates once its code is in.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(heading).not.toBeNull();
+      // Hydration kept the server's elements: a mismatch would have rendered new ones.
+      expect(root.querySelector('main h1')).toBe(heading);
+      expect(errors).not.toHaveBeenCalled();
+      expect(reported).not.toHaveBeenCalled();
+    } finally {
+      window.removeEventListener('error', reported);
+    }
+  });
+
+  it('shows Sign In as pre-rendered, then the session stored in the browser', async () => {
+    const server = createFakeAuthServer();
+    server.addUser('ada@example.com', 'correct horse');
+    vi.stubGlobal('fetch', server.fetch);
+    window.localStorage.setItem(authStorageKey, JSON.stringify(server.issueSession('ada@example.com')));
+    const errors = spyOnErrors();
+
+    const { root } = await hydratePrerendered('/features');
+
+    const header = within(root.querySelector('header') as HTMLElement);
+    expect(await header.findByText('ada@example.com')).toBeInTheDocument();
+    expect(header.queryByRole('link', { name: 'Sign In' })).not.toBeInTheDocument();
+    expect(errors).not.toHaveBeenCalled();
+  });
+});
+
+describe('an address the server has no pre-rendered page for', () => {
+  it('is rendered into the empty root', async () => {
+    window.history.replaceState(null, '', '/no-such-page');
+    root = document.createElement('div');
+    document.body.append(root);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await startApp(root);
+    expect(await screen.findByRole('heading', { name: '404' })).toBeInTheDocument();
+  });
+});
+
+it('renders a pre-rendered page anew when the address has a fragment the server never saw', async () => {
+  // jsdom lays nothing out, so it has no scrolling to the question.
+  Element.prototype.scrollIntoView = () => {};
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  const { root, heading } = await hydratePrerendered('/help-center', '/help-center#faq-fees');
+  // New elements in place of the pre-rendered ones, with the linked question open.
+  await waitFor(() => expect(root.querySelector('main h1')).not.toBe(heading));
+  expect(root.querySelector('main h1')).toHaveTextContent('Help Center');
+  expect(root.querySelector('#faq-fees')).toHaveAttribute('data-state', 'open');
+}, 40_000);

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { pageDocument, pageFileOf, renderedPathOf } from './page-document.js';
+
+const template = `<!doctype html>
+<html lang="en">
+  <head>
+    <title>Covenant — OTC crypto trading with escrow</title>
+    <script type="module" crossorigin src="/assets/index-Ab12.js"></script>
+    <link rel="stylesheet" crossorigin href="/assets/index-Cd34.css">
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>`;
+
+describe('pageFileOf', () => {
+  it.each([
+    ['/', 'index.html'],
+    ['/features', 'features.html'],
+    ['/dev/mailbox', 'dev/mailbox.html'],
+    ['/dev/mailbox/:id', 'dev/mailbox/[id].html'],
+  ])('names the page of %s %s', (path, file) => {
+    expect(pageFileOf(path)).toBe(file);
+  });
+
+  it('renders a parameterized route at an example address', () => {
+    expect(renderedPathOf('/dev/mailbox/:id')).toBe('/dev/mailbox/example');
+  });
+});
+
+describe('pageDocument', () => {
+  it("puts the markup in the root and the page's title in the head, keeping the scripts and styles", () => {
+    const page = pageDocument(
+      template,
+      '<title>Contact | Covenant</title><div class="flex">Contact $& us</div>',
+    );
+    expect(page).toContain('<div id="root"><div class="flex">Contact $& us</div></div>');
+    expect(page).toContain('<title>Contact | Covenant</title>');
+    expect(page).not.toContain('OTC crypto trading with escrow</title>');
+    expect(page).toContain('<script type="module" crossorigin src="/assets/index-Ab12.js"></script>');
+    expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/index-Cd34.css">');
+  });
+
+  it('refuses markup with a script, or anything before the page other than its title', () => {
+    expect(() => pageDocument(template, '<div>a</div><script>$RC("B:0")</script>')).toThrow(/script/);
+    expect(() => pageDocument(template, '<link rel="preload" href="/a.png"/><div>a</div>')).toThrow(
+      /before the page/,
+    );
+  });
+});

@@ -1,0 +1,43 @@
+// The pre-rendered pages' files: where each route's page is written in the build, and how its markup
+// goes into the built index.html. The server finds a request's page by the same file names
+// (apps/server/src/plugins/serve-web-app.ts).
+
+/** The folder of the build holding the pre-rendered pages. */
+export const pagesDirectory = 'pages';
+
+/**
+ * The file of a route's page, inside the pages folder: `/` is `index.html`, `/features` is
+ * `features.html`, and a parameter stands for any one segment in brackets: `/dev/mailbox/:id` is
+ * `dev/mailbox/[id].html`.
+ */
+export function pageFileOf(path: string): string {
+  if (path === '/') return 'index.html';
+  return `${path
+    .slice(1)
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? `[${segment.slice(1)}]` : segment))
+    .join('/')}.html`;
+}
+
+/** The address the page of a parameterized route is rendered at: each parameter reads `example`. */
+export function renderedPathOf(path: string): string {
+  return path.replace(/:[^/]+/g, 'example');
+}
+
+/**
+ * The built index.html with a page's markup inside its root element and the page's title in place of
+ * the default one. React hoists a page's <title> to the start of the rendered markup; nothing else may
+ * come before the app's own element, and no script may be in the markup (the content security
+ * policy would refuse an inline one).
+ */
+export function pageDocument(template: string, rendered: string): string {
+  const title = /^<title>[^<]*<\/title>/.exec(rendered)?.[0];
+  const markup = title ? rendered.slice(title.length) : rendered;
+  if (!markup.startsWith('<div'))
+    throw new Error(`Unexpected markup before the page: ${markup.slice(0, 80)}`);
+  if (/<script\b/i.test(markup)) throw new Error('A pre-rendered page may not contain a script');
+  const root = '<div id="root"></div>';
+  if (!template.includes(root)) throw new Error(`index.html has no ${root}`);
+  const withMarkup = template.replace(root, () => `<div id="root">${markup}</div>`);
+  return title ? withMarkup.replace(/<title>[^<]*<\/title>/, () => title) : withMarkup;
+}
