@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { BrandLink } from '@/components/layouts/brand-link.js';
 import { paths } from '@/config/paths.js';
@@ -38,6 +39,10 @@ const sections = [
 ];
 
 export function SiteFooter() {
+  // The year is the reader's, not the build's: public pages are rendered at build time, and a page
+  // built in one year and opened in the next would not match its markup. It appears once mounted.
+  const [year, setYear] = useState<number | null>(null);
+  useEffect(() => setYear(new Date().getFullYear()), []);
   return (
     <footer className="border-border border-t bg-surface">
       <div className="mx-auto grid max-w-6xl grid-cols-2 gap-8 px-4 py-12 sm:px-6 md:grid-cols-[1.5fr_repeat(4,1fr)]">
@@ -66,7 +71,7 @@ export function SiteFooter() {
         ))}
       </div>
       <p className="border-border border-t px-4 py-6 text-center text-muted text-xs">
-        © {new Date().getFullYear()} Covenant. All rights reserved.
+        © {year ? `${year} ` : ''}Covenant. All rights reserved.
       </p>
     </footer>
   );
