@@ -1,5 +1,5 @@
 import { type Db, schema } from '@covenant/db';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 
 export type UserRow = typeof schema.users.$inferSelect;
 export type FactorRow = typeof schema.mfaFactors.$inferSelect;
@@ -14,25 +14,52 @@ export interface UserAccount {
   identities: IdentityRow[];
 }
 
+/**
+ * The user's roles, and whether it has any factor or other identity, in one statement: most users
+ * have neither, so a sign-in reads its account in one round trip instead of three. Prepared once per
+ * database.
+ */
+function prepareAccountSummary(db: Db) {
+  const userId = sql.placeholder('userId');
+  return db
+    .select({
+      roles: sql<
+        schema.UserRole[]
+      >`array(select ${schema.userRoles.role} from ${schema.userRoles} where ${schema.userRoles.userId} = ${userId} order by 1)`,
+      hasFactors: sql<boolean>`exists(select 1 from ${schema.mfaFactors} where ${schema.mfaFactors.userId} = ${userId})`,
+      hasIdentities: sql<boolean>`exists(select 1 from ${schema.identities} where ${schema.identities.userId} = ${userId})`,
+    })
+    .from(sql`(select 1) as account`)
+    .prepare('user_account_summary');
+}
+
+const accountSummaries = new WeakMap<Db, ReturnType<typeof prepareAccountSummary>>();
+
 export async function loadUserAccount(db: Db, user: UserRow): Promise<UserAccount> {
-  const [factors, roles, identities] = await Promise.all([
-    db
-      .select()
-      .from(schema.mfaFactors)
-      .where(eq(schema.mfaFactors.userId, user.id))
-      .orderBy(asc(schema.mfaFactors.createdAt)),
-    db
-      .select({ role: schema.userRoles.role })
-      .from(schema.userRoles)
-      .where(eq(schema.userRoles.userId, user.id))
-      .orderBy(asc(schema.userRoles.role)),
-    db
-      .select()
-      .from(schema.identities)
-      .where(eq(schema.identities.userId, user.id))
-      .orderBy(asc(schema.identities.createdAt)),
+  let summaryQuery = accountSummaries.get(db);
+  if (!summaryQuery) {
+    summaryQuery = prepareAccountSummary(db);
+    accountSummaries.set(db, summaryQuery);
+  }
+  const [summary] = await summaryQuery.execute({ userId: user.id });
+  if (!summary) throw new Error('the account summary query answered no row');
+  const [factors, identities] = await Promise.all([
+    summary.hasFactors
+      ? db
+          .select()
+          .from(schema.mfaFactors)
+          .where(eq(schema.mfaFactors.userId, user.id))
+          .orderBy(asc(schema.mfaFactors.createdAt))
+      : [],
+    summary.hasIdentities
+      ? db
+          .select()
+          .from(schema.identities)
+          .where(eq(schema.identities.userId, user.id))
+          .orderBy(asc(schema.identities.createdAt))
+      : [],
   ]);
-  return { user, factors, roles: roles.map((row) => row.role), identities };
+  return { user, factors, roles: summary.roles, identities };
 }
 
 export async function loadUserAccountById(db: Db, userId: string): Promise<UserAccount | undefined> {
