@@ -2,6 +2,7 @@ import { act, useState } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, expect, it, vi } from 'vitest';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.js';
 import { holdEarlyInput } from './early-input.js';
 
 function NameForm({ onSend, onHelp }: { onSend: (name: string) => void; onHelp: () => void }) {
@@ -81,4 +82,36 @@ it('makes a click on a button again once hydrated, and holds nothing after relea
   await act(async () => help.click());
   expect(onHelp).toHaveBeenCalledTimes(2);
   expect(wake).toHaveBeenCalledTimes(1);
+});
+
+function SignInOrUp() {
+  return (
+    <Tabs defaultValue="in">
+      <TabsList>
+        <TabsTrigger value="in">Sign In</TabsTrigger>
+        <TabsTrigger value="up">Sign Up</TabsTrigger>
+      </TabsList>
+      <TabsContent value="in">Welcome back</TabsContent>
+      <TabsContent value="up">Create your account</TabsContent>
+    </Tabs>
+  );
+}
+
+it('selects a tab pressed before hydration, which acts on mouse down rather than click', async () => {
+  container = document.createElement('div');
+  container.innerHTML = renderToString(<SignInOrUp />);
+  document.body.append(container);
+  const earlyInput = holdEarlyInput(() => {});
+  const signUp = [...container.querySelectorAll('button')].find(
+    (button) => button.textContent === 'Sign Up',
+  )!;
+  signUp.click();
+
+  await act(async () => {
+    hydrateRoot(container!, <SignInOrUp />);
+  });
+  expect(signUp.getAttribute('aria-selected')).toBe('false');
+  await act(async () => earlyInput.release());
+  expect(signUp.getAttribute('aria-selected')).toBe('true');
+  expect(container.textContent).toContain('Create your account');
 });

@@ -40,6 +40,24 @@ function replayField(field: Field) {
   field.dispatchEvent(new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
 }
 
+/**
+ * A mouse press made again as the widgets listen for it: tabs and menus act on pointer or mouse down
+ * (Radix), most buttons on click, so a click alone would leave a tab pressed early unselected.
+ */
+function press(button: HTMLButtonElement) {
+  const down = { bubbles: true, cancelable: true, composed: true, button: 0, buttons: 1 };
+  const up = { ...down, buttons: 0 };
+  const pointer = (type: string, init: MouseEventInit) =>
+    typeof PointerEvent === 'function'
+      ? new PointerEvent(type, { ...init, pointerType: 'mouse', isPrimary: true })
+      : new MouseEvent(type, init);
+  button.dispatchEvent(pointer('pointerdown', down));
+  button.dispatchEvent(new MouseEvent('mousedown', down));
+  button.dispatchEvent(pointer('pointerup', up));
+  button.dispatchEvent(new MouseEvent('mouseup', up));
+  button.click();
+}
+
 /** Holds early input on `document` until released; `wake` is called at the first thing held. */
 export function holdEarlyInput(wake: () => void): EarlyInput {
   const changed = new Set<Field>();
@@ -91,7 +109,7 @@ export function holdEarlyInput(wake: () => void): EarlyInput {
           last.form.requestSubmit();
         }
       } else if (last?.kind === 'click' && last.button.isConnected) {
-        last.button.click();
+        press(last.button);
       }
     },
   };
