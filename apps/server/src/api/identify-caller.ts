@@ -1,4 +1,4 @@
-import { type Db, schema } from '@covenant/db';
+import { type Db, prepareSelect, schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
@@ -60,24 +60,28 @@ async function verifyToken(
 }
 
 function prepareSessionCaller(db: Db) {
-  return db
-    .select({
-      tier: schema.apiAccessTiers.tier,
-      aal: schema.sessions.aal,
-      amr: schema.sessions.amr,
-      roles: sql<
-        schema.UserRole[]
-      >`array(select ${schema.userRoles.role} from ${schema.userRoles} where ${schema.userRoles.userId} = ${schema.sessions.userId} order by 1)`,
-    })
-    .from(schema.sessions)
-    .leftJoin(schema.apiAccessTiers, eq(schema.apiAccessTiers.userId, schema.sessions.userId))
-    .where(
-      and(
-        eq(schema.sessions.id, sql.placeholder('sessionId')),
-        eq(schema.sessions.userId, sql.placeholder('userId')),
-      ),
-    )
-    .prepare('api_session_caller');
+  return prepareSelect(
+    db,
+    'api_session_caller',
+    db
+      .select({
+        tier: schema.apiAccessTiers.tier,
+        aal: schema.sessions.aal,
+        amr: schema.sessions.amr,
+        roles: sql<
+          schema.UserRole[]
+        >`array(select ${schema.userRoles.role} from ${schema.userRoles} where ${schema.userRoles.userId} = ${schema.sessions.userId} order by 1)`,
+      })
+      .from(schema.sessions)
+      .leftJoin(schema.apiAccessTiers, eq(schema.apiAccessTiers.userId, schema.sessions.userId))
+      .where(
+        and(
+          eq(schema.sessions.id, sql.placeholder('sessionId')),
+          eq(schema.sessions.userId, sql.placeholder('userId')),
+        ),
+      )
+      .$dynamic(),
+  );
 }
 
 /** Built once per database: the statement runs on every authenticated request. */

@@ -1,4 +1,4 @@
-import { type Db, schema } from '@covenant/db';
+import { type Db, prepareSelect, schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
 import { and, desc, eq, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { type DealView, presentDeal, selectDealViews } from './deal-view.js';
@@ -64,10 +64,13 @@ function onPage(userId: string | Placeholder, limit: number | Placeholder, condi
 
 function prepareFirstPage(db: Db) {
   const limit = sql.placeholder('limit');
-  return selectDealViews(db, onPage(sql.placeholder('userId'), limit, undefined))
-    .orderBy(desc(schema.deals.createdAt), desc(schema.deals.id))
-    .limit(limit)
-    .prepare('list_deals_first_page');
+  return prepareSelect(
+    db,
+    'list_deals_first_page',
+    selectDealViews(db, onPage(sql.placeholder('userId'), limit, undefined))
+      .orderBy(desc(schema.deals.createdAt), desc(schema.deals.id))
+      .limit(limit),
+  );
 }
 
 /** The unfiltered first page is by far the most common list; its statement is prepared once per database. */
