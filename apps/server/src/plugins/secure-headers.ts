@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
@@ -31,10 +32,14 @@ export async function registerSecureHeaders(app: FastifyInstance, publicUrl: str
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     xFrameOptions: { action: 'deny' },
   });
+  // Helmet's headers do not depend on the request (no nonces): learned once, from helmet itself.
+  const { set, removed } = headersOf(applySecureHeaders);
   // On every request, before routing decides anything, so error and not-found answers carry them too.
-  app.addHook('onRequest', (request, reply, done) => {
-    // Helmet throws its errors (since 8.1); the callback only says it is done.
-    applySecureHeaders(request.raw, reply.raw, () => done());
+  app.addHook('onRequest', (_request, reply, done) => {
+    const response = reply.raw;
+    for (const [name, value] of set) response.setHeader(name, value);
+    for (const name of removed) response.removeHeader(name);
+    done();
   });
   // Tokens travel in the Authorization header, never in cookies, so any origin may call the APIs:
   // a foreign page cannot act for a user without holding that user's token.
@@ -53,4 +58,39 @@ export async function registerSecureHeaders(app: FastifyInstance, publicUrl: str
     exposedHeaders: ['X-Supabase-Api-Version', 'X-Request-Id', 'Retry-After'],
     maxAge: 600,
   });
+}
+
+type HelmetMiddleware = ReturnType<typeof helmet>;
+
+/**
+ * What a helmet middleware does to every response: the headers it sets, in its order, and those it
+ * removes. Read by running it once on a stand-in response that records its calls; helmet's policies
+ * are fixed when it is built, so every later response gets the same. Setting them from this list
+ * spares each request helmet's dozen middleware calls.
+ */
+export function headersOf(middleware: HelmetMiddleware): {
+  set: [string, string][];
+  removed: string[];
+} {
+  const set = new Map<string, string>();
+  const removed = new Set<string>();
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      if (typeof value !== 'string') throw new Error(`helmet set ${name} to a value that is not text`);
+      removed.delete(name.toLowerCase());
+      set.set(name, value);
+      return recorder;
+    },
+    removeHeader(name: string) {
+      for (const key of set.keys()) if (key.toLowerCase() === name.toLowerCase()) set.delete(key);
+      removed.add(name.toLowerCase());
+    },
+  };
+  let finished = false;
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, () => {
+    finished = true;
+  });
+  // Helmet throws its errors (since 8.1) and calls back at once; anything else would be a new helmet.
+  if (!finished) throw new Error('helmet did not finish on the spot');
+  return { set: [...set], removed: [...removed] };
 }
