@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
 import { createLogDestination } from './create-log-destination.js';
 import { createLogger } from './create-logger.js';
+import { redactLogValue } from './redact-log-value.js';
 
 /** A logger at trace writing JSON lines into an array, as the process's logger writes them to stdout. */
 function collectingLogger() {
@@ -167,6 +169,23 @@ describe('the logger', () => {
     expect(entry.cyclic).toEqual({ name: 'loop', self: '[circular]' });
     expect(JSON.stringify(entry.deep)).toContain('[too deep]');
     expect(JSON.stringify(entry)).not.toContain('too-deep-to-matter');
+  });
+
+  it('writes a generated request id as it is, and redacts one a client sent', () => {
+    const { logger, entries } = collectingLogger();
+    const generated = randomUUID();
+    logger.child({ reqId: generated }).info('generated');
+    logger.child({ reqId: 'cov_live_s3cretKeyFromTheHeader' }).info('sent');
+    logger.child({ reqId: generated, apiKey: 'cov_live_other' }).info('more bindings');
+    expect(entries().map((entry) => entry.reqId)).toEqual([generated, 'cov_live_[redacted]', generated]);
+    expect(entries()[2]!.apiKey).toBe('[redacted]');
+  });
+
+  it('would leave every generated request id as it is anyway (why the walk may be skipped)', () => {
+    for (let index = 0; index < 2000; index++) {
+      const reqId = randomUUID();
+      expect(redactLogValue({ reqId })).toEqual({ reqId });
+    }
   });
 });
 

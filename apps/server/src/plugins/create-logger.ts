@@ -60,9 +60,27 @@ export function createLogger(
   // made from their parent's prototype, so this reaches every generation (Fastify's request loggers too).
   const child = logger.child;
   logger.child = function redactedChild(this: pino.Logger, bindings, options) {
-    return child.call(this, redactLogValue(bindings) as pino.Bindings, options);
+    const redacted = isGeneratedRequestId(bindings) ? bindings : (redactLogValue(bindings) as pino.Bindings);
+    return child.call(this, redacted, options);
   } as typeof logger.child;
   return logger;
+}
+
+const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Fastify's bindings for a request's logger when the server made the request id itself (a UUID):
+ * nothing in them can be a secret, so every request is spared walking them (the tests check that
+ * redaction leaves such an id as it is). An id a client sent is walked like any other value.
+ */
+function isGeneratedRequestId(bindings: pino.Bindings): boolean {
+  if (Object.getPrototypeOf(bindings) !== Object.prototype) return false;
+  let keys = 0;
+  for (const key in bindings) {
+    if (key !== 'reqId' || ++keys > 1) return false;
+  }
+  const reqId = bindings.reqId;
+  return typeof reqId === 'string' && uuidShape.test(reqId);
 }
 
 /**
