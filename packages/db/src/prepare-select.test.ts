@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './database.js';
-import { prepareSelect } from './prepare-select.js';
+import { prepareSelect, prepareStatement } from './prepare-select.js';
 import { profiles, sessions, userRoles, users } from './schema/index.js';
 import { createTestDatabase } from './testing.js';
 
@@ -131,5 +132,46 @@ describe('prepareSelect', () => {
     await expect(ours.execute({ email: 'one@prepare-select.test' })).rejects.toThrow(
       'No value for placeholder "one" was provided',
     );
+  });
+});
+
+describe('prepareStatement', () => {
+  let database: Database;
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('runs an upsert with returning, its columns decoded by the columns, as drizzle returns them', async () => {
+    database = await createTestDatabase();
+    const { db } = database;
+    const confirmedAt = '2026-03-04T05:06:07.891Z';
+    const upsert = () =>
+      db
+        .insert(users)
+        .values({
+          id: sql`${sql.placeholder('id')}::uuid`,
+          email: sql.placeholder('email'),
+          emailConfirmedAt: sql`${sql.placeholder('at')}::timestamptz`,
+          userMetadata: { plan: 'otc' },
+        })
+        .onConflictDoUpdate({ target: users.id, set: { userMetadata: sql`excluded.user_metadata` } })
+        .returning({
+          email: users.email,
+          emailConfirmedAt: users.emailConfirmedAt,
+          meta: users.userMetadata,
+        });
+    const ours = prepareStatement(db, 'prepare_statement_test_upsert', upsert(), (row) => ({
+      email: users.email.mapFromDriverValue(row[0]),
+      emailConfirmedAt: users.emailConfirmedAt.mapFromDriverValue(row[1]),
+      meta: users.userMetadata.mapFromDriverValue(row[2]),
+    }));
+    const drizzles = upsert().prepare('prepare_statement_test_upsert_drizzle');
+    const values = { id: randomUUID(), email: 'upsert@prepare-select.test', at: confirmedAt };
+    const first = await ours.execute(values);
+    expect(first).toEqual([
+      { email: values.email, emailConfirmedAt: new Date(confirmedAt), meta: { plan: 'otc' } },
+    ]);
+    expect(first[0]!.emailConfirmedAt).toBeInstanceOf(Date);
+    expect(await ours.execute(values)).toEqual(await drizzles.execute(values));
   });
 });

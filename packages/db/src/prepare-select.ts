@@ -33,12 +33,29 @@ export function prepareSelect<Query extends PgSelect>(
   name: string,
   query: Query,
 ): PreparedSelect<Awaited<Query>[number]> {
-  const { sql: text, params } = query.toSQL();
   const slots = slotsOf(query._.selectedFields as Record<string, unknown>, query._.config.table);
-  const mapRow = compileRowMapper(slots);
+  const mapRow = compileRowMapper(slots) as (row: unknown[]) => Awaited<Query>[number];
+  return prepareStatement(db, name, query, mapRow);
+}
+
+/**
+ * Any drizzle statement (an insert or update with `returning`, say) prepared under `name`, its rows
+ * read as arrays of the driver's values in the order of the statement's columns, with dates, times
+ * and intervals as text, as drizzle's session reads them, and turned into results by `mapRow`: the
+ * caller decodes a column as drizzle would with the column's own `mapFromDriverValue`. What
+ * `prepareSelect` runs on; for a statement on a hot path, without drizzle's per-call work (its
+ * tracing span, the query's rebuilt config, the per-row mapping).
+ */
+export function prepareStatement<Row>(
+  db: Db,
+  name: string,
+  query: { toSQL(): { sql: string; params: unknown[] } },
+  mapRow: (row: unknown[]) => Row,
+): PreparedSelect<Row> {
+  const { sql: text, params } = query.toSQL();
   // The database's own pool (drizzle's `$client`): a transaction has none, and is refused.
   const pool = (db as Db & { $client?: pg.Pool }).$client;
-  if (!(pool instanceof pg.Pool)) throw new Error('prepareSelect: the database handle has no pool');
+  if (!(pool instanceof pg.Pool)) throw new Error(`${name}: the database handle has no pool`);
   return {
     async execute(values) {
       const result = await pool.query<unknown[]>({
@@ -48,7 +65,7 @@ export function prepareSelect<Query extends PgSelect>(
         rowMode: 'array',
         types: driverTypes,
       });
-      return result.rows.map(mapRow) as Awaited<Query>[number][];
+      return result.rows.map(mapRow);
     },
   };
 }

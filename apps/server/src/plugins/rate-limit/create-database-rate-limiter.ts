@@ -1,4 +1,4 @@
-import { type Db, schema } from '@covenant/db';
+import { type Db, prepareStatement, schema } from '@covenant/db';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { decideRateLimit, type RateLimiter } from './rate-limiter.js';
 
@@ -6,12 +6,14 @@ const { rateLimits } = schema;
 
 /**
  * Rate limits kept in the `rate_limits` table: one atomic upsert per request, a named statement so
- * the server parses and plans it once per connection instead of on every request.
+ * the server parses and plans it once per connection instead of on every request. The upsert runs
+ * on every API request, so it goes through `prepareStatement` (no per-call work of drizzle's); its
+ * two returned columns are decoded by the columns themselves, as drizzle would.
  */
 export function createDatabaseRateLimiter(db: Db, clock: () => Date): RateLimiter {
   const now = sql`${sql.placeholder('now')}::timestamptz`;
   const windowEnded = sql`${rateLimits.resetAt} <= ${now}`;
-  const upsert = db
+  const upsertQuery = db
     .insert(rateLimits)
     .values({
       key: sql.placeholder('key'),
@@ -25,8 +27,11 @@ export function createDatabaseRateLimiter(db: Db, clock: () => Date): RateLimite
         resetAt: sql`case when ${windowEnded} then excluded.reset_at else ${rateLimits.resetAt} end`,
       },
     })
-    .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt })
-    .prepare('rate_limit_consume');
+    .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt });
+  const upsert = prepareStatement(db, 'rate_limit_consume', upsertQuery, (row) => ({
+    count: rateLimits.count.mapFromDriverValue(row[0]) as number,
+    resetAt: rateLimits.resetAt.mapFromDriverValue(row[1]) as Date,
+  }));
   const refund = db
     .update(rateLimits)
     .set({ count: sql`${rateLimits.count} - 1` })
