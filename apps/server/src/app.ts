@@ -125,8 +125,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('fileMasterKey', fileStore.masterKey);
   await startEscrowEngine(app, deps, fileStore);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   forbidApiCaching(app);
   startDealRoom(app, deps);

@@ -24,12 +24,14 @@ export function apiAccessError(refusal: AccessRefusal): AppError {
  */
 export function enforceApiAccess(app: FastifyInstance): void {
   const windowSeconds = app.config.auth.reauthenticationWindowSeconds;
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const access = request.routeOptions.config.access;
-    if (!access || access === 'public') return;
-    if (!request.principal) throw new AppError('UNAUTHORIZED', 'This endpoint requires a Bearer token');
+    if (!access || access === 'public') return done();
+    if (!request.principal) {
+      return done(new AppError('UNAUTHORIZED', 'This endpoint requires a Bearer token'));
+    }
     const refusal = refuseAccess(request.principal, access, app.clock(), windowSeconds);
-    if (refusal) throw apiAccessError(refusal);
+    done(refusal ? apiAccessError(refusal) : undefined);
   });
 }
 

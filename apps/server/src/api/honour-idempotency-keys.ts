@@ -65,9 +65,13 @@ export function honourIdempotencyKeys(
     }
   };
 
+  /** Only a POST that sends the header has a key to claim. */
+  const mayClaim = (request: FastifyRequest) =>
+    request.method === 'POST' && request.headers['idempotency-key'] !== undefined;
+
   const claim: ClaimIdempotencyKey = async (request, reply, body) => {
     const header = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || header === undefined) return false;
+    if (!mayClaim(request) || header === undefined) return false;
     const key = Array.isArray(header) ? header[0] : header;
     if (!key || !keyPattern.test(key)) {
       throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be 1 to 255 printable characters');
@@ -103,23 +107,31 @@ export function honourIdempotencyKeys(
   };
   app.decorate('claimIdempotencyKey', claim);
 
-  app.addHook('preHandler', async (request, reply) => {
+  app.addHook('preHandler', (request, reply, done) => {
     // A multipart body is still unread here; its route claims the key once it has read the parts.
-    if (request.isMultipart?.()) return;
-    if (await claim(request, reply, request.body)) return reply;
+    // Only a POST with the header waits on the database; every other request goes on at once.
+    if (request.isMultipart?.() || !mayClaim(request)) return done();
+    claim(request, reply, request.body).then((replayed) => {
+      // A replayed answer is already sent: the route must not run.
+      if (!replayed) done();
+    }, done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const holding = held.get(request);
-    if (!holding) return payload;
+    if (!holding) return done(null, payload);
     held.delete(request);
+    store(holding, reply, payload).then(() => done(null, payload), done);
+  });
+
+  const store = async (holding: HeldKey, reply: FastifyReply, payload: unknown) => {
     const where = and(
       eq(schema.idempotencyKeys.userId, holding.userId),
       eq(schema.idempotencyKeys.key, holding.key),
     );
     if (reply.statusCode >= 500) {
       await db.delete(schema.idempotencyKeys).where(where);
-      return payload;
+      return;
     }
     const contentType = reply.getHeader('content-type');
     await db
@@ -133,6 +145,5 @@ export function honourIdempotencyKeys(
         responseHeaders: typeof contentType === 'string' ? { 'content-type': contentType } : {},
       })
       .where(where);
-    return payload;
-  });
+  };
 }

@@ -17,7 +17,8 @@ interface Found {
  * answer is 422 `INVALID_TEXT` (GoTrue's shape under /auth/v1, whose error handler turns it so).
  */
 export function refuseUnstorableText(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // Synchronous: a refusal is thrown, which Fastify answers as it would a rejected promise.
+  app.addHook('preValidation', (request, _reply, done) => {
     for (const [place, value] of inputsOf(request)) {
       const found = findInInput(value);
       if (found === 'too deep') {
@@ -38,6 +39,7 @@ export function refuseUnstorableText(app: FastifyInstance): void {
         });
       }
     }
+    done();
   });
 }
 

@@ -11,8 +11,9 @@ const apiPrefixes = ['/api/v1/', '/auth/v1/'];
  * (`/auth/v1/.well-known/jwks.json`) stay cacheable for the ten minutes auth-js keeps them anyway.
  */
 export function forbidApiCaching(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const path = `${request.url.split('?')[0]}/`;
     if (apiPrefixes.some((prefix) => path.startsWith(prefix))) reply.header('cache-control', 'no-store');
+    done();
   });
 }
