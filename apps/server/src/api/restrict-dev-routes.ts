@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { createAuthDeps } from '../auth/create-auth-deps.js';
 import { authenticatePrincipal } from './authenticate-principal.js';
@@ -34,14 +34,15 @@ export function isLocalRequest(request: FastifyRequest): boolean {
  */
 export function restrictDevRoutes(app: FastifyInstance) {
   const deps = createAuthDeps(app);
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
-    if (!request.routeOptions.config.devOnly || isLocalRequest(request)) return undefined;
-    try {
-      requireStaff(await authenticatePrincipal(deps, request.headers.authorization), ['admin'], 'Dev tools');
-      return undefined;
-    } catch {
-      reply.callNotFound();
-      return reply;
-    }
+  // Synchronous for every other route (nearly all requests): only a dev route's caller is looked up.
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    if (!request.routeOptions.config.devOnly || isLocalRequest(request)) return done();
+    authenticatePrincipal(deps, request.headers.authorization)
+      .then((principal) => requireStaff(principal, ['admin'], 'Dev tools'))
+      .then(
+        () => done(),
+        // The answer is the unknown path's; the route itself never runs.
+        () => reply.callNotFound(),
+      );
   };
 }
