@@ -36,7 +36,10 @@ export function restrictDevRoutes(app: FastifyInstance) {
   const deps = createAuthDeps(app);
   // Synchronous for every other route (nearly all requests): only a dev route's caller is looked up.
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    if (!request.routeOptions.config.devOnly || isLocalRequest(request)) return done();
+    if (!request.routeOptions.config.devOnly || isLocalRequest(request)) {
+      done();
+      return;
+    }
     authenticatePrincipal(deps, request.headers.authorization)
       .then((principal) => requireStaff(principal, ['admin'], 'Dev tools'))
       .then(
