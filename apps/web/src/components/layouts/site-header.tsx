@@ -40,8 +40,10 @@ export function SiteHeader() {
   const [menuOpen, setMenuOpen] = useState(false);
   const closeMenu = () => setMenuOpen(false);
 
+  // Opaque rather than a translucent backdrop blur, which the browser repaints under the header on
+  // every scroll, and first, before the page shows, where it paints in software.
   return (
-    <header className="sticky top-0 z-40 border-border border-b bg-background/90 backdrop-blur">
+    <header className="sticky top-0 z-40 border-border border-b bg-background">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
         <BrandLink onClick={closeMenu} />
         <nav aria-label="Main" className="hidden md:block">
