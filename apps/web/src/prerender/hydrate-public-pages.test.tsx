@@ -7,9 +7,9 @@ import { startApp } from '@/app/start.js';
 import { publicPaths } from '@/config/paths.js';
 import { authStorageKey } from '@/lib/auth-storage-key.js';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
-import { renderedPathOf } from './page-document.js';
+import { notFoundRenderedPath, renderedPathOf } from './page-document.js';
 
-const urls = [...publicPaths.map(renderedPathOf), '/help-center'];
+const urls = [...publicPaths.map(renderedPathOf), notFoundRenderedPath];
 const rendered = new Map<string, string>();
 
 // The pages are rendered as the build renders them (renderPage), in a process of their own as in the
@@ -92,6 +92,20 @@ describe('a pre-rendered public page', () => {
     expect(await header.findByText('ada@example.com')).toBeInTheDocument();
     expect(header.queryByRole('link', { name: 'Sign In' })).not.toBeInTheDocument();
     expect(errors).not.toHaveBeenCalled();
+  });
+});
+
+describe('an address no route matches', () => {
+  it('hydrates the pre-rendered not-found page, whatever the address', async () => {
+    const errors = spyOnErrors();
+    const { root, heading } = await hydratePrerendered(notFoundRenderedPath, '/no-such/page');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(heading).toHaveTextContent('404');
+    expect(root.querySelector('main h1')).toBe(heading);
+    // The page's own log of the address (twice in StrictMode's development checks), and nothing else.
+    expect(errors).toHaveBeenCalled();
+    for (const call of errors.mock.calls)
+      expect(call).toEqual(['404 Error: User attempted to access non-existent route:', '/no-such/page']);
   });
 });
 
