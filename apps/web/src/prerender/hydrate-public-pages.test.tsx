@@ -95,6 +95,34 @@ describe('a pre-rendered public page', () => {
   });
 });
 
+describe('the dev mailbox, pre-rendered', () => {
+  it('says it is not open, as to a signed-out visitor, and keeps those elements once the server agrees', async () => {
+    const markup = rendered.get('/dev/mailbox') ?? '';
+    expect(markup).toContain('The dev mailbox is not open to you here.');
+    expect(markup).toContain('/dev/mailbox</span> on localhost');
+    expect(markup).not.toContain('Opening the mailbox');
+    const mailboxRequests: string[] = [];
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      mailboxRequests.push(new Request(input).url);
+      return Response.json({ error: { code: 'NOT_FOUND' } }, { status: 404 });
+    });
+    const errors = spyOnErrors();
+    const { root } = await hydratePrerendered('/dev/mailbox');
+    const notice = root.querySelector('[role="alert"]');
+    expect(notice).not.toBeNull();
+    await waitFor(() => expect(mailboxRequests).toHaveLength(1));
+    // The address on this page's port once hydrated, in the same elements.
+    await waitFor(() =>
+      expect(notice).toHaveTextContent(
+        `at http://localhost:${window.location.port}/dev/mailbox, or to an admin`,
+      ),
+    );
+    expect(root.querySelector('[role="alert"]')).toBe(notice);
+    expect(within(root).queryByText('Opening the mailbox')).not.toBeInTheDocument();
+    expect(errors).not.toHaveBeenCalled();
+  });
+});
+
 describe('an address no route matches', () => {
   it('hydrates the pre-rendered not-found page, whatever the address', async () => {
     const errors = spyOnErrors();
