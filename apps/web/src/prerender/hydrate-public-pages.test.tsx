@@ -48,7 +48,7 @@ afterEach(() => {
 });
 
 /** The page of `url` as the build writes it, in this document, hydrated as the browser does it. */
-async function hydratePrerendered(url: string, address = url) {
+async function hydratePrerendered(url: string, address = url, options?: { openedWithFragment: boolean }) {
   window.history.replaceState(null, '', address);
   root = document.createElement('div');
   root.id = 'root';
@@ -56,7 +56,7 @@ async function hydratePrerendered(url: string, address = url) {
   document.body.append(root);
   const heading = root.querySelector('main h1');
   const container = root;
-  await new Promise<void>((resolve) => void startApp(container, resolve));
+  await new Promise<void>((resolve) => void startApp(container, resolve, options));
   return { root, heading };
 }
 
@@ -158,3 +158,13 @@ it('renders a pre-rendered page anew when the address has a fragment the server 
   expect(root.querySelector('main h1')).toHaveTextContent('Help Center');
   expect(root.querySelector('#faq-fees')).toHaveAttribute('data-state', 'open');
 }, 40_000);
+
+it('hydrates a page whose fragment an in-page link added after it opened (the skip link)', async () => {
+  const errors = spyOnErrors();
+  const { root, heading } = await hydratePrerendered('/documentation', '/documentation#main', {
+    openedWithFragment: false,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(root.querySelector('main h1')).toBe(heading);
+  expect(errors).not.toHaveBeenCalled();
+});
