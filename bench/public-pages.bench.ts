@@ -3,7 +3,11 @@
 // Goals (issue 16): every public route's initial JS ≤ 100 KB gzip, and its LCP (median of 5 cold
 // loads) < 300 ms. Every public route of the web router is checked (publicPaths, held to the router by
 // a test), and a path no route matches. BENCH_PORT fixes the server's port.
-import { readFileSync } from 'node:fs';
+// Two comparison rows show the browser's floor on this machine, reported without a goal: a bare page
+// with one heading, and the same page with the app's stylesheet, served by a plain node:http server.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
@@ -12,6 +16,8 @@ import { reportRow } from './report-row.js';
 import { buildWebIfNeeded, startBenchServer, webDistDirectory } from './start-bench-server.js';
 
 const routes = [...publicPaths.map((path) => path.replace(/:[a-z]+/gi, 'example')), '/no-such-page'];
+/** The comparison pages: the browser's floor, not our app. */
+const floorRoutes = ['floor: bare heading', 'floor: heading + CSS'];
 const runs = 5;
 const initialJsGoalBytes = 100 * 1000;
 const lcpGoalMs = 300;
@@ -29,8 +35,48 @@ function gzipSizeOf(pathname: string): number {
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const kilobytes = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 
+/**
+ * The comparison pages on a plain node:http server: a heading alone, and with the app's built
+ * stylesheet (its brotli copy, as our server sends it). No script on either.
+ */
+async function startFloorServer(): Promise<{ urlOf: (route: string) => string; stop: () => Promise<void> }> {
+  const stylesheet = readdirSync(join(webDistDirectory, 'assets')).find((name) => name.endsWith('.css'));
+  if (!stylesheet) throw new Error('The web build has no stylesheet');
+  const stylesheetPath = join(webDistDirectory, 'assets', stylesheet);
+  const page = (head: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Covenant</title>${head}</head><body><main><h1 class="font-bold text-4xl">OTC crypto trading with escrow</h1></main></body></html>`;
+  const pages: Record<string, string> = {
+    '/bare': page(''),
+    '/css': page(`<link rel="stylesheet" href="/assets/${stylesheet}">`),
+  };
+  const floor = createServer((request, response) => {
+    const html = pages[request.url ?? ''];
+    if (html !== undefined) {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+      response.end(html);
+    } else if (request.url === `/assets/${stylesheet}`) {
+      const brotli = existsSync(`${stylesheetPath}.br`);
+      response.writeHead(200, {
+        'content-type': 'text/css; charset=utf-8',
+        'cache-control': 'public, max-age=31536000, immutable',
+        ...(brotli ? { 'content-encoding': 'br' } : {}),
+      });
+      response.end(readFileSync(brotli ? `${stylesheetPath}.br` : stylesheetPath));
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => floor.listen(0, '127.0.0.1', resolve));
+  const { port } = floor.address() as AddressInfo;
+  return {
+    urlOf: (route) => `http://127.0.0.1:${port}${route === floorRoutes[0] ? '/bare' : '/css'}`,
+    stop: () => new Promise((resolve) => floor.close(() => resolve())),
+  };
+}
+
 buildWebIfNeeded();
 const server = await startBenchServer(process.env.BENCH_PORT ? { PORT: process.env.BENCH_PORT } : {});
+const floorServer = await startFloorServer();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
@@ -38,6 +84,7 @@ const browser = await chromium.launch({
 
 type Row = {
   route: string;
+  floor: boolean;
   initialJs: number;
   allJs: number;
   scripts: number;
@@ -48,7 +95,9 @@ type Loaded = { pathname: string; initial: boolean };
 const rows: Row[] = [];
 let landingFiles: Loaded[] = [];
 try {
-  for (const route of routes) {
+  for (const route of [...routes, ...floorRoutes]) {
+    const floor = floorRoutes.includes(route);
+    const url = floor ? floorServer.urlOf(route) : `${server.origin}${route}`;
     const lcps: number[] = [];
     let loaded: Loaded[] = [];
     for (let run = 0; run < runs; run += 1) {
@@ -62,7 +111,7 @@ try {
           for (const entry of list.getEntries()) global.__lcp = entry.startTime;
         }).observe({ type: 'largest-contentful-paint', buffered: true });
       });
-      await page.goto(`${server.origin}${route}`, { waitUntil: 'networkidle' });
+      await page.goto(url, { waitUntil: 'networkidle' });
       await page.locator('main h1').first().waitFor();
       // LCP is final once the page stops painting larger content; input would end it, so none is sent.
       await page.waitForTimeout(300);
@@ -87,6 +136,7 @@ try {
       entries.reduce((total, entry) => total + gzipSizeOf(entry.pathname), 0);
     rows.push({
       route,
+      floor,
       initialJs: sum(loaded.filter((entry) => entry.initial)),
       allJs: sum(loaded),
       scripts: loaded.length,
@@ -97,6 +147,7 @@ try {
 } finally {
   await browser.close();
   await server.stop();
+  await floorServer.stop();
 }
 
 console.log(`\nPublic pages: ${runs} cold loads each at 1440x900, median LCP.`);
@@ -104,11 +155,11 @@ console.log(
   'initial JS = script files requested before the LCP; all JS = every script file loaded by network idle (gzip)\n',
 );
 console.log(
-  `${'route'.padEnd(20)}${'initial JS'.padStart(12)}${'all JS'.padStart(12)}${'files'.padStart(7)}${'LCP'.padStart(10)}   runs`,
+  `${'route'.padEnd(22)}${'initial JS'.padStart(12)}${'all JS'.padStart(12)}${'files'.padStart(7)}${'LCP'.padStart(10)}   runs`,
 );
 for (const row of rows) {
   console.log(
-    `${row.route.padEnd(20)}${kilobytes(row.initialJs).padStart(12)}${kilobytes(row.allJs).padStart(12)}${String(row.scripts).padStart(7)}${`${Math.round(row.lcpMs)} ms`.padStart(10)}   ${row.lcpRuns.map((value) => Math.round(value)).join(' / ')}`,
+    `${row.route.padEnd(22)}${kilobytes(row.initialJs).padStart(12)}${kilobytes(row.allJs).padStart(12)}${String(row.scripts).padStart(7)}${`${Math.round(row.lcpMs)} ms`.padStart(10)}   ${row.lcpRuns.map((value) => Math.round(value)).join(' / ')}`,
   );
 }
 
@@ -119,7 +170,16 @@ for (const file of landingFiles.toSorted((a, b) => gzipSizeOf(b.pathname) - gzip
   );
 }
 
-for (const row of rows) {
+const appRows = rows.filter((row) => !row.floor);
+for (const row of rows.filter((row) => row.floor)) {
+  reportRow({
+    measure: `LCP ${row.route} (median of ${runs} cold loads; comparison, no script)`,
+    value: row.lcpMs === 0 ? 'no LCP entry' : `${Math.round(row.lcpMs)} ms`,
+    goal: 'reported',
+    pass: null,
+  });
+}
+for (const row of appRows) {
   reportRow({
     measure: `initial JS (gzip) ${row.route}`,
     value: kilobytes(row.initialJs),
@@ -127,7 +187,7 @@ for (const row of rows) {
     pass: row.initialJs <= initialJsGoalBytes,
   });
 }
-for (const row of rows) {
+for (const row of appRows) {
   reportRow({
     measure: `LCP ${row.route} (median of ${runs} cold loads)`,
     value: row.lcpMs === 0 ? 'no LCP entry' : `${Math.round(row.lcpMs)} ms`,
@@ -137,7 +197,7 @@ for (const row of rows) {
 }
 
 const failures: string[] = [];
-for (const row of rows) {
+for (const row of appRows) {
   if (row.initialJs > initialJsGoalBytes)
     failures.push(`${row.route}: initial JS ${kilobytes(row.initialJs)} > ${kilobytes(initialJsGoalBytes)}`);
   if (row.lcpMs === 0) failures.push(`${row.route}: no LCP entry`);

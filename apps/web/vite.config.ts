@@ -6,7 +6,15 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { createServer, defineConfig, type Plugin } from 'vite';
-import { pageDocument, pageFileOf, pagesDirectory, renderedPathOf } from './src/prerender/page-document.js';
+import {
+  notFoundPageFile,
+  notFoundRenderedPath,
+  pageDocument,
+  pageFileOf,
+  pagesDirectory,
+  renderedPathOf,
+  routePatternsFile,
+} from './src/prerender/page-document.js';
 
 const compressible = /\.(html|js|css|svg|json|txt|xml|webmanifest)$/;
 
@@ -45,7 +53,9 @@ function precompress(): Plugin {
 /**
  * Renders every public route (publicPaths) with React's server renderer once the app is built, into
  * its own page under dist/pages/ (the built index.html with the route's markup and title), which the
- * server sends for that route. The app's modules are loaded through Vite's server-side loader, from
+ * server sends for that route. The not-found page is rendered too (dist/404.html), with the router's
+ * route patterns beside it (dist/routes.json): the server answers an address none of them matches
+ * with that page and status 404. The app's modules are loaded through Vite's server-side loader, from
  * this same configuration. Runs before the compressed copies are written, so the pages get theirs.
  */
 function prerenderPublicPages(): Plugin {
@@ -70,7 +80,7 @@ function prerenderPublicPages(): Plugin {
           logLevel: 'warn',
         });
         try {
-          const { renderPage, publicPaths } = (await loader.ssrLoadModule(
+          const { renderPage, publicPaths, routePatterns } = (await loader.ssrLoadModule(
             '/src/prerender/render-page.tsx',
           )) as typeof import('./src/prerender/render-page.js');
           const template = readFileSync(join(outDir, 'index.html'), 'utf8');
@@ -79,6 +89,11 @@ function prerenderPublicPages(): Plugin {
             mkdirSync(dirname(file), { recursive: true });
             writeFileSync(file, pageDocument(template, await renderPage(renderedPathOf(path))));
           }
+          writeFileSync(
+            join(outDir, notFoundPageFile),
+            pageDocument(template, await renderPage(notFoundRenderedPath)),
+          );
+          writeFileSync(join(outDir, routePatternsFile), `${JSON.stringify(routePatterns)}\n`);
         } finally {
           await loader.close();
         }

@@ -14,3 +14,32 @@ test('a tab pressed before the app loads is selected once it has', async ({ page
   await page.getByRole('tab', { name: 'Sign Up' }).click();
   await expect(page.getByLabel('First Name')).toBeVisible({ timeout: 20_000 });
 });
+
+// The skip link is a link within the page: followed before the app loads, it adds `#main` to the
+// address. The page must still be hydrated, not drawn anew (as a page opened with a fragment is), or
+// the element the visitor's focus is on would be replaced and the focus lost. An arrow key pressed in
+// the tab list meanwhile is pressed again once the app is there.
+test('the keyboard keeps its place and its arrow keys from before the app loads, after the skip link', async ({
+  page,
+}) => {
+  let released = false;
+  await page.route('**/assets/start-*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    released = true;
+    await route.continue();
+  });
+  await page.goto('/documentation');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#main$/);
+  await page.getByRole('tab', { name: 'Getting Started' }).focus();
+  await page.keyboard.press('ArrowRight');
+  expect(released).toBe(false);
+  // Hydrated: the footer's year is filled in once the app has mounted.
+  await expect(page.getByRole('contentinfo')).toContainText(`© ${new Date().getFullYear()} Covenant`, {
+    timeout: 20_000,
+  });
+  await expect(page.getByRole('tab', { name: 'Trading Guide' })).toBeFocused();
+  await expect(page.getByRole('tab', { name: 'Trading Guide' })).toHaveAttribute('aria-selected', 'true');
+});

@@ -252,14 +252,16 @@ for (const check of pages) {
   });
 }
 
-test('an unknown path shows the not-found page and logs the path', async ({ page }) => {
+test('an unknown path shows the not-found page with status 404, and logs the path', async ({ page }) => {
   const logged: string[] = [];
   page.on('console', (message) => logged.push(message.text()));
-  await page.goto('/no/such/page');
+  const response = await page.goto('/no/such/page');
+  expect(response?.status()).toBe(404);
   const main = page.getByRole('main');
   await expect(main.getByRole('heading', { name: '404' })).toBeVisible();
   await expect(main.getByText('Oops! Page not found')).toBeVisible();
-  expect(logged.some((line) => line.includes('/no/such/page'))).toBe(true);
+  // The page is pre-rendered: the path is logged once the app has hydrated it.
+  await expect.poll(() => logged.some((line) => line.includes('/no/such/page'))).toBe(true);
   await expectNoSeriousAxeViolations(page);
   await saveScreenshots(page, 'not-found');
   await main.getByRole('link', { name: 'Return to Home' }).click();

@@ -11,8 +11,15 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { routePatterns } from '../../web/src/app/route-patterns.js';
 import { publicPaths } from '../../web/src/config/paths.js';
-import { pageFileOf, pagesDirectory, renderedPathOf } from '../../web/src/prerender/page-document.js';
+import {
+  notFoundPageFile,
+  pageFileOf,
+  pagesDirectory,
+  renderedPathOf,
+  routePatternsFile,
+} from '../../web/src/prerender/page-document.js';
 import { buildTestApp, type TestApp } from './build-test-app.js';
 import { createLogger } from './plugins/create-logger.js';
 
@@ -29,6 +36,12 @@ const script = 'console.log("app")';
 writeFileSync(join(webDistDir, 'assets', 'index-Bx12cd34.js.br'), brotliCompressSync(script));
 writeFileSync(join(webDistDir, 'assets', 'index-Bx12cd34.js.gz'), gzipSync(script));
 writeFileSync(join(webDistDir, 'index.html.gz'), gzipSync(indexHtml));
+// The build's not-found page and the router's route patterns beside it (apps/web/vite.config.ts).
+const notFoundHtml =
+  '<!doctype html><title>Page not found</title><div id="root"><main><h1>404</h1></main></div>';
+writeFileSync(join(webDistDir, notFoundPageFile), notFoundHtml);
+writeFileSync(join(webDistDir, `${notFoundPageFile}.gz`), gzipSync(notFoundHtml));
+writeFileSync(join(webDistDir, routePatternsFile), JSON.stringify(routePatterns));
 // The build's pre-rendered public pages (apps/web/vite.config.ts), named as the build names them.
 const prerenderedHtml = (path: string) =>
   `<!doctype html><title>${path}</title><script type="module" crossorigin src="/assets/index-Bx12cd34.js"></script><div id="root"><main><h1>Page of ${path}</h1></main></div>`;
@@ -226,8 +239,16 @@ describe('CORS', () => {
 });
 
 describe('the web app', () => {
-  it.each(['/trading', '/settings/api-keys', '/auth?next=/trading', '/reset-password?x=1', '/no-such-page'])(
-    'serves index.html for %s (no pre-rendered page: a signed-in page, an address with a query, an unknown path)',
+  it.each([
+    '/trading',
+    '/settings/api-keys',
+    '/trading/deals/0b6f1c2e',
+    '/staff/inbox/42/',
+    '/Trading',
+    '/auth?next=/trading',
+    '/reset-password?x=1',
+  ])(
+    'serves index.html for %s (no pre-rendered page: a signed-in page, an address with a query)',
     async (url) => {
       const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html,*/*' } });
       expect(response.statusCode).toBe(200);
@@ -236,6 +257,41 @@ describe('the web app', () => {
       expect(response.body).toBe(indexHtml);
     },
   );
+
+  it.each([
+    '/no-such-page',
+    '/no-such-page?tab=x',
+    '/features/more',
+    '/trading/deals',
+    '/trading/deals/1/2',
+    '/pages',
+    '/index.html/x',
+  ])('answers %s, which no route of the app matches, with the not-found page and 404', async (url) => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const response = await app.inject({ method, url, headers: { accept: 'text/html,*/*' } });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['content-security-policy']).toContain("script-src 'self';");
+      if (method === 'GET') expect(response.body).toBe(notFoundHtml);
+    }
+    const gzipped = await app.inject({
+      method: 'GET',
+      url,
+      headers: { accept: 'text/html', 'accept-encoding': 'gzip' },
+    });
+    expect(gzipped.statusCode).toBe(404);
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(notFoundHtml);
+  });
+
+  it('gives the not-found page and the route patterns no address of their own', async () => {
+    for (const url of ['/404.html', '/routes.json']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: '*/*' } });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json().error.code).toBe('NOT_FOUND');
+    }
+  });
 
   // The dev mailbox's pages are the server's own here (no SMTP server, not production): its routes
   // answer before the web app does.

@@ -143,7 +143,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   endKeepAliveOnClose(app);
   handleErrors(app, clock);
   app.setNotFoundHandler((request, reply) => {
-    if (webApp && wantsWebApp(request)) return reply.sendFile(webApp.pageOf(request.url));
+    if (webApp && wantsWebApp(request)) {
+      const { file, status } = webApp.pageOf(request.url);
+      return reply.code(status).sendFile(file);
+    }
     const path = request.url.split('?')[0];
     return sendApiError(
       reply,

@@ -9,11 +9,16 @@ const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
 if (root.firstElementChild) {
+  // The fragment the page was opened with, which the server never saw. One an in-page link (the skip
+  // link) adds before the app has loaded changes nothing the page drew, and must not have it drawn anew.
+  const openedWithFragment = window.location.hash !== '';
   let starting = false;
   const start = () => {
     if (starting) return;
     starting = true;
-    void import('@/app/start.js').then((module) => module.startApp(root, earlyInput.release));
+    void import('@/app/start.js').then((module) =>
+      module.startApp(root, earlyInput.release, { openedWithFragment }),
+    );
   };
   const earlyInput = holdEarlyInput(start);
   afterFirstPaint(start);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -12,7 +12,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * Source maps are never served (ASVS 12.5.1), even when a build left some in the folder: the
  * production build makes none, and a debug build's maps stay on the machine that made them.
  * The public pages pre-rendered by the build (pages/, ADR 032) have no address of their own: each is
- * the answer to its route (`pageOf`), sent like index.html.
+ * the answer to its route (`pageOf`), sent like index.html. So is the not-found page (404.html),
+ * with status 404, for an address that none of the router's routes (routes.json) matches.
  * Returns null when there is no build, and the server then serves only its APIs.
  */
 export async function serveWebApp(app: FastifyInstance, distDir: string): Promise<WebApp | null> {
@@ -30,7 +31,7 @@ export async function serveWebApp(app: FastifyInstance, distDir: string): Promis
     preCompressed: true,
     // `/` is not index.html's: it is the landing page's pre-rendered page, or index.html without one.
     index: false,
-    globIgnore: ['**/*.br', '**/*.gz', `${pagesDirectory}/**`],
+    globIgnore: ['**/*.br', '**/*.gz', `${pagesDirectory}/**`, notFoundPageFile, routePatternsFile],
     cacheControl: false,
     setHeaders: (reply, path) => {
       reply.header(
@@ -39,16 +40,59 @@ export async function serveWebApp(app: FastifyInstance, distDir: string): Promis
       );
     },
   });
-  return { pageOf: prerenderedPages(join(distDir, pagesDirectory)) };
+  const pageOfRoute = prerenderedPages(join(distDir, pagesDirectory));
+  const isRoute = routeMatcher(distDir);
+  const notFoundPage = existsSync(join(distDir, notFoundPageFile)) ? notFoundPageFile : 'index.html';
+  return {
+    pageOf: (url) =>
+      isRoute(url) ? { file: pageOfRoute(url), status: 200 } : { file: notFoundPage, status: 404 },
+  };
 }
 
 export type WebApp = {
-  /** The file (from the build's folder) answering a browser's navigation to `url`: a page or index.html. */
-  pageOf: (url: string) => string;
+  /**
+   * The file (from the build's folder) answering a browser's navigation to `url`, and its status: a
+   * route's page or index.html (200), or the not-found page (404) where no route of the app matches.
+   */
+  pageOf: (url: string) => { file: string; status: 200 | 404 };
 };
 
-/** The folder of the build holding the pre-rendered pages (apps/web/src/prerender/page-document.ts). */
+// The build's files (apps/web/src/prerender/page-document.ts).
+/** The folder holding the pre-rendered pages. */
 const pagesDirectory = 'pages';
+/** The not-found page, pre-rendered. */
+const notFoundPageFile = '404.html';
+/** The router's route patterns, a JSON array (`/`, `/features`, `/trading/deals/:id`, …). */
+const routePatternsFile = 'routes.json';
+
+/**
+ * Whether an address is one the web app's router has a route for (other than its catch-all), matched
+ * as the router matches it: case aside, each `:name` segment standing for any one segment, trailing
+ * slashes ignored. Without routes.json (an older build) every address is one.
+ */
+function routeMatcher(distDir: string): (url: string) => boolean {
+  const file = join(distDir, routePatternsFile);
+  if (!existsSync(file)) return () => true;
+  const patterns = (JSON.parse(readFileSync(file, 'utf8')) as string[]).map((pattern) =>
+    segmentsOf(pattern).map((segment) => (segment.startsWith(':') ? null : segment.toLowerCase())),
+  );
+  return (url) => {
+    const segments = segmentsOf(url.split('?')[0] ?? '').map((segment) => {
+      try {
+        return decodeURIComponent(segment).toLowerCase();
+      } catch {
+        return segment.toLowerCase();
+      }
+    });
+    return patterns.some(
+      (pattern) =>
+        pattern.length === segments.length &&
+        pattern.every((segment, index) => segment === null || segment === segments[index]),
+    );
+  };
+}
+
+const segmentsOf = (path: string) => path.split('/').filter((segment) => segment !== '');
 
 /**
  * The pre-rendered pages in `directory`, by route: `index.html` is `/`, `features.html` is `/features`,
@@ -74,7 +118,7 @@ function prerenderedPages(directory: string): (url: string) => string {
   pages.sort((a, b) => Number(a.segments.includes(null)) - Number(b.segments.includes(null)));
   return (url) => {
     if (url.includes('?')) return 'index.html';
-    const segments = url.split('/').filter((segment) => segment !== '');
+    const segments = segmentsOf(url);
     const page = pages.find(
       (candidate) =>
         candidate.segments.length === segments.length &&

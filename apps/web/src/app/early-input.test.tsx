@@ -1,3 +1,4 @@
+import { waitFor } from '@testing-library/react';
 import { act, useState } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
@@ -114,4 +115,25 @@ it('selects a tab pressed before hydration, which acts on mouse down rather than
   await act(async () => earlyInput.release());
   expect(signUp.getAttribute('aria-selected')).toBe('true');
   expect(container.textContent).toContain('Create your account');
+});
+
+it('presses again, once hydrated, the arrow keys pressed in a tab list before', async () => {
+  container = document.createElement('div');
+  container.innerHTML = renderToString(<SignInOrUp />);
+  document.body.append(container);
+  const wake = vi.fn();
+  const earlyInput = holdEarlyInput(wake);
+  const [signIn, signUp] = [...container.querySelectorAll('button')];
+  signIn?.focus();
+  signIn?.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true }));
+  expect(wake).toHaveBeenCalled();
+
+  await act(async () => {
+    hydrateRoot(container!, <SignInOrUp />);
+  });
+  expect(document.activeElement).toBe(signIn);
+  await act(async () => earlyInput.release());
+  // The tab list moves the focus a moment after the key.
+  await waitFor(() => expect(document.activeElement).toBe(signUp));
+  expect(signUp?.getAttribute('aria-selected')).toBe('true');
 });

@@ -1,13 +1,21 @@
 // What a visitor does on a pre-rendered page before its scripts have run: React is not there yet to
 // answer. Typed text stays in its field; a form's submission (which the browser would otherwise send
-// as a GET with the fields in the address) and a click on a button are held, and each starts loading
-// the app at once. Once the page has hydrated, the held text reaches React, then the held submission
-// or click is made again.
+// as a GET with the fields in the address), a click on a button and the keys a widget moves by (the
+// arrows in a tab list) are held, and each starts loading the app at once. Once the page has
+// hydrated, the held text reaches React, then the held keys are pressed again where the focus is,
+// then the held submission or click is made again.
 
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 type Held =
   | { kind: 'submit'; form: HTMLFormElement; submitter: HTMLElement | null }
   | { kind: 'click'; button: HTMLButtonElement };
+
+/** Widgets that move between their items by key, in script only (the browser does nothing with the keys). */
+const keyedWidgets =
+  '[role="tablist"], [role="menu"], [role="menubar"], [role="radiogroup"], [role="listbox"], [role="toolbar"]';
+const widgetKeys = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End']);
+
+type HeldKey = Pick<KeyboardEventInit, 'key' | 'code' | 'shiftKey' | 'ctrlKey' | 'altKey' | 'metaKey'>;
 
 export type EarlyInput = {
   /** Stops holding, and hands what was held to the hydrated app. */
@@ -62,6 +70,7 @@ function press(button: HTMLButtonElement) {
 export function holdEarlyInput(wake: () => void): EarlyInput {
   const changed = new Set<Field>();
   let held: Held | null = null;
+  const keys: HeldKey[] = [];
 
   const onInput = (event: Event) => {
     if (isField(event.target)) changed.add(event.target);
@@ -81,13 +90,19 @@ export function holdEarlyInput(wake: () => void): EarlyInput {
     wake();
   };
   const onFirstInteraction = () => wake();
+  const onKeyDown = (event: KeyboardEvent) => {
+    const { key, code, shiftKey, ctrlKey, altKey, metaKey, target } = event;
+    if (widgetKeys.has(key) && target instanceof Element && target.closest(keyedWidgets))
+      keys.push({ key, code, shiftKey, ctrlKey, altKey, metaKey });
+    wake();
+  };
 
   document.addEventListener('input', onInput, true);
   document.addEventListener('change', onInput, true);
   document.addEventListener('submit', onSubmit, true);
   document.addEventListener('click', onClick, true);
   document.addEventListener('pointerdown', onFirstInteraction, { capture: true, passive: true });
-  document.addEventListener('keydown', onFirstInteraction, { capture: true, passive: true });
+  document.addEventListener('keydown', onKeyDown, { capture: true, passive: true });
   document.addEventListener('focusin', onFirstInteraction, { capture: true, passive: true });
 
   return {
@@ -97,9 +112,15 @@ export function holdEarlyInput(wake: () => void): EarlyInput {
       document.removeEventListener('submit', onSubmit, true);
       document.removeEventListener('click', onClick, true);
       document.removeEventListener('pointerdown', onFirstInteraction, true);
-      document.removeEventListener('keydown', onFirstInteraction, true);
+      document.removeEventListener('keydown', onKeyDown, true);
       document.removeEventListener('focusin', onFirstInteraction, true);
       for (const field of changed) if (field.isConnected) replayField(field);
+      // Each key where the focus is when it is pressed again: the one before may have moved it.
+      for (const key of keys) {
+        const focused = document.activeElement;
+        if (!focused?.closest(keyedWidgets)) break;
+        focused.dispatchEvent(new KeyboardEvent('keydown', { ...key, bubbles: true, cancelable: true }));
+      }
       const last = held as Held | null;
       if (last?.kind === 'submit' && last.form.isConnected) {
         const { submitter } = last;

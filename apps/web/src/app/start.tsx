@@ -39,12 +39,19 @@ function AfterRender({ then, children }: { then: () => void; children: ReactNode
 
 /**
  * Starts the app in `root`: hydrates the page pre-rendered there, or renders into an empty root (the
- * signed-in pages, an address with a query). A page whose address has a fragment is rendered anew
- * rather than hydrated: the fragment (a question to open, a link's answer) changes its first render,
- * and the server never sees it. `rendered` runs once, after the first render.
+ * signed-in pages, an address with a query). A page opened at an address with a fragment is rendered
+ * anew rather than hydrated: the fragment (a question to open, a link's answer) changes its first
+ * render, and the server never sees it. `openedWithFragment` says whether it was (by default, whether
+ * the address has one now): a fragment an in-page link added after the page opened (the skip link's
+ * `#main`) changed nothing the page drew, and drawing it anew would take away the visitor's focus.
+ * `rendered` runs once, after the first render.
  */
-export async function startApp(root: HTMLElement, rendered: () => void = () => {}): Promise<void> {
-  const hydrating = root.firstElementChild !== null && window.location.hash === '';
+export async function startApp(
+  root: HTMLElement,
+  rendered: () => void = () => {},
+  { openedWithFragment = window.location.hash !== '' }: { openedWithFragment?: boolean } = {},
+): Promise<void> {
+  const hydrating = root.firstElementChild !== null && !openedWithFragment;
   let done = false;
   const once = () => {
     if (done) return;

@@ -7,9 +7,9 @@ import { startApp } from '@/app/start.js';
 import { publicPaths } from '@/config/paths.js';
 import { authStorageKey } from '@/lib/auth-storage-key.js';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
-import { renderedPathOf } from './page-document.js';
+import { notFoundRenderedPath, renderedPathOf } from './page-document.js';
 
-const urls = [...publicPaths.map(renderedPathOf), '/help-center'];
+const urls = [...publicPaths.map(renderedPathOf), notFoundRenderedPath];
 const rendered = new Map<string, string>();
 
 // The pages are rendered as the build renders them (renderPage), in a process of their own as in the
@@ -48,7 +48,7 @@ afterEach(() => {
 });
 
 /** The page of `url` as the build writes it, in this document, hydrated as the browser does it. */
-async function hydratePrerendered(url: string, address = url) {
+async function hydratePrerendered(url: string, address = url, options?: { openedWithFragment: boolean }) {
   window.history.replaceState(null, '', address);
   root = document.createElement('div');
   root.id = 'root';
@@ -56,7 +56,7 @@ async function hydratePrerendered(url: string, address = url) {
   document.body.append(root);
   const heading = root.querySelector('main h1');
   const container = root;
-  await new Promise<void>((resolve) => void startApp(container, resolve));
+  await new Promise<void>((resolve) => void startApp(container, resolve, options));
   return { root, heading };
 }
 
@@ -95,6 +95,49 @@ describe('a pre-rendered public page', () => {
   });
 });
 
+describe('the dev mailbox, pre-rendered', () => {
+  it('says it is not open, as to a signed-out visitor, and keeps those elements once the server agrees', async () => {
+    const markup = rendered.get('/dev/mailbox') ?? '';
+    expect(markup).toContain('The dev mailbox is not open to you here.');
+    expect(markup).toContain('/dev/mailbox</span> on localhost');
+    expect(markup).not.toContain('Opening the mailbox');
+    const mailboxRequests: string[] = [];
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      mailboxRequests.push(new Request(input).url);
+      return Response.json({ error: { code: 'NOT_FOUND' } }, { status: 404 });
+    });
+    const errors = spyOnErrors();
+    const { root } = await hydratePrerendered('/dev/mailbox');
+    const notice = root.querySelector('[role="alert"]');
+    expect(notice).not.toBeNull();
+    // (The pages hydrated by the tests before, still mounted, may ask too.)
+    await waitFor(() => expect(mailboxRequests.length).toBeGreaterThan(0));
+    // The address on this page's port once hydrated, in the same elements.
+    await waitFor(() =>
+      expect(notice).toHaveTextContent(
+        `at http://localhost:${window.location.port}/dev/mailbox, or to an admin`,
+      ),
+    );
+    expect(root.querySelector('[role="alert"]')).toBe(notice);
+    expect(within(root).queryByText('Opening the mailbox')).not.toBeInTheDocument();
+    expect(errors).not.toHaveBeenCalled();
+  });
+});
+
+describe('an address no route matches', () => {
+  it('hydrates the pre-rendered not-found page, whatever the address', async () => {
+    const errors = spyOnErrors();
+    const { root, heading } = await hydratePrerendered(notFoundRenderedPath, '/no-such/page');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(heading).toHaveTextContent('404');
+    expect(root.querySelector('main h1')).toBe(heading);
+    // The page's own log of the address (twice in StrictMode's development checks), and nothing else.
+    expect(errors).toHaveBeenCalled();
+    for (const call of errors.mock.calls)
+      expect(call).toEqual(['404 Error: User attempted to access non-existent route:', '/no-such/page']);
+  });
+});
+
 describe('an address the server has no pre-rendered page for', () => {
   it('is rendered into the empty root', async () => {
     window.history.replaceState(null, '', '/no-such-page');
@@ -116,3 +159,13 @@ it('renders a pre-rendered page anew when the address has a fragment the server 
   expect(root.querySelector('main h1')).toHaveTextContent('Help Center');
   expect(root.querySelector('#faq-fees')).toHaveAttribute('data-state', 'open');
 }, 40_000);
+
+it('hydrates a page whose fragment an in-page link added after it opened (the skip link)', async () => {
+  const errors = spyOnErrors();
+  const { root, heading } = await hydratePrerendered('/documentation', '/documentation#main', {
+    openedWithFragment: false,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(root.querySelector('main h1')).toBe(heading);
+  expect(errors).not.toHaveBeenCalled();
+});

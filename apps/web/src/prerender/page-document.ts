@@ -6,6 +6,18 @@
 export const pagesDirectory = 'pages';
 
 /**
+ * The not-found page as pre-rendered, in the build's folder (beside index.html, not among the routes'
+ * pages): the server answers an address no route matches with it, and status 404.
+ */
+export const notFoundPageFile = '404.html';
+
+/** The router's route patterns (src/app/route-patterns.ts) as a JSON array, in the build's folder. */
+export const routePatternsFile = 'routes.json';
+
+/** An address no route of the router matches, at which the build renders the not-found page. */
+export const notFoundRenderedPath = '/404';
+
+/**
  * The file of a route's page, inside the pages folder: `/` is `index.html`, `/features` is
  * `features.html`, and a parameter stands for any one segment in brackets: `/dev/mailbox/:id` is
  * `dev/mailbox/[id].html`.

@@ -4,6 +4,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { AppProvider } from '@/app/provider.js';
 import { routes } from '@/app/routes.js';
 
+export { routePatterns } from '@/app/route-patterns.js';
 export { publicPaths } from '@/config/paths.js';
 
 // Nothing signs in while a page is rendered at build time: the account corner renders signed out.
