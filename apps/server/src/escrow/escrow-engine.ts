@@ -67,11 +67,16 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
     const touched: string[] = [];
     for (const chain of deps.chains.values()) {
       if (watched && !watched.has(chain.adapter.chain)) continue;
-      touched.push(...(await watchChain(deps, chain)));
+      const changed = await watchChain(deps, chain);
+      // The escrows whose ledgers the chain changed are brought in line at once, before any other
+      // step: a deposit made deep enough funds its deal first thing in the pass.
+      await refreshEscrows(deps, changed);
+      touched.push(...changed);
     }
     // Deployments, sweeps and wrong-token returns sent by earlier passes or requests: done, or pushed.
-    touched.push(...(await followRelayerTransactions(deps)));
-    await refreshEscrows(deps, touched);
+    const relayed = await followRelayerTransactions(deps);
+    await refreshEscrows(deps, relayed);
+    touched.push(...relayed);
     await sweepLateDeposits(deps, touched);
     if (watched === null) {
       await refreshEscrows(deps, await enforceDeadlines(deps));

@@ -18,7 +18,23 @@ import { raiseStaffAlert } from './staff-alerts.js';
  * just changed.
  */
 export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: readonly string[]): Promise<void> {
-  const ids = [...new Set(escrowIds)];
+  const unique = [...new Set(escrowIds)];
+  if (unique.length === 0) return;
+  // Only a released or refunded leg returns late money: the escrows with none are done in one read.
+  const settled = new Set(
+    (
+      await deps.db
+        .selectDistinct({ escrowId: schema.escrowLegs.escrowId })
+        .from(schema.escrowLegs)
+        .where(
+          and(
+            inArray(schema.escrowLegs.escrowId, unique),
+            inArray(schema.escrowLegs.state, ['released', 'refunded']),
+          ),
+        )
+    ).map((row) => row.escrowId),
+  );
+  const ids = unique.filter((escrowId) => settled.has(escrowId));
   if (ids.length === 0) return;
   // A sweep sent and not mined yet: its movements are not in the ledger, the money still looks held.
   const sweepsOnTheirWay = new Set(

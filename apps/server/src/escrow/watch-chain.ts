@@ -14,6 +14,9 @@ import { raiseStaffAlert } from './staff-alerts.js';
 /** Blocks read per pass, so a watcher that fell far behind catches up in steps. */
 const maxBlocksPerPass = 2_000n;
 
+/** Pending transactions whose status is read from the node at the same time. */
+const statusReadsAtOnce = 8;
+
 /**
  * One pass of the deposit watcher on a chain: notices a reorg at its cursor and steps back, reads
  * the new blocks' deposits to known escrows (one indexed lookup per batch of movements, whatever the
@@ -30,7 +33,11 @@ export async function watchChain(deps: EscrowEngineDeps, chain: EscrowChain): Pr
     .where(eq(schema.chainScanCursors.chain, adapter.chain));
   if (cursor) {
     let from = cursor.scannedHeight;
-    const seenRef = cursor.scannedBlockRef ? await adapter.blockRefAt(from) : null;
+    // The cursor's block and the tip are independent reads: asked together, one round trip.
+    const [seenRef, tip] = await Promise.all([
+      cursor.scannedBlockRef ? adapter.blockRefAt(from) : null,
+      adapter.currentHeight(),
+    ]);
     if (cursor.scannedBlockRef && seenRef !== cursor.scannedBlockRef) {
       // The block the cursor stands on is no longer canonical: step back by the confirmation depth
       // and read again; entries of dropped blocks are marked below.
@@ -41,13 +48,16 @@ export async function watchChain(deps: EscrowEngineDeps, chain: EscrowChain): Pr
         'reorg at the watcher cursor',
       );
     }
-    const tip = await adapter.currentHeight();
     if (tip > from || from !== cursor.scannedHeight) {
       const toHeight = tip - from > maxBlocksPerPass ? from + maxBlocksPerPass : tip;
-      const result = await adapter.scanDeposits(
-        { fromHeight: from + 1n, toHeight },
-        depositIndex(deps, adapter.chain),
-      );
+      // The ref the cursor will stand on is read alongside the scan rather than after it. Read
+      // before the scan's blocks, a reorg in between leaves the cursor on a ref that is no longer
+      // canonical, and the next pass steps back and reads again; read after them, it is what the
+      // watcher did before.
+      const [result, toRef] = await Promise.all([
+        adapter.scanDeposits({ fromHeight: from + 1n, toHeight }, depositIndex(deps, adapter.chain)),
+        adapter.blockRefAt(toHeight),
+      ]);
       for (const movement of result.movements) {
         if (await recordDeposit(deps, chain, movement)) changed.add(movement.watched.escrowId);
       }
@@ -55,7 +65,7 @@ export async function watchChain(deps: EscrowEngineDeps, chain: EscrowChain): Pr
         .update(schema.chainScanCursors)
         .set({
           scannedHeight: result.scannedTo,
-          scannedBlockRef: await adapter.blockRefAt(result.scannedTo),
+          scannedBlockRef: result.scannedTo === toHeight ? toRef : await adapter.blockRefAt(result.scannedTo),
           updatedAt: deps.now(),
         })
         .where(eq(schema.chainScanCursors.chain, adapter.chain));
@@ -205,13 +215,17 @@ async function confirmPendingEntries(deps: EscrowEngineDeps, chain: EscrowChain)
       ),
     );
   const changed = new Set<string>();
-  const statuses = new Map<string, Awaited<ReturnType<typeof adapter.confirmations>>>();
+  // Each transaction's status once, a few at a time rather than one after another.
+  const txRefs = [...new Set(pending.map((entry) => entry.txRef))];
+  const statuses = new Map(
+    await mapConcurrently(
+      txRefs,
+      statusReadsAtOnce,
+      async (txRef) => [txRef, await adapter.confirmations(txRef)] as const,
+    ),
+  );
   for (const entry of pending) {
-    let status = statuses.get(entry.txRef);
-    if (!status) {
-      status = await adapter.confirmations(entry.txRef);
-      statuses.set(entry.txRef, status);
-    }
+    const status = statuses.get(entry.txRef)!;
     const update = pendingEntryUpdate(entry, status, adapter.confirmationPolicy);
     if (update.kind === 'keep') continue;
     const now = deps.now();
@@ -235,4 +249,22 @@ async function confirmPendingEntries(deps: EscrowEngineDeps, chain: EscrowChain)
     changed.add(entry.escrowId);
   }
   return [...changed];
+}
+
+/** `each` over `items`, at most `limit` at a time; the results in the items' order. */
+async function mapConcurrently<T, R>(
+  items: readonly T[],
+  limit: number,
+  each: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await each(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }

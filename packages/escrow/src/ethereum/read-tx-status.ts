@@ -13,10 +13,15 @@ export async function readTxStatus(
   txRef: string,
 ): Promise<TxStatus> {
   const hash = txRef as Hex;
-  const receipt = await client.getTransactionReceipt({ hash }).catch((error: unknown) => {
-    if (error instanceof TransactionReceiptNotFoundError) return null;
-    throw error;
-  });
+  // The tip is asked with the receipt, not after it (one round trip): answered first, it can only
+  // count fewer confirmations than the block has (none when it is older than the block), never more.
+  const [receipt, tip] = await Promise.all([
+    client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return null;
+      throw error;
+    }),
+    client.getBlockNumber(),
+  ]);
   if (!receipt) {
     const known = await client.getTransaction({ hash }).then(
       () => true,
@@ -27,7 +32,6 @@ export async function readTxStatus(
     );
     return { state: known ? 'mempool' : 'unknown' };
   }
-  const tip = await client.getBlockNumber();
   const height = receipt.blockNumber;
   const confirmations = tip >= height ? Number(tip - height + 1n) : 0;
   const final =

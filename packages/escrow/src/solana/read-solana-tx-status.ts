@@ -49,8 +49,11 @@ export async function readSolanaTxStatus(context: SolanaChainContext, txRef: str
   const status = value[0];
   if (!status) return { state: 'unknown' };
   const slot = BigInt(status.slot);
-  const tip = await context.rpc.getSlot({ commitment: 'confirmed' }).send();
-  const blockRef = await readBlockhash(context, slot, 'confirmed');
+  // The tip and the block's hash are independent reads: asked together, one round trip.
+  const [tip, blockRef] = await Promise.all([
+    context.rpc.getSlot({ commitment: 'confirmed' }).send(),
+    readBlockhash(context, slot, 'confirmed'),
+  ]);
   if (!blockRef) return { state: 'unknown' };
   const confirmations = tip >= slot ? Number(tip - slot) + 1 : 1;
   const final =
