@@ -1,3 +1,4 @@
+import { afterFirstPaint } from '@/app/after-first-paint.js';
 import { holdEarlyInput } from '@/app/early-input.js';
 import './index.css';
 
@@ -24,23 +25,4 @@ if (root.firstElementChild) {
   afterFirstPaint(start);
 } else {
   void import('@/app/start.js').then((module) => module.startApp(root));
-}
-
-/**
- * Calls `then` once the page's content is on screen: when the browser reports its largest contentful
- * paint (made when the frame has been shown, which a frame callback or a timeout can precede by a
- * long way on a busy machine). Where that is not reported, after the next frame; a tab opened in the
- * background paints nothing until shown, so `then` runs after a few seconds at the latest.
- */
-function afterFirstPaint(then: () => void) {
-  setTimeout(then, 5000);
-  if (!PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) {
-    requestAnimationFrame(() => setTimeout(then, 0));
-    return;
-  }
-  const observer = new PerformanceObserver(() => {
-    observer.disconnect();
-    setTimeout(then, 0);
-  });
-  observer.observe({ type: 'largest-contentful-paint', buffered: true });
 }
