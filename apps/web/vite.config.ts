@@ -7,6 +7,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { createServer, defineConfig, type Plugin } from 'vite';
 import {
+  inlineStylesheets,
   notFoundPageFile,
   notFoundRenderedPath,
   pageDocument,
@@ -83,7 +84,9 @@ function prerenderPublicPages(): Plugin {
           const { renderPage, publicPaths, routePatterns } = (await loader.ssrLoadModule(
             '/src/prerender/render-page.tsx',
           )) as typeof import('./src/prerender/render-page.js');
-          const template = readFileSync(join(outDir, 'index.html'), 'utf8');
+          const template = inlineStylesheets(readFileSync(join(outDir, 'index.html'), 'utf8'), (address) =>
+            readFileSync(join(outDir, address), 'utf8'),
+          );
           for (const path of publicPaths) {
             const file = join(outDir, pagesDirectory, pageFileOf(path));
             mkdirSync(dirname(file), { recursive: true });

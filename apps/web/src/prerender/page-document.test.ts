@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageDocument, pageFileOf, renderedPathOf } from './page-document.js';
+import { inlineStylesheets, pageDocument, pageFileOf, renderedPathOf } from './page-document.js';
 
 const template = `<!doctype html>
 <html lang="en">
@@ -45,6 +45,31 @@ describe('pageDocument', () => {
     expect(() => pageDocument(template, '<div>a</div><script>$RC("B:0")</script>')).toThrow(/script/);
     expect(() => pageDocument(template, '<link rel="preload" href="/a.png"/><div>a</div>')).toThrow(
       /before the page/,
+    );
+  });
+});
+
+describe('inlineStylesheets', () => {
+  it('writes the linked stylesheet into the page as a style element, the rest as it was', () => {
+    const read: string[] = [];
+    const page = inlineStylesheets(template, (address) => {
+      read.push(address);
+      return '.a{color:red}';
+    });
+    expect(read).toEqual(['/assets/index-Cd34.css']);
+    expect(page).toBe(
+      template.replace(
+        '<link rel="stylesheet" crossorigin href="/assets/index-Cd34.css">',
+        '<style>.a{color:red}</style>',
+      ),
+    );
+    expect(page).toContain('<script type="module" crossorigin src="/assets/index-Ab12.js"></script>');
+  });
+
+  it('refuses a stylesheet that would end its element, and a page that links none', () => {
+    expect(() => inlineStylesheets(template, () => 'a::after{content:"</style>"}')).toThrow('"</style"');
+    expect(() => inlineStylesheets('<head></head><div id="root"></div>', () => '')).toThrow(
+      'links no stylesheet',
     );
   });
 });

@@ -53,3 +53,20 @@ export function pageDocument(template: string, rendered: string): string {
   const withMarkup = template.replace(root, () => `<div id="root">${markup}</div>`);
   return title ? withMarkup.replace(/<title>[^<]*<\/title>/, () => title) : withMarkup;
 }
+
+/**
+ * The built index.html with each of its stylesheets written into it as a <style> element, for the
+ * pre-rendered pages: a first visit then paints from the page alone, without waiting on a second
+ * request for the stylesheet (a round trip that put the public pages' first paint at about twice
+ * the time; docs/performance.md). The content security policy allows inline styles. `readAsset`
+ * reads a file of the build by its address (`/assets/…`).
+ */
+export function inlineStylesheets(template: string, readAsset: (address: string) => string): string {
+  const links = /<link rel="stylesheet"(?: crossorigin)? href="(\/assets\/[^"]+\.css)">/g;
+  if (!links.test(template)) throw new Error('index.html links no stylesheet to write into the pages');
+  return template.replace(links, (_link, address: string) => {
+    const css = readAsset(address);
+    if (/<\/style/i.test(css)) throw new Error(`${address} holds "</style", which would end its element`);
+    return `<style>${css}</style>`;
+  });
+}
