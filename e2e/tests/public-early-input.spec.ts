@@ -43,3 +43,22 @@ test('the keyboard keeps its place and its arrow keys from before the app loads,
   await expect(page.getByRole('tab', { name: 'Trading Guide' })).toBeFocused();
   await expect(page.getByRole('tab', { name: 'Trading Guide' })).toHaveAttribute('aria-selected', 'true');
 });
+
+// A visitor on a phone who taps the menu button, and taps it again because nothing happened, wants the
+// menu open once the app is there, not opened and closed.
+test('the phone menu tapped twice before the app loads is open once it has', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.route('**/assets/start-*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await route.continue();
+  });
+  await page.goto('/');
+  const header = page.getByRole('banner');
+  await header.getByRole('button', { name: 'Open menu' }).click();
+  await header.getByRole('button', { name: 'Open menu' }).click();
+  await header.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Security' }).click({
+    timeout: 20_000,
+  });
+  await expect(page).toHaveURL(/\/security$/);
+  await expect(header.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
+});

@@ -137,3 +137,85 @@ it('presses again, once hydrated, the arrow keys pressed in a tab list before', 
   await waitFor(() => expect(document.activeElement).toBe(signUp));
   expect(signUp?.getAttribute('aria-selected')).toBe('true');
 });
+
+// Between hydration and the release (the first render's effects), React already listens: whatever is
+// held must not reach it as well, or it would happen twice (a menu opened and closed, a form sent twice).
+it('makes once a click and a submission that come after hydration but before the release', async () => {
+  const { container, input, form } = prerendered();
+  const earlyInput = holdEarlyInput(() => {});
+  const onHelp = vi.fn();
+  const onSend = vi.fn();
+  await act(async () => {
+    hydrateRoot(container, <NameForm onSend={onSend} onHelp={onHelp} />);
+  });
+  const help = container.querySelector('button[type="button"]') as HTMLButtonElement;
+  await act(async () => help.click());
+  await act(async () => {
+    type(input, 'Ada');
+    form.requestSubmit();
+  });
+  await act(async () => earlyInput.release());
+
+  expect(onHelp).toHaveBeenCalledTimes(1);
+  expect(onSend).toHaveBeenCalledExactlyOnceWith('Ada');
+});
+
+it('moves once for an arrow key pressed after hydration but before the release', async () => {
+  container = document.createElement('div');
+  container.innerHTML = renderToString(<SignInOrUp />);
+  document.body.append(container);
+  const earlyInput = holdEarlyInput(() => {});
+  await act(async () => {
+    hydrateRoot(container!, <SignInOrUp />);
+  });
+  const [signIn, signUp] = [...container.querySelectorAll('button')];
+  signIn?.focus();
+  await act(async () => {
+    signIn?.dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true }),
+    );
+  });
+  await act(async () => earlyInput.release());
+  await waitFor(() => expect(document.activeElement).toBe(signUp));
+  // Twice would have wrapped round to the first tab.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(document.activeElement).toBe(signUp);
+  expect(signUp?.getAttribute('aria-selected')).toBe('true');
+});
+
+function Menu() {
+  const [open, setOpen] = useState(false);
+  return (
+    <div>
+      <button type="button" aria-expanded={open} onPointerDown={() => setOpen((was) => !was)}>
+        Menu
+      </button>
+      {open && <p>Opened</p>}
+    </div>
+  );
+}
+
+it('opens once a menu tapped again and again before it answers, also one that opens on pointer down', async () => {
+  container = document.createElement('div');
+  container.innerHTML = renderToString(<Menu />);
+  document.body.append(container);
+  const earlyInput = holdEarlyInput(() => {});
+  const menu = container.querySelector('button') as HTMLButtonElement;
+  // jsdom has no PointerEvent; React listens by the event's type.
+  const tap = () => {
+    for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup'])
+      menu.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true }));
+    menu.click();
+  };
+  tap();
+  tap();
+  await act(async () => {
+    hydrateRoot(container!, <Menu />);
+  });
+  // React listens now, but the hold has not been released.
+  await act(async () => tap());
+  expect(menu.getAttribute('aria-expanded')).toBe('false');
+  await act(async () => earlyInput.release());
+  expect(menu.getAttribute('aria-expanded')).toBe('true');
+  expect(container.textContent).toContain('Opened');
+});

@@ -3,7 +3,12 @@
 // as a GET with the fields in the address), a click on a button and the keys a widget moves by (the
 // arrows in a tab list) are held, and each starts loading the app at once. Once the page has
 // hydrated, the held text reaches React, then the held keys are pressed again where the focus is,
-// then the held submission or click is made again.
+// then the held submissions and clicks are made again, in the order they were made. The same one
+// made again and again (a visitor tapping a button that does not answer yet) is made once.
+//
+// What is held goes no further than the document while held: between hydration and the release (the
+// first render's effects) React already listens, and would act on it as well as on its replay: a menu
+// opened and closed again, a form sent twice, a tab list moved two tabs.
 
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 type Held =
@@ -14,6 +19,8 @@ type Held =
 const keyedWidgets =
   '[role="tablist"], [role="menu"], [role="menubar"], [role="radiogroup"], [role="listbox"], [role="toolbar"]';
 const widgetKeys = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End']);
+
+const pressEvents = ['pointerdown', 'mousedown', 'pointerup', 'mouseup'] as const;
 
 type HeldKey = Pick<KeyboardEventInit, 'key' | 'code' | 'shiftKey' | 'ctrlKey' | 'altKey' | 'metaKey'>;
 
@@ -69,7 +76,13 @@ function press(button: HTMLButtonElement) {
 /** Holds early input on `document` until released; `wake` is called at the first thing held. */
 export function holdEarlyInput(wake: () => void): EarlyInput {
   const changed = new Set<Field>();
-  let held: Held | null = null;
+  const held: Held[] = [];
+  const hold = (action: Held) => {
+    const last = held.at(-1);
+    const target = (item: Held) => (item.kind === 'submit' ? item.form : item.button);
+    if (last && target(last) === target(action)) held[held.length - 1] = action;
+    else held.push(action);
+  };
   const keys: HeldKey[] = [];
 
   const onInput = (event: Event) => {
@@ -79,21 +92,32 @@ export function holdEarlyInput(wake: () => void): EarlyInput {
   const onSubmit = (event: SubmitEvent) => {
     if (!(event.target instanceof HTMLFormElement)) return;
     event.preventDefault();
-    held = { kind: 'submit', form: event.target, submitter: event.submitter };
+    event.stopPropagation();
+    hold({ kind: 'submit', form: event.target, submitter: event.submitter });
     wake();
   };
   const onClick = (event: MouseEvent) => {
     const button = event.target instanceof Element ? event.target.closest('button') : null;
     // A submit button's click ends in the form's submit event, held above.
     if (!button || (button.type === 'submit' && button.form)) return;
-    held = { kind: 'click', button };
+    event.stopPropagation();
+    hold({ kind: 'click', button });
     wake();
+  };
+  // The presses a held click is made of, which widgets may act on instead (a Radix menu opens on
+  // pointer down): the click's replay makes them again.
+  const onPress = (event: Event) => {
+    if (event.type === 'pointerdown') wake();
+    const button = event.target instanceof Element ? event.target.closest('button') : null;
+    if (button && !(button.type === 'submit' && button.form)) event.stopPropagation();
   };
   const onFirstInteraction = () => wake();
   const onKeyDown = (event: KeyboardEvent) => {
     const { key, code, shiftKey, ctrlKey, altKey, metaKey, target } = event;
-    if (widgetKeys.has(key) && target instanceof Element && target.closest(keyedWidgets))
+    if (widgetKeys.has(key) && target instanceof Element && target.closest(keyedWidgets)) {
+      event.stopPropagation();
       keys.push({ key, code, shiftKey, ctrlKey, altKey, metaKey });
+    }
     wake();
   };
 
@@ -101,7 +125,7 @@ export function holdEarlyInput(wake: () => void): EarlyInput {
   document.addEventListener('change', onInput, true);
   document.addEventListener('submit', onSubmit, true);
   document.addEventListener('click', onClick, true);
-  document.addEventListener('pointerdown', onFirstInteraction, { capture: true, passive: true });
+  for (const type of pressEvents) document.addEventListener(type, onPress, { capture: true, passive: true });
   document.addEventListener('keydown', onKeyDown, { capture: true, passive: true });
   document.addEventListener('focusin', onFirstInteraction, { capture: true, passive: true });
 
@@ -111,7 +135,7 @@ export function holdEarlyInput(wake: () => void): EarlyInput {
       document.removeEventListener('change', onInput, true);
       document.removeEventListener('submit', onSubmit, true);
       document.removeEventListener('click', onClick, true);
-      document.removeEventListener('pointerdown', onFirstInteraction, true);
+      for (const type of pressEvents) document.removeEventListener(type, onPress, true);
       document.removeEventListener('keydown', onKeyDown, true);
       document.removeEventListener('focusin', onFirstInteraction, true);
       for (const field of changed) if (field.isConnected) replayField(field);
@@ -121,16 +145,17 @@ export function holdEarlyInput(wake: () => void): EarlyInput {
         if (!focused?.closest(keyedWidgets)) break;
         focused.dispatchEvent(new KeyboardEvent('keydown', { ...key, bubbles: true, cancelable: true }));
       }
-      const last = held as Held | null;
-      if (last?.kind === 'submit' && last.form.isConnected) {
-        const { submitter } = last;
-        if (submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement) {
-          last.form.requestSubmit(submitter);
-        } else {
-          last.form.requestSubmit();
+      for (const action of held) {
+        if (action.kind === 'submit' && action.form.isConnected) {
+          const { submitter } = action;
+          if (submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement) {
+            action.form.requestSubmit(submitter);
+          } else {
+            action.form.requestSubmit();
+          }
+        } else if (action.kind === 'click' && action.button.isConnected) {
+          press(action.button);
         }
-      } else if (last?.kind === 'click' && last.button.isConnected) {
-        press(last.button);
       }
     },
   };
