@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { afterFirstPaint } from './after-first-paint.js';
+import { afterFirstPaint, outsideMainWaitMs } from './after-first-paint.js';
 
-// The browser's side, played by hand: LCP reports, frames and timers.
-let report: ((entries: number) => void) | undefined;
+// The browser's side, played by hand: LCP reports (of an element in the page's main, unless said
+// otherwise), frames and timers.
+let report: ((entries: number, where?: 'main' | 'header') => void) | undefined;
 let frames: FrameRequestCallback[] = [];
 let supported = ['largest-contentful-paint'];
 
@@ -12,7 +13,10 @@ class FakeObserver {
   }
   constructor(private readonly callback: (list: { getEntries(): unknown[] }) => void) {}
   observe() {
-    report = (entries) => this.callback({ getEntries: () => Array.from({ length: entries }) });
+    report = (entries, where = 'main') => {
+      const element = { closest: (selector: string) => (selector === where ? {} : null) };
+      this.callback({ getEntries: () => Array.from({ length: entries }, () => ({ element })) });
+    };
   }
   disconnect() {
     report = undefined;
@@ -55,7 +59,7 @@ it('acts two frames after the largest paint, when no larger one came since', () 
 it('waits for the page text when the logo is reported a frame before it', () => {
   const then = vi.fn();
   afterFirstPaint(then);
-  report?.(1); // the logo
+  report?.(1, 'header'); // the logo
   frame();
   report?.(1); // the heading, larger
   frame();
@@ -81,6 +85,35 @@ it('acts after five seconds when nothing is painted (a tab opened in the backgro
   const then = vi.fn();
   afterFirstPaint(then);
   vi.advanceTimersByTime(4999);
+  expect(then).not.toHaveBeenCalled();
+  vi.advanceTimersByTime(1);
+  expect(then).toHaveBeenCalledTimes(1);
+});
+
+it('waits a while for the page text when only the logo has been reported, several frames before it', () => {
+  const then = vi.fn();
+  afterFirstPaint(then);
+  report?.(1, 'header'); // the logo
+  frame();
+  frame();
+  frame();
+  expect(then).not.toHaveBeenCalled();
+  vi.advanceTimersByTime(outsideMainWaitMs / 2);
+  report?.(1); // the heading, larger, frames later
+  frame();
+  frame();
+  expect(then).toHaveBeenCalledTimes(1);
+  vi.advanceTimersByTime(outsideMainWaitMs);
+  expect(then).toHaveBeenCalledTimes(1);
+});
+
+it('acts a while after a paint outside main when nothing in main is reported', () => {
+  const then = vi.fn();
+  afterFirstPaint(then);
+  report?.(1, 'header');
+  frame();
+  frame();
+  vi.advanceTimersByTime(outsideMainWaitMs - 1);
   expect(then).not.toHaveBeenCalled();
   vi.advanceTimersByTime(1);
   expect(then).toHaveBeenCalledTimes(1);
