@@ -11,7 +11,9 @@
 //    the node): `watchChain` reads the same blocks holding the same few deposits each time, the runs
 //    with 10 and with 10,000 interleaved. Goal: ratio ≤ 1.2, the cost per block does not grow with
 //    open legs (one indexed lookup per block).
-// The database is PGlite in memory; TEST_DB=postgres uses the local PostgreSQL server.
+// The database is the local PostgreSQL server, as a deployment's is (a throw-away database, as the
+// tests make with TEST_DB=postgres); TEST_DB=pglite runs it on PGlite in memory, the embedded default
+// of `npm start`, whose WebAssembly engine shares the engine's thread (docs/performance.md).
 // The machine is shared: times are medians of repeated runs, and only ratios are judged.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -38,6 +40,7 @@ import { createTestTrader } from '../apps/server/src/testing/create-test-trader.
 import { reportFundingLatencies, reportRow } from './report-row.js';
 import { waitForDealStatus } from './wait-for-deal-status.js';
 
+process.env.TEST_DB ??= 'postgres';
 const pollMs = Number(process.env.BENCH_ESCROW_POLL_MS ?? 60_000);
 const latencyGoalMs = 100;
 const fundedDeals = 5;

@@ -10,7 +10,9 @@
 //    deposits): `watchChain` reads the same blocks holding the same few deposits each time, the runs
 //    with 10 and with 10,000 interleaved, each run the fastest of 3 passes. Goal: ratio ≤ 1.2, the
 //    cost per block does not grow with open deals (one indexed lookup per block).
-// The database is PGlite in memory; TEST_DB=postgres uses the local PostgreSQL server (as the tests do).
+// The database is the local PostgreSQL server, as a deployment's is (a throw-away database, as the
+// tests make with TEST_DB=postgres); TEST_DB=pglite runs it on PGlite in memory, the embedded default
+// of `npm start`, whose WebAssembly engine shares the engine's thread (docs/performance.md).
 // The machine is shared: times are medians of repeated runs, and only ratios are judged.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,6 +32,7 @@ import { type EscrowDevnet, startEscrowDevnet } from '../apps/server/src/testing
 import { reportFundingLatencies, reportRow } from './report-row.js';
 import { waitForDealStatus } from './wait-for-deal-status.js';
 
+process.env.TEST_DB ??= 'postgres';
 const pollMs = Number(process.env.BENCH_ESCROW_POLL_MS ?? 60_000);
 const fundedDeals = Number(process.env.BENCH_FUNDED_DEALS ?? 5);
 const warmUpDeals = 1;

@@ -18,7 +18,9 @@
 //    The watcher's view of the tip is pinned to the last slot of that range (the devnet keeps
 //    closing slots). Goal: ratio ≤ 1.2, the cost per block does not grow with open legs (one
 //    indexed lookup per block).
-// The database is PGlite in memory; TEST_DB=postgres uses the local PostgreSQL server.
+// The database is the local PostgreSQL server, as a deployment's is (a throw-away database, as the
+// tests make with TEST_DB=postgres); TEST_DB=pglite runs it on PGlite in memory, the embedded default
+// of `npm start`, whose WebAssembly engine shares the engine's thread (docs/performance.md).
 // The machine is shared: times are medians of repeated runs, and only ratios are judged.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,6 +44,7 @@ import { freshSolanaAddress } from '../apps/server/src/testing/solana-test-walle
 import { reportFundingLatencies, reportRow } from './report-row.js';
 import { waitForDealStatus } from './wait-for-deal-status.js';
 
+process.env.TEST_DB ??= 'postgres';
 const pollMs = Number(process.env.BENCH_ESCROW_POLL_MS ?? 60_000);
 const latencyGoalMs = 100;
 const slotMs = Number(process.env.BENCH_SOL_SLOT_MS ?? 400);
