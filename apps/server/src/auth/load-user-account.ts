@@ -35,6 +35,57 @@ function prepareAccountSummary(db: Db) {
 
 const accountSummaries = new WeakMap<Db, ReturnType<typeof prepareAccountSummary>>();
 
+interface AccountSummary {
+  roles: schema.UserRole[];
+  hasFactors: boolean;
+  hasIdentities: boolean;
+}
+
+/**
+ * The user whose e-mail address is `email` (in any case), with the same summary of their account, in
+ * one statement: a password sign-in reads the user and their account in one round trip instead of
+ * two. Prepared once per database.
+ */
+function prepareUserAccountByEmail(db: Db) {
+  const { users, userRoles, mfaFactors, identities } = schema;
+  // Written out with its table: drizzle writes a one-table selection's columns without theirs, and a
+  // bare "id" in the subqueries below would be the factor's or the identity's own.
+  const userId = sql`${users}.${sql.identifier(users.id.name)}`;
+  return db
+    .select({
+      user: users,
+      roles: sql<
+        schema.UserRole[]
+      >`array(select ${userRoles.role} from ${userRoles} where ${userRoles.userId} = ${userId} order by 1)`,
+      hasFactors: sql<boolean>`exists(select 1 from ${mfaFactors} where ${mfaFactors.userId} = ${userId})`,
+      hasIdentities: sql<boolean>`exists(select 1 from ${identities} where ${identities.userId} = ${userId})`,
+    })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${sql.placeholder('email')})`)
+    .prepare('user_account_by_email');
+}
+
+const accountsByEmail = new WeakMap<Db, ReturnType<typeof prepareUserAccountByEmail>>();
+
+/**
+ * The user with this e-mail address (as `findUserByEmail` finds them), and a function that completes
+ * their account as `loadUserAccount` does, reading factors and identities only when there are some.
+ */
+export async function findUserAccountByEmail(
+  db: Db,
+  email: string,
+): Promise<{ user: UserRow; account: () => Promise<UserAccount> } | undefined> {
+  let query = accountsByEmail.get(db);
+  if (!query) {
+    query = prepareUserAccountByEmail(db);
+    accountsByEmail.set(db, query);
+  }
+  const [found] = await query.execute({ email });
+  if (!found) return undefined;
+  const { user, ...summary } = found;
+  return { user, account: () => completeAccount(db, user, summary) };
+}
+
 export async function loadUserAccount(db: Db, user: UserRow): Promise<UserAccount> {
   let summaryQuery = accountSummaries.get(db);
   if (!summaryQuery) {
@@ -43,6 +94,10 @@ export async function loadUserAccount(db: Db, user: UserRow): Promise<UserAccoun
   }
   const [summary] = await summaryQuery.execute({ userId: user.id });
   if (!summary) throw new Error('the account summary query answered no row');
+  return completeAccount(db, user, summary);
+}
+
+async function completeAccount(db: Db, user: UserRow, summary: AccountSummary): Promise<UserAccount> {
   const [factors, identities] = await Promise.all([
     summary.hasFactors
       ? db

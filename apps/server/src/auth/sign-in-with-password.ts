@@ -1,11 +1,10 @@
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, invalidCredentials } from './auth-error.js';
 import { findKnownDevice, issueDeviceToken } from './device-token.js';
-import { findUserByEmail } from './find-user-by-email.js';
 import { verifyPassword, verifyPasswordOfUnknownAccount } from './hash-password.js';
 import type { SessionResponse } from './issue-session-response.js';
 import { linkPendingIdentity } from './link-pending-identity.js';
-import { loadUserAccount } from './load-user-account.js';
+import { findUserAccountByEmail, loadUserAccount } from './load-user-account.js';
 import { type ClientInfo, startSession } from './start-session.js';
 import { throttleSignIn } from './throttle-sign-in.js';
 
@@ -32,13 +31,16 @@ export async function signInWithPassword(
   },
   client: ClientInfo,
 ): Promise<PasswordSignIn> {
-  const user = await findUserByEmail(deps.db, input.email);
+  // The account (roles, whether there are factors) is read with the user, in one round trip; it
+  // is used only once the password has been checked.
+  const found = await findUserAccountByEmail(deps.db, input.email);
+  const user = found?.user;
   const knownDeviceId = await findKnownDevice(deps, input.deviceTokens, user?.id);
   const attempt = await throttleSignIn(deps, { email: input.email, address: client.ip, knownDeviceId });
   const passwordMatches = user?.passwordHash
     ? await verifyPassword(user.passwordHash, input.password)
     : await verifyPasswordOfUnknownAccount(input.password);
-  if (!user || !passwordMatches) throw invalidCredentials();
+  if (!found || !user || !passwordMatches) throw invalidCredentials();
   await attempt.succeeded();
   if (deps.config.auth.requireEmailConfirmation && !user.emailConfirmedAt) {
     throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
@@ -46,7 +48,9 @@ export async function signInWithPassword(
   const linkedIdentity = input.identityLinkToken
     ? await linkPendingIdentity(deps, input.identityLinkToken, user)
     : false;
-  const session = await startSession(deps, await loadUserAccount(deps.db, user), 'password', client);
+  // A link just made added an identity the account read before it does not have.
+  const account = linkedIdentity ? await loadUserAccount(deps.db, user) : await found.account();
+  const session = await startSession(deps, account, 'password', client);
   return {
     session,
     deviceToken: { userId: user.id, token: await issueDeviceToken(deps, user.id) },
