@@ -30,6 +30,12 @@ const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
 const connections = 10;
 const rounds = 5;
+// pgbench takes whole seconds for a slice (-T).
+if (!Number.isInteger(durationSeconds / rounds) || durationSeconds <= 0) {
+  throw new Error(
+    `BENCH_DURATION must be a positive multiple of ${rounds} (seconds per contestant, in ${rounds} slices)`,
+  );
+}
 const sliceSeconds = durationSeconds / rounds;
 /** A sign-in takes about a second under load: longer slices, so cutting them off costs little. */
 const signInSliceSeconds = 2 * sliceSeconds;
