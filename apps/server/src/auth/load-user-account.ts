@@ -1,5 +1,5 @@
 import { type Db, schema } from '@covenant/db';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, type SQLWrapper, sql } from 'drizzle-orm';
 
 export type UserRow = typeof schema.users.$inferSelect;
 export type FactorRow = typeof schema.mfaFactors.$inferSelect;
@@ -14,21 +14,26 @@ export interface UserAccount {
   identities: IdentityRow[];
 }
 
+/** The user's roles, and whether it has any factor or other identity: the summary's columns. */
+function accountSummaryColumns(userId: SQLWrapper) {
+  const { userRoles, mfaFactors, identities } = schema;
+  return {
+    roles: sql<
+      schema.UserRole[]
+    >`array(select ${userRoles.role} from ${userRoles} where ${userRoles.userId} = ${userId} order by 1)`,
+    hasFactors: sql<boolean>`exists(select 1 from ${mfaFactors} where ${mfaFactors.userId} = ${userId})`,
+    hasIdentities: sql<boolean>`exists(select 1 from ${identities} where ${identities.userId} = ${userId})`,
+  };
+}
+
 /**
- * The user's roles, and whether it has any factor or other identity, in one statement: most users
- * have neither, so a sign-in reads its account in one round trip instead of three. Prepared once per
+ * The user's account summary in one statement: most users have neither factors nor other
+ * identities, so a sign-in reads its account in one round trip instead of three. Prepared once per
  * database.
  */
 function prepareAccountSummary(db: Db) {
-  const userId = sql.placeholder('userId');
   return db
-    .select({
-      roles: sql<
-        schema.UserRole[]
-      >`array(select ${schema.userRoles.role} from ${schema.userRoles} where ${schema.userRoles.userId} = ${userId} order by 1)`,
-      hasFactors: sql<boolean>`exists(select 1 from ${schema.mfaFactors} where ${schema.mfaFactors.userId} = ${userId})`,
-      hasIdentities: sql<boolean>`exists(select 1 from ${schema.identities} where ${schema.identities.userId} = ${userId})`,
-    })
+    .select(accountSummaryColumns(sql.placeholder('userId')))
     .from(sql`(select 1) as account`)
     .prepare('user_account_summary');
 }
@@ -47,19 +52,12 @@ interface AccountSummary {
  * two. Prepared once per database.
  */
 function prepareUserAccountByEmail(db: Db) {
-  const { users, userRoles, mfaFactors, identities } = schema;
+  const { users } = schema;
   // Written out with its table: drizzle writes a one-table selection's columns without theirs, and a
-  // bare "id" in the subqueries below would be the factor's or the identity's own.
+  // bare "id" in the summary's subqueries would be the factor's or the identity's own.
   const userId = sql`${users}.${sql.identifier(users.id.name)}`;
   return db
-    .select({
-      user: users,
-      roles: sql<
-        schema.UserRole[]
-      >`array(select ${userRoles.role} from ${userRoles} where ${userRoles.userId} = ${userId} order by 1)`,
-      hasFactors: sql<boolean>`exists(select 1 from ${mfaFactors} where ${mfaFactors.userId} = ${userId})`,
-      hasIdentities: sql<boolean>`exists(select 1 from ${identities} where ${identities.userId} = ${userId})`,
-    })
+    .select({ user: users, ...accountSummaryColumns(userId) })
     .from(users)
     .where(sql`lower(${users.email}) = lower(${sql.placeholder('email')})`)
     .prepare('user_account_by_email');

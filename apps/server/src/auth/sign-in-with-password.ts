@@ -34,13 +34,14 @@ export async function signInWithPassword(
   // The account (roles, whether there are factors) is read with the user, in one round trip; it
   // is used only once the password has been checked.
   const found = await findUserAccountByEmail(deps.db, input.email);
-  const user = found?.user;
-  const knownDeviceId = await findKnownDevice(deps, input.deviceTokens, user?.id);
+  const knownDeviceId = await findKnownDevice(deps, input.deviceTokens, found?.user.id);
   const attempt = await throttleSignIn(deps, { email: input.email, address: client.ip, knownDeviceId });
-  const passwordMatches = user?.passwordHash
-    ? await verifyPassword(user.passwordHash, input.password)
+  const passwordHash = found?.user.passwordHash;
+  const passwordMatches = passwordHash
+    ? await verifyPassword(passwordHash, input.password)
     : await verifyPasswordOfUnknownAccount(input.password);
-  if (!found || !user || !passwordMatches) throw invalidCredentials();
+  if (!found || !passwordMatches) throw invalidCredentials();
+  const { user } = found;
   await attempt.succeeded();
   if (deps.config.auth.requireEmailConfirmation && !user.emailConfirmedAt) {
     throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');

@@ -73,6 +73,12 @@ function press(button: HTMLButtonElement) {
   button.click();
 }
 
+/** The button an event is on, unless it submits a form (that is held as the form's submission). */
+function clickedButton(target: EventTarget | null): HTMLButtonElement | null {
+  const button = target instanceof Element ? target.closest('button') : null;
+  return button && !(button.type === 'submit' && button.form) ? button : null;
+}
+
 /** Holds early input on `document` until released; `wake` is called at the first thing held. */
 export function holdEarlyInput(wake: () => void): EarlyInput {
   const changed = new Set<Field>();
@@ -97,9 +103,8 @@ export function holdEarlyInput(wake: () => void): EarlyInput {
     wake();
   };
   const onClick = (event: MouseEvent) => {
-    const button = event.target instanceof Element ? event.target.closest('button') : null;
-    // A submit button's click ends in the form's submit event, held above.
-    if (!button || (button.type === 'submit' && button.form)) return;
+    const button = clickedButton(event.target);
+    if (!button) return;
     event.stopPropagation();
     hold({ kind: 'click', button });
     wake();
@@ -108,8 +113,7 @@ export function holdEarlyInput(wake: () => void): EarlyInput {
   // pointer down): the click's replay makes them again.
   const onPress = (event: Event) => {
     if (event.type === 'pointerdown') wake();
-    const button = event.target instanceof Element ? event.target.closest('button') : null;
-    if (button && !(button.type === 'submit' && button.form)) event.stopPropagation();
+    if (clickedButton(event.target)) event.stopPropagation();
   };
   const onFirstInteraction = () => wake();
   const onKeyDown = (event: KeyboardEvent) => {
