@@ -233,15 +233,19 @@ describe('the escrow panel', () => {
 
   it('counts down to the funding deadline and says when it has passed', async () => {
     const { api } = openDeal('terms_agreed');
-    const deadline = new Date(Date.now() + 2_000).toISOString();
+    // Far enough ahead that a loaded machine still renders both clocks before it.
+    const deadline = new Date(Date.now() + 4_000).toISOString();
     api.on('GET /deals/deal-1/escrow', {
       status: 200,
       body: escrowView('awaiting_funding', [assetLeg({ deadline }), stableLeg({ deadline })]),
     });
     renderApp('/trading/deals/deal-1', api.server);
     const panel = await escrowPanel();
-    expect((await panel.findAllByText(/^Funding closes in \d s$/)).length).toBe(2);
-    expect(await panel.findAllByText('Funding deadline passed')).toHaveLength(2);
+    // Each leg's countdown ticks on its own timer: wait for both, not for the first to turn.
+    await waitFor(() => expect(panel.getAllByText(/^Funding closes in \d s$/)).toHaveLength(2));
+    await waitFor(() => expect(panel.getAllByText('Funding deadline passed')).toHaveLength(2), {
+      timeout: 8_000,
+    });
   });
 
   it('offers the devnet wallet on the devnet, for the viewer’s own unfunded leg only, and refreshes after', async () => {
