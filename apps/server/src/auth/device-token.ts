@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { errors, jwtVerify } from 'jose';
 import type { AuthDeps } from './auth-deps.js';
 import { accessTokenIssuer } from './issue-access-token.js';
 
@@ -21,15 +21,14 @@ type DeviceTokenDeps = Pick<AuthDeps, 'signingKey' | 'config' | 'now'>;
 /** A new device token for `userId`, with a fresh device id. */
 export async function issueDeviceToken(deps: DeviceTokenDeps, userId: string): Promise<string> {
   const issuedAt = Math.floor(deps.now().getTime() / 1000);
-  return new SignJWT({})
-    .setProtectedHeader({ alg: 'ES256', kid: deps.signingKey.kid, typ: deviceTokenType })
-    .setIssuer(accessTokenIssuer(deps.config.publicUrl))
-    .setAudience(deviceAudience)
-    .setSubject(userId)
-    .setJti(randomUUID())
-    .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + deviceTokenLifetimeSeconds)
-    .sign(deps.signingKey.privateKey);
+  return deps.signingKey.signJwt(deviceTokenType, {
+    iss: accessTokenIssuer(deps.config.publicUrl),
+    aud: deviceAudience,
+    sub: userId,
+    jti: randomUUID(),
+    iat: issuedAt,
+    exp: issuedAt + deviceTokenLifetimeSeconds,
+  });
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { schema } from '@covenant/db';
-import { SignJWT } from 'jose';
 import type { AuthDeps } from './auth-deps.js';
 import type { UserAccount } from './load-user-account.js';
 import { appMetadataOf } from './present-user.js';
@@ -31,7 +30,7 @@ export async function issueAccessToken(
   const issuedAt = Math.floor(deps.now().getTime() / 1000);
   const expiresIn = deps.config.auth.jwtExpirySeconds;
   const expiresAt = issuedAt + expiresIn;
-  const accessToken = await new SignJWT({
+  const accessToken = deps.signingKey.signJwt('JWT', {
     email: account.user.email,
     phone: '',
     app_metadata: appMetadataOf(account),
@@ -41,13 +40,11 @@ export async function issueAccessToken(
     amr: session.amr,
     session_id: session.id,
     is_anonymous: false,
-  })
-    .setProtectedHeader({ alg: 'ES256', kid: deps.signingKey.kid, typ: 'JWT' })
-    .setIssuer(accessTokenIssuer(deps.config.publicUrl))
-    .setAudience(accessTokenAudience)
-    .setSubject(account.user.id)
-    .setIssuedAt(issuedAt)
-    .setExpirationTime(expiresAt)
-    .sign(deps.signingKey.privateKey);
+    iss: accessTokenIssuer(deps.config.publicUrl),
+    aud: accessTokenAudience,
+    sub: account.user.id,
+    iat: issuedAt,
+    exp: expiresAt,
+  });
   return { accessToken, expiresIn, expiresAt };
 }

@@ -1,7 +1,8 @@
+import { createPublicKey } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exportJWK, generateKeyPair, jwtVerify, SignJWT } from 'jose';
+import { decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSigningKey } from './load-signing-key.js';
 
@@ -36,6 +37,31 @@ describe('loadSigningKey', () => {
     expect(key.kid).toBe('production-1');
     expect(key.publicJwk).toMatchObject({ kid: 'production-1', alg: 'ES256', key_ops: ['verify'] });
     await expect(stat(join(dataDir, 'keys', 'jwt-signing-key.json'))).rejects.toThrow();
+  });
+
+  it('signs JWTs that jose verifies with the published key, and only with it', async () => {
+    const key = await loadSigningKey({ jwtPrivateJwk: undefined, dataDir });
+    const claims = {
+      sub: 'user-1',
+      aud: 'authenticated',
+      iat: 1_700_000_000,
+      exp: 4_000_000_000,
+      note: 'é ✓',
+    };
+    const token = key.signJwt('device+jwt', claims);
+    expect(decodeProtectedHeader(token)).toEqual({ alg: 'ES256', kid: key.kid, typ: 'device+jwt' });
+    const published = createPublicKey({ key: key.publicJwk, format: 'jwk' } as Parameters<
+      typeof createPublicKey
+    >[0]);
+    const { payload } = await jwtVerify(token, published, { algorithms: ['ES256'], typ: 'device+jwt' });
+    expect(payload).toEqual(claims);
+    // A signature is r‖s (64 bytes), as ES256 asks, not DER; and it covers header and claims.
+    expect(Buffer.from(token.split('.')[2]!, 'base64url')).toHaveLength(64);
+    const [header, , signature] = token.split('.');
+    const forged = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: 'user-2' })).toString('base64url')}.${signature}`;
+    await expect(jwtVerify(forged, key.publicKey)).rejects.toThrow(/signature verification failed/);
+    const other = await loadSigningKey({ jwtPrivateJwk: undefined, dataDir: `${dataDir}/other` });
+    await expect(jwtVerify(token, other.publicKey)).rejects.toThrow(/signature verification failed/);
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
 import { join } from 'node:path';
 import {
   type CryptoKey,
@@ -15,6 +16,12 @@ export interface SigningKey {
   privateKey: CryptoKey;
   publicKey: CryptoKey;
   publicJwk: JWK;
+  /**
+   * A compact ES256 JWT of `claims` whose header says `typ`, this key's `kid` and ES256. Signed
+   * on the calling thread: WebCrypto (jose's `SignJWT`) would queue each signature on the libuv pool,
+   * behind the argon2 verifications of the sign-ins in flight.
+   */
+  signJwt(typ: string, claims: Record<string, unknown>): string;
 }
 
 const keyFileName = 'jwt-signing-key.json';
@@ -66,10 +73,27 @@ async function signingKeyFromJwk(jwk: JWK): Promise<SigningKey> {
   const kid = jwk.kid ?? (await calculateJwkThumbprint(publicBase));
   const privateKey = (await importJWK({ ...jwk, alg: 'ES256' }, 'ES256')) as CryptoKey;
   const publicKey = (await importJWK({ ...publicBase, alg: 'ES256' }, 'ES256')) as CryptoKey;
+  const keyObject = createPrivateKey({ key: { ...jwk }, format: 'jwk' } as Parameters<
+    typeof createPrivateKey
+  >[0]);
   return {
     kid,
     privateKey,
     publicKey,
     publicJwk: { ...publicBase, kid, alg: 'ES256', use: 'sig', key_ops: ['verify'] },
+    signJwt: (typ, claims) => signCompactJwt(keyObject, { alg: 'ES256', kid, typ }, claims),
   };
+}
+
+const base64urlJson = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** RFC 7515's compact serialization, with the raw r‖s signature ES256 asks for (RFC 7518 §3.4). */
+function signCompactJwt(
+  key: KeyObject,
+  header: Record<string, unknown>,
+  claims: Record<string, unknown>,
+): string {
+  const input = `${base64urlJson(header)}.${base64urlJson(claims)}`;
+  const signature = sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
 }
