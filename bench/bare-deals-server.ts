@@ -5,10 +5,16 @@
 // token verification (its result is cached by ours), validation, the trading rules, presenting the
 // deal. It still computes the audit entry's hash, since that is part of the entry it writes.
 // GET /list-only sends the list query alone (the baseline before the statements were matched).
+// POST /sign-in is a password sign-in with the statements ours sends (the address's count, the user
+// with their account summary, then the session), the same argon2id verification and two ES256
+// tokens signed with node:crypto; what it leaves out is again the framework and the app's own work.
+import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { genesisHash, hashAuditEntry } from '@covenant/domain';
+import { verify } from '@node-rs/argon2';
 import pg from 'pg';
 import { statements } from './deal-statements.js';
+import { signInStatements } from './sign-in-statements.js';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const userId = process.env.BENCH_USER_ID!;
@@ -128,6 +134,86 @@ async function create(body: Record<string, string>): Promise<unknown> {
   return deal;
 }
 
+const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A compact ES256 JWT of `claims`, signed on the spot. */
+function signToken(type: string, claims: Record<string, unknown>): string {
+  const input = `${base64url({ alg: 'ES256', kid: 'bench', typ: type })}.${base64url(claims)}`;
+  const signature = sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+async function signIn(
+  body: { email: string; password: string },
+  address: string,
+  userAgent: string | undefined,
+): Promise<{ status: number; body: unknown; cookie?: string }> {
+  const now = new Date();
+  await run(pool, statements.rateLimit, [
+    `api:ip:${address}`,
+    1,
+    new Date(now.getTime() + hourMs).toISOString(),
+    now.toISOString(),
+    now.toISOString(),
+  ]);
+  const { rows } = await run(pool, signInStatements.userAccountByEmail, [body.email]);
+  const user = rows[0] as { id: string; email: string; password_hash: string } | undefined;
+  if (!user || !(await verify(user.password_hash, body.password))) {
+    return { status: 400, body: { error: 'invalid_credentials' } };
+  }
+  const at = new Date();
+  const seconds = Math.floor(at.getTime() / 1000);
+  const amr = [{ method: 'password', timestamp: seconds }];
+  const refreshToken = randomBytes(32).toString('base64url');
+  const session = await run(pool, signInStatements.startSession, [
+    user.id,
+    JSON.stringify(amr),
+    address,
+    userAgent ?? null,
+    at.toISOString(),
+    createHash('sha256').update(refreshToken).digest('hex'),
+    at.toISOString(),
+    at.toISOString(),
+    user.id,
+  ]);
+  const accessToken = signToken('JWT', {
+    email: user.email,
+    phone: '',
+    app_metadata: { provider: 'email', providers: ['email'] },
+    user_metadata: {},
+    role: 'authenticated',
+    aal: 'aal1',
+    amr,
+    session_id: session.rows[0].id,
+    is_anonymous: false,
+    iss: 'http://127.0.0.1/auth/v1',
+    aud: 'authenticated',
+    sub: user.id,
+    iat: seconds,
+    exp: seconds + 3600,
+  });
+  const deviceToken = signToken('device+jwt', {
+    iss: 'http://127.0.0.1/auth/v1',
+    aud: 'known-device',
+    sub: user.id,
+    jti: randomUUID(),
+    iat: seconds,
+    exp: seconds + 180 * 24 * 3600,
+  });
+  return {
+    status: 200,
+    body: {
+      access_token: accessToken,
+      refresh_token: refreshToken,
+      expires_in: 3600,
+      expires_at: seconds + 3600,
+      token_type: 'bearer',
+    },
+    cookie: `covenant-device-${user.id.slice(0, 16)}=${deviceToken}; Max-Age=15552000; Path=/; HttpOnly; SameSite=Strict`,
+  };
+}
+
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
@@ -148,6 +234,13 @@ const server = createServer((request, response) => {
     sessionAndCount()
       .then(list)
       .then((body) => answer(response, 200, body), failed);
+  } else if (request.url === '/sign-in') {
+    readBody(request)
+      .then((text) => signIn(JSON.parse(text), request.socket.remoteAddress!, request.headers['user-agent']))
+      .then((result) => {
+        if (result.cookie) response.setHeader('set-cookie', result.cookie);
+        answer(response, result.status, result.body);
+      }, failed);
   } else {
     readBody(request)
       .then((text) => create(JSON.parse(text)))
