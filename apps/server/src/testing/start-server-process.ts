@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
@@ -18,7 +19,11 @@ export interface ServerProcess {
   output(): string;
   /** Resolves when the process has ended, however it ended. */
   exited: Promise<ServerExit>;
-  /** SIGKILLs the process (when still running) and waits for it to end. */
+  /**
+   * SIGKILLs the process (when still running) and waits for it to end, and for the processes it
+   * started (its embedded devnets, which follow their parent's death) to end too: a test may remove
+   * the data directory they write to, or start a server on it again, as soon as this resolves.
+   */
   kill(): Promise<ServerExit>;
 }
 
@@ -46,8 +51,12 @@ export async function startServerProcess(
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
   const kill = async (): Promise<ServerExit> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    return exited;
+    if (child.exitCode !== null || child.signalCode !== null) return exited;
+    const started = child.pid === undefined ? [] : descendantsOf(child.pid);
+    child.kill('SIGKILL');
+    const exit = await exited;
+    await Promise.all(started.map(ended));
+    return exit;
   };
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -72,5 +81,33 @@ export async function startServerProcess(
   } catch (error) {
     await kill();
     throw error;
+  }
+}
+
+/** The processes below `pid`, read from /proc (none where there is no /proc). */
+function descendantsOf(pid: number): number[] {
+  let children: number[];
+  try {
+    children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+  return children.flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+/** Resolves once `pid` no longer runs (gone, or a zombie waiting to be reaped), or after 10 s. */
+async function ended(pid: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && runs(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+function runs(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
   }
 }
