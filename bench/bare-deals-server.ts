@@ -7,12 +7,13 @@
 // GET /list-only sends the list query alone (the baseline before the statements were matched).
 // POST /sign-in is a password sign-in with the statements ours sends (the address's count, the user
 // with their account summary, then the session), the same argon2id verification and two ES256
-// tokens signed with node:crypto; what it leaves out is again the framework and the app's own work.
-import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
+// tokens signed with node:crypto as ours are; what it leaves out is again the framework and the app's own work.
+import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { genesisHash, hashAuditEntry } from '@covenant/domain';
 import { verify } from '@node-rs/argon2';
 import pg from 'pg';
+import { signCompactJwt } from '../apps/server/src/auth/sign-compact-jwt.js';
 import { statements } from './deal-statements.js';
 import { signInStatements } from './sign-in-statements.js';
 
@@ -135,14 +136,10 @@ async function create(body: Record<string, string>): Promise<unknown> {
 }
 
 const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-/** A compact ES256 JWT of `claims`, signed on the spot. */
-function signToken(type: string, claims: Record<string, unknown>): string {
-  const input = `${base64url({ alg: 'ES256', kid: 'bench', typ: type })}.${base64url(claims)}`;
-  const signature = sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' });
-  return `${input}.${signature.toString('base64url')}`;
-}
+/** A compact ES256 JWT of `claims`, signed on the spot as ours are. */
+const signToken = (type: string, claims: Record<string, unknown>) =>
+  signCompactJwt(privateKey, { alg: 'ES256', kid: 'bench', typ: type }, claims);
 
 async function signIn(
   body: { email: string; password: string },

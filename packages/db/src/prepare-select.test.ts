@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './database.js';
-import { prepareSelect, prepareStatement } from './prepare-select.js';
+import { oncePerDatabase, prepareSelect, prepareStatement } from './prepare-select.js';
 import { profiles, sessions, userRoles, users } from './schema/index.js';
 import { createTestDatabase } from './testing.js';
 
@@ -173,5 +173,24 @@ describe('prepareStatement', () => {
     ]);
     expect(first[0]!.emailConfirmedAt).toBeInstanceOf(Date);
     expect(await ours.execute(values)).toEqual(await drizzles.execute(values));
+  });
+});
+
+describe('oncePerDatabase', () => {
+  it('prepares once for each database handle and hands the same result back after', () => {
+    const prepared: object[] = [];
+    const statementOf = oncePerDatabase((db) => {
+      prepared.push(db);
+      return { for: db };
+    });
+    const first = {} as Database['db'];
+    const second = {} as Database['db'];
+    const a = statementOf(first);
+    expect(statementOf(first)).toBe(a);
+    expect(statementOf(second)).not.toBe(a);
+    expect(statementOf(second)).toEqual({ for: second });
+    expect(prepared).toHaveLength(2);
+    expect(prepared[0]).toBe(first);
+    expect(prepared[1]).toBe(second);
   });
 });

@@ -71,6 +71,22 @@ export function prepareStatement<Row>(
 }
 
 /**
+ * `prepare` run once for each database handle, its result kept with the handle: a statement for a
+ * hot path is built on its first use, not on every call (nor at start-up).
+ */
+export function oncePerDatabase<Prepared>(prepare: (db: Db) => Prepared): (db: Db) => Prepared {
+  const prepared = new WeakMap<Db, Prepared>();
+  return (db) => {
+    let value = prepared.get(db);
+    if (value === undefined) {
+      value = prepare(db);
+      prepared.set(db, value);
+    }
+    return value;
+  };
+}
+
+/**
  * The function that turns one row (its values in select order) into its object: generated once from
  * the slots as an object literal of literal keys, so every row is built with the same shape in one
  * step (V8 optimizes it as it would hand-written code), with only the decoders that change a value

@@ -1,4 +1,4 @@
-import { type Db, prepareSelect, schema } from '@covenant/db';
+import { type Db, oncePerDatabase, prepareSelect, schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
@@ -59,8 +59,9 @@ async function verifyToken(
   }
 }
 
-function prepareSessionCaller(db: Db) {
-  return prepareSelect(
+/** Built once per database: the statement runs on every authenticated request. */
+const sessionCallerQuery = oncePerDatabase((db) =>
+  prepareSelect(
     db,
     'api_session_caller',
     db
@@ -81,11 +82,8 @@ function prepareSessionCaller(db: Db) {
         ),
       )
       .$dynamic(),
-  );
-}
-
-/** Built once per database: the statement runs on every authenticated request. */
-const sessionCallerQueries = new WeakMap<Db, ReturnType<typeof prepareSessionCaller>>();
+  ),
+);
 
 /**
  * One query: the session still exists, with its assurance level, when it last proved its user, and
@@ -93,12 +91,7 @@ const sessionCallerQueries = new WeakMap<Db, ReturnType<typeof prepareSessionCal
  * reauthentication counts at once for every token of the session.
  */
 async function loadSessionCaller(db: Db, claims: TokenClaims): Promise<Principal> {
-  let query = sessionCallerQueries.get(db);
-  if (!query) {
-    query = prepareSessionCaller(db);
-    sessionCallerQueries.set(db, query);
-  }
-  const [row] = await query.execute({ sessionId: claims.sessionId, userId: claims.userId });
+  const [row] = await sessionCallerQuery(db).execute({ sessionId: claims.sessionId, userId: claims.userId });
   if (!row) throw new AppError('UNAUTHORIZED', 'The session has ended; sign in again');
   return {
     userId: claims.userId,

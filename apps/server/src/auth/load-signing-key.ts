@@ -1,4 +1,4 @@
-import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
+import { createPrivateKey } from 'node:crypto';
 import { join } from 'node:path';
 import {
   type CryptoKey,
@@ -9,6 +9,7 @@ import {
   type JWK,
 } from 'jose';
 import { readOrCreateSecretFile } from '../files/secret-file.js';
+import { signCompactJwt } from './sign-compact-jwt.js';
 
 /** The ES256 key that signs access tokens; `publicJwk` is what /.well-known/jwks.json serves. */
 export interface SigningKey {
@@ -73,9 +74,7 @@ async function signingKeyFromJwk(jwk: JWK): Promise<SigningKey> {
   const kid = jwk.kid ?? (await calculateJwkThumbprint(publicBase));
   const privateKey = (await importJWK({ ...jwk, alg: 'ES256' }, 'ES256')) as CryptoKey;
   const publicKey = (await importJWK({ ...publicBase, alg: 'ES256' }, 'ES256')) as CryptoKey;
-  const keyObject = createPrivateKey({ key: { ...jwk }, format: 'jwk' } as Parameters<
-    typeof createPrivateKey
-  >[0]);
+  const keyObject = createPrivateKey({ key: jwk, format: 'jwk' } as Parameters<typeof createPrivateKey>[0]);
   return {
     kid,
     privateKey,
@@ -83,17 +82,4 @@ async function signingKeyFromJwk(jwk: JWK): Promise<SigningKey> {
     publicJwk: { ...publicBase, kid, alg: 'ES256', use: 'sig', key_ops: ['verify'] },
     signJwt: (typ, claims) => signCompactJwt(keyObject, { alg: 'ES256', kid, typ }, claims),
   };
-}
-
-const base64urlJson = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-/** RFC 7515's compact serialization, with the raw r‖s signature ES256 asks for (RFC 7518 §3.4). */
-function signCompactJwt(
-  key: KeyObject,
-  header: Record<string, unknown>,
-  claims: Record<string, unknown>,
-): string {
-  const input = `${base64urlJson(header)}.${base64urlJson(claims)}`;
-  const signature = sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
-  return `${input}.${signature.toString('base64url')}`;
 }

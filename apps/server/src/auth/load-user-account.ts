@@ -1,4 +1,4 @@
-import { type Db, schema } from '@covenant/db';
+import { type Db, oncePerDatabase, schema } from '@covenant/db';
 import { asc, eq, type SQLWrapper, sql } from 'drizzle-orm';
 
 export type UserRow = typeof schema.users.$inferSelect;
@@ -31,14 +31,12 @@ function accountSummaryColumns(userId: SQLWrapper) {
  * identities, so a sign-in reads its account in one round trip instead of three. Prepared once per
  * database.
  */
-function prepareAccountSummary(db: Db) {
-  return db
+const accountSummaryQuery = oncePerDatabase((db) =>
+  db
     .select(accountSummaryColumns(sql.placeholder('userId')))
     .from(sql`(select 1) as account`)
-    .prepare('user_account_summary');
-}
-
-const accountSummaries = new WeakMap<Db, ReturnType<typeof prepareAccountSummary>>();
+    .prepare('user_account_summary'),
+);
 
 interface AccountSummary {
   roles: schema.UserRole[];
@@ -51,7 +49,7 @@ interface AccountSummary {
  * one statement: a password sign-in reads the user and their account in one round trip instead of
  * two. Prepared once per database.
  */
-function prepareUserAccountByEmail(db: Db) {
+const userAccountByEmailQuery = oncePerDatabase((db) => {
   const { users } = schema;
   // Written out with its table: drizzle writes a one-table selection's columns without theirs, and a
   // bare "id" in the summary's subqueries would be the factor's or the identity's own.
@@ -61,9 +59,7 @@ function prepareUserAccountByEmail(db: Db) {
     .from(users)
     .where(sql`lower(${users.email}) = lower(${sql.placeholder('email')})`)
     .prepare('user_account_by_email');
-}
-
-const accountsByEmail = new WeakMap<Db, ReturnType<typeof prepareUserAccountByEmail>>();
+});
 
 /**
  * The user with this e-mail address (as `findUserByEmail` finds them), and a function that completes
@@ -73,24 +69,14 @@ export async function findUserAccountByEmail(
   db: Db,
   email: string,
 ): Promise<{ user: UserRow; account: () => Promise<UserAccount> } | undefined> {
-  let query = accountsByEmail.get(db);
-  if (!query) {
-    query = prepareUserAccountByEmail(db);
-    accountsByEmail.set(db, query);
-  }
-  const [found] = await query.execute({ email });
+  const [found] = await userAccountByEmailQuery(db).execute({ email });
   if (!found) return undefined;
   const { user, ...summary } = found;
   return { user, account: () => completeAccount(db, user, summary) };
 }
 
 export async function loadUserAccount(db: Db, user: UserRow): Promise<UserAccount> {
-  let summaryQuery = accountSummaries.get(db);
-  if (!summaryQuery) {
-    summaryQuery = prepareAccountSummary(db);
-    accountSummaries.set(db, summaryQuery);
-  }
-  const [summary] = await summaryQuery.execute({ userId: user.id });
+  const [summary] = await accountSummaryQuery(db).execute({ userId: user.id });
   if (!summary) throw new Error('the account summary query answered no row');
   return completeAccount(db, user, summary);
 }

@@ -1,4 +1,4 @@
-import { type Db, type PreparedSelect, prepareStatement, schema } from '@covenant/db';
+import { oncePerDatabase, prepareStatement, schema } from '@covenant/db';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { AuthDeps } from './auth-deps.js';
@@ -46,7 +46,8 @@ const placeholder = sql.placeholder;
  * the session, its first refresh token and the user's last sign-in are written together or not at
  * all. Named, so PostgreSQL parses and plans it once per connection, not on every sign-in.
  */
-const startSessionQuery = new PgDialect().sqlToQuery(sql`
+const startSessionStatement = oncePerDatabase((db) => {
+  const query = new PgDialect().sqlToQuery(sql`
     with new_session as (
       insert into ${schema.sessions} (user_id, aal, amr, ip, user_agent, created_at)
       values (${placeholder('userId')}, 'aal1', ${placeholder('amr')}::jsonb, ${placeholder('ip')},
@@ -60,19 +61,5 @@ const startSessionQuery = new PgDialect().sqlToQuery(sql`
       where id = ${placeholder('userId')}
     )
     select id from new_session`);
-
-const startSessionStatements = new WeakMap<Db, PreparedSelect<string>>();
-
-function startSessionStatement(db: Db): PreparedSelect<string> {
-  let statement = startSessionStatements.get(db);
-  if (!statement) {
-    statement = prepareStatement(
-      db,
-      'start_session',
-      { toSQL: () => startSessionQuery },
-      (row) => row[0] as string,
-    );
-    startSessionStatements.set(db, statement);
-  }
-  return statement;
-}
+  return prepareStatement(db, 'start_session', { toSQL: () => query }, (row) => row[0] as string);
+});

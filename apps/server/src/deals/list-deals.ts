@@ -1,4 +1,4 @@
-import { type Db, prepareSelect, schema } from '@covenant/db';
+import { type Db, oncePerDatabase, prepareSelect, schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
 import { and, desc, eq, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { type DealView, presentDeal, selectDealViews } from './deal-view.js';
@@ -62,7 +62,8 @@ function onPage(userId: string | Placeholder, limit: number | Placeholder, condi
   return sql`${deals.id} in (${newest(deals.buyerId)} union all ${newest(deals.sellerId)})`;
 }
 
-function prepareFirstPage(db: Db) {
+/** The unfiltered first page is by far the most common list; its statement is prepared once per database. */
+const firstPageQuery = oncePerDatabase((db) => {
   const limit = sql.placeholder('limit');
   return prepareSelect(
     db,
@@ -71,16 +72,4 @@ function prepareFirstPage(db: Db) {
       .orderBy(desc(schema.deals.createdAt), desc(schema.deals.id))
       .limit(limit),
   );
-}
-
-/** The unfiltered first page is by far the most common list; its statement is prepared once per database. */
-const firstPageQueries = new WeakMap<Db, ReturnType<typeof prepareFirstPage>>();
-
-function firstPageQuery(db: Db): ReturnType<typeof prepareFirstPage> {
-  let query = firstPageQueries.get(db);
-  if (!query) {
-    query = prepareFirstPage(db);
-    firstPageQueries.set(db, query);
-  }
-  return query;
-}
+});
