@@ -1,3 +1,5 @@
+// First, before any other module allocates (see the module).
+import './tune-garbage-collector.js';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Database, openDatabase, schema } from '@covenant/db';
