@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { garbageCollectorFlags } from './tune-garbage-collector.js';
 
-describe('tuneGarbageCollector', () => {
+describe('the V8 settings of the server (tune-garbage-collector)', () => {
   it('turns off allocation-site pretenuring', () => {
     expect(garbageCollectorFlags).toEqual(['--no-allocation-site-pretenuring']);
   });
