@@ -55,7 +55,7 @@ describe('checkTradeDraft', () => {
     ]);
   });
 
-  it.each(['', 'abc', '1e3', '-0.5', '+1', '0.000000001', '0', '0.00000000'])(
+  it.each(['', 'abc', '1.2.3', '-0.5', '+1', '1e', '0', '0.00000000', '0e5', '0.000000000'])(
     'refuses the asset amount %j as not a positive number',
     (assetAmount) => {
       expect(failureOf({ ...complete, assetAmount })).toEqual([
@@ -64,6 +64,50 @@ describe('checkTradeDraft', () => {
       ]);
     },
   );
+
+  it('says how many decimals a token has when an amount is typed finer than its base unit', () => {
+    expect(failureOf({ ...complete, assetAmount: '0.000000001' })).toEqual([
+      'Invalid Amount',
+      'Asset amount can have at most 8 decimals.',
+    ]);
+    expect(failureOf({ ...complete, stableAmount: '9999.9999999' })).toEqual([
+      'Invalid Amount',
+      'Stable amount can have at most 6 decimals.',
+    ]);
+    // Trailing zeros are not precision: 0.5000000000 BTC is 0.5 × 10^8 sat; 9999.990000000 USDC is
+    // 9999.99 × 10^6 base units.
+    const zeros = checkTradeDraft(
+      { ...complete, assetAmount: '0.5000000000', stableAmount: '9999.990000000' },
+      profile,
+    );
+    expect(zeros.ok && [zeros.input.asset_amount, zeros.input.stable_amount]).toEqual([
+      '50000000',
+      '9999990000',
+    ]);
+    // The spec's order holds: a missing partner is reported before an over-precise amount.
+    expect(failureOf({ ...complete, partnerId: '', assetAmount: '0.000000001' })).toEqual([
+      'Select Partner',
+      'Please select a trading partner.',
+    ]);
+  });
+
+  it('reads the exponent notation a number input lets people type, exactly', () => {
+    const enhanced = { ...profile, trading_tier: 'institutional' as const, tier_limit_usd: '5000000' };
+    expect(failureOf({ ...complete, assetAmount: '1e7' }, enhanced)).toEqual([
+      'Amount Too Large',
+      'Trade amounts exceed maximum limits.',
+    ]);
+    const small = checkTradeDraft({ ...complete, assetAmount: '2.5E-3', stableAmount: '1e4' }, profile);
+    // 0.0025 BTC = 250000 sat; 10000 USDC = 10^4 × 10^6.
+    expect(small.ok && [small.input.asset_amount, small.input.stable_amount]).toEqual([
+      '250000',
+      '10000000000',
+    ]);
+    expect(failureOf({ ...complete, assetAmount: '1e-9' })).toEqual([
+      'Invalid Amount',
+      'Asset amount can have at most 8 decimals.',
+    ]);
+  });
 
   it('holds the maximum of 1,000,000 to the last base unit', () => {
     const enhanced = { ...profile, trading_tier: 'institutional' as const, tier_limit_usd: '5000000' };

@@ -1,6 +1,7 @@
-import { parseAmount, tokenDecimals, validateNewTrade } from '@covenant/domain';
+import { tokenDecimals, validateNewTrade } from '@covenant/domain';
 import type { CreateDealInput } from '../api/create-deal.js';
 import type { Profile } from '../api/get-profile.js';
+import { readFormAmount } from './form-amount.js';
 import { checkMeetingDraft, type MeetingDraftField } from './meeting-draft.js';
 import type { TradeDraft } from './trade-draft.js';
 
@@ -15,10 +16,14 @@ export type TradeDraftCheck =
   | { ok: true; input: CreateDealInput };
 
 // The spec's create-trade checks in their order, then the tier limit (the same rules the server
-// applies), on the amounts parsed exactly into base units. A passing draft becomes the request body.
+// applies), on the amounts parsed exactly into base units. An amount typed finer than the token's
+// base unit fails where the spec's "positive number" check stands, saying what is wrong with it. A
+// passing draft becomes the request body.
 export function checkTradeDraft(draft: TradeDraft, profile: Profile | null | undefined): TradeDraftCheck {
-  const assetAmount = parseAmount(draft.assetAmount.trim(), tokenDecimals[draft.assetSymbol]);
-  const stableAmount = parseAmount(draft.stableAmount.trim(), tokenDecimals[draft.stableSymbol]);
+  const asset = readFormAmount(draft.assetAmount, tokenDecimals[draft.assetSymbol]);
+  const stable = readFormAmount(draft.stableAmount, tokenDecimals[draft.stableSymbol]);
+  const assetAmount = asset.amount;
+  const stableAmount = stable.amount;
   const failure = validateNewTrade({
     profile: profile
       ? {
@@ -33,6 +38,20 @@ export function checkTradeDraft(draft: TradeDraft, profile: Profile | null | und
     stableSymbol: draft.stableSymbol,
     stableAmount,
   });
+  if (failure?.check === 'asset_amount' && asset.tooPrecise !== null) {
+    return {
+      ok: false,
+      title: failure.title,
+      message: `Asset amount can have at most ${asset.tooPrecise} decimals.`,
+    };
+  }
+  if (failure?.check === 'stable_amount' && stable.tooPrecise !== null) {
+    return {
+      ok: false,
+      title: failure.title,
+      message: `Stable amount can have at most ${stable.tooPrecise} decimals.`,
+    };
+  }
   if (failure) return { ok: false, title: failure.title, message: failure.message };
   // A required meeting goes in whole: the terms cannot be accepted without its details.
   const meeting = draft.meetingRequired ? checkMeetingDraft(draft.meeting) : null;
