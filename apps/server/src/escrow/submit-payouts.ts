@@ -4,6 +4,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { crashIfAt } from './escrow-crash-point.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { type PayoutRow, plannedDepositsOf, setLegState, storedTransactionOf } from './escrow-rows.js';
+import { legsStillLocked } from './legs-still-locked.js';
 import { unsignedPayoutOf } from './payout-variants.js';
 import { renewExpiredPayout } from './renew-expired-payout.js';
 import { raiseStaffAlert } from './staff-alerts.js';
@@ -33,34 +34,48 @@ export async function submitPayouts(deps: EscrowEngineDeps): Promise<string[]> {
     .innerJoin(schema.escrows, eq(schema.escrows.id, schema.escrowPayouts.escrowId))
     .innerJoin(schema.deals, eq(schema.deals.id, schema.escrows.dealId))
     .where(eq(schema.escrowPayouts.status, 'ready'));
-  // A settlement whose first leg is already on its way (a crash, or a send that failed, came between
-  // the two legs) is committed: its other leg goes on its own.
-  const settling = [
-    ...new Set(
-      ready.filter(({ payout }) => payout.source === 'settlement').map(({ payout }) => payout.escrowId),
-    ),
+  // A settlement or a mediator's release or split whose first payout is already on its way (a crash,
+  // or a send that failed, came between the legs) is committed: its other legs go on their own.
+  const paired = (payout: PayoutRow) =>
+    (payout.source === 'settlement' || payout.source === 'mediator') && payout.kind !== 'refund';
+  const pairing = [
+    ...new Set(ready.filter(({ payout }) => paired(payout)).map(({ payout }) => payout.escrowId)),
   ];
   const started =
-    settling.length === 0
+    pairing.length === 0
       ? []
       : await deps.db
-          .select({ escrowId: schema.escrowPayouts.escrowId })
+          .select({ escrowId: schema.escrowPayouts.escrowId, source: schema.escrowPayouts.source })
           .from(schema.escrowPayouts)
           .where(
             and(
-              inArray(schema.escrowPayouts.escrowId, settling),
-              eq(schema.escrowPayouts.source, 'settlement'),
+              inArray(schema.escrowPayouts.escrowId, pairing),
+              inArray(schema.escrowPayouts.source, ['settlement', 'mediator']),
               inArray(schema.escrowPayouts.status, ['submitting', 'submitted', 'confirmed']),
             ),
           );
+  const locked = new Map<string, boolean>();
   for (const { payout, dealStatus } of ready) {
     // A dispute freezes travel payouts not sent yet: the mediator's decision supersedes them.
     if (payout.source === 'travel' && dealStatus !== 'escrow_funded') continue;
+    const legsStarted = started.filter(
+      (other) => other.escrowId === payout.escrowId && other.source === payout.source,
+    );
     if (payout.source === 'settlement') {
       if (dealStatus !== 'escrow_funded') continue;
-      const legsReady = ready.filter((other) => other.payout.escrowId === payout.escrowId);
-      const legsStarted = started.filter((other) => other.escrowId === payout.escrowId);
+      const legsReady = ready.filter(
+        (other) => other.payout.escrowId === payout.escrowId && other.payout.source === 'settlement',
+      );
       if (legsReady.length + legsStarted.length < 2) continue;
+    }
+    // Before the first leg goes, every leg must still be held for the deal (legs-still-locked.ts).
+    if (paired(payout) && legsStarted.length === 0) {
+      let stillLocked = locked.get(payout.escrowId);
+      if (stillLocked === undefined) {
+        stillLocked = await legsStillLocked(deps, payout.escrowId);
+        locked.set(payout.escrowId, stillLocked);
+      }
+      if (!stillLocked) continue;
     }
     const chain = deps.chains.get(payout.chain);
     if (chain && (await chain.relayerTurn(() => cosignAndSend(deps, payout)))) touched.add(payout.escrowId);
