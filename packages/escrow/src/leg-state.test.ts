@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isConfirmed, legState, viewLeg } from './leg-state.js';
+import { heldForPayout, isConfirmed, legState, viewLeg } from './leg-state.js';
 import type { EscrowLeg, LedgerEntry, LedgerEntryKind, LedgerEntryStatus } from './types.js';
 
 let nextPosition = 0;
@@ -34,6 +34,37 @@ describe('isConfirmed', () => {
     expect(isConfirmed(entry('deposit', 1n, 'pending', 12), 12)).toBe(true);
     expect(isConfirmed(entry('deposit', 1n, 'pending', 11), 12)).toBe(false);
     expect(isConfirmed(entry('deposit', 1n, 'reorged', 40), 12)).toBe(false);
+  });
+});
+
+describe('heldForPayout', () => {
+  it('is the confirmed deposits less whatever has left the leg or is leaving it', () => {
+    const held = (...ledger: LedgerEntry[]) =>
+      heldForPayout({ requiredAmount: required, requiredConfirmations: 12, ledger });
+    // 1 WETH confirmed + 0.5 WETH seen but not deep enough: only the first counts.
+    expect(held(entry('deposit', required, 'confirmed'), entry('deposit', required / 2n, 'pending', 3))).toBe(
+      required,
+    );
+    // A travel payment of 0.2 WETH (mined, not yet deep) and a fee of 0.0001 already left:
+    //   10^18 − 2×10^17 − 10^14 = 799 900 000 000 000 000.
+    expect(
+      held(
+        entry('deposit', required, 'confirmed'),
+        entry('travel', 200_000_000_000_000_000n, 'pending', 1),
+        entry('fee', 100_000_000_000_000n, 'confirmed'),
+      ),
+    ).toBe(799_900_000_000_000_000n);
+    // A settled leg that later received 25 000 wei more holds those 25 000, not the whole deposit;
+    // a payout undone by a reorg left nothing.
+    expect(
+      held(
+        entry('deposit', required, 'confirmed'),
+        entry('payout', required - 100_000_000_000_000n, 'confirmed'),
+        entry('fee', 100_000_000_000_000n, 'confirmed'),
+        entry('payout', 5n, 'reorged'),
+        entry('deposit', 25_000n, 'confirmed'),
+      ),
+    ).toBe(25_000n);
   });
 });
 

@@ -26,6 +26,18 @@ export function confirmedDeposits(input: LegStateInput): bigint {
 }
 
 /**
+ * What the leg still holds for a payout: its confirmed deposits less everything that has left it or
+ * is on its way out (travel paid, payouts, fees, refunds, sweeps, network fees), counted as soon as
+ * the ledger has seen it, so a payout built from it never pays out money already gone.
+ */
+export function heldForPayout(input: LegStateInput): bigint {
+  const outgoing = input.ledger
+    .filter((entry) => entry.kind !== 'deposit' && entry.status !== 'reorged')
+    .reduce((sum, entry) => sum + entry.amount, 0n);
+  return confirmedDeposits(input) - outgoing;
+}
+
+/**
  * A leg's state, derived from its ledger alone so it can always be recomputed after a restart or a
  * reorg. Settlement outweighs funding: once a payout or fee has been sent the leg is releasing
  * (released when every outgoing entry is confirmed); a refund without any payout is refunding

@@ -4,6 +4,7 @@ import {
   confirmedDeposits,
   type DepositOutput,
   type EscrowLeg,
+  heldForPayout,
   isConfirmed,
   type LedgerEntry,
   type Leg,
@@ -111,6 +112,15 @@ export type EscrowBooks = Awaited<ReturnType<typeof loadEscrowBooks>>;
 /** A leg's confirmed deposits, from its ledger rows: what it holds for a payout. */
 export function receivedOf(row: LegRow, ledger: readonly LedgerRow[]): bigint {
   return confirmedDeposits({
+    requiredAmount: BigInt(row.requiredAmount),
+    requiredConfirmations: row.requiredConfirmations,
+    ledger: ledger.map(ledgerEntryOf),
+  });
+}
+
+/** What a leg still holds, from its ledger rows: confirmed deposits less everything gone or going. */
+export function heldOf(row: LegRow, ledger: readonly LedgerRow[]): bigint {
+  return heldForPayout({
     requiredAmount: BigInt(row.requiredAmount),
     requiredConfirmations: row.requiredConfirmations,
     ledger: ledger.map(ledgerEntryOf),

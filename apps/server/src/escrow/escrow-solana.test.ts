@@ -324,9 +324,24 @@ describe('travel paid from a Solana stable leg, shared half and half', () => {
       { kind: 'payout', to: net.seller.solana!.payoutAddress, amount: '325085944' },
       { kind: 'fee', to: sol().info.feeAddress, amount: '37512' },
     ]);
+    // 5 more base units arrive before the seller's approval lets the settlement go: the signed payout,
+    // emptying the account, can no longer run. Built again, it returns those 5 to the buyer, and not
+    // the hotel's 100_000_001 too: they left the leg already (425_123_462 received − 100_000_001 paid
+    // = 325_123_461 held = 325_085_944 + 37_512 + 5).
+    const buyerBefore = await sol().tokens('USDC', net.buyer.solana!.refundAddress);
+    await sol().pay('USDC', deposit.stable, 5n);
+    await net.settle(async () => leg(await view(net.buyer, dealId), 'stable').received === '425123462');
     await approveSolana(net.seller, dealId, 'asset');
+    await net.settle(async () => leg(await view(net.buyer, dealId), 'stable').signing_payload !== null);
+    const renewed = await approveSolana(net.buyer, dealId, 'stable');
+    expect(renewed.summary.transfers).toEqual([
+      { kind: 'payout', to: net.seller.solana!.payoutAddress, amount: '325085944' },
+      { kind: 'fee', to: sol().info.feeAddress, amount: '37512' },
+      { kind: 'refund', to: net.buyer.solana!.refundAddress, amount: '5' },
+    ]);
     await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed', 30);
     expect((await sol().tokens('USDC', net.seller.solana!.payoutAddress)) - sellerBefore).toBe(325_085_944n);
+    expect((await sol().tokens('USDC', net.buyer.solana!.refundAddress)) - buyerBefore).toBe(5n);
     expect(await sol().exists(deposit.stable)).toBe(false);
     await expectBooksBalance(dealId);
   });

@@ -3,7 +3,7 @@ import type { SettlementPlan } from '@covenant/escrow';
 import { and, eq, inArray } from 'drizzle-orm';
 import { eligibleSigners } from './approve-payout.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { depositOutputsOf, loadEscrowBooks, type PayoutRow, receivedOf } from './escrow-rows.js';
+import { depositOutputsOf, heldOf, loadEscrowBooks, type PayoutRow } from './escrow-rows.js';
 import { buildStoredPayout, planJson } from './payout-variants.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
@@ -13,7 +13,7 @@ import { raiseStaffAlert } from './staff-alerts.js';
  * arrived after the payout was built, which the payout, emptying and closing the account, must
  * include) is built again and goes back to collecting approvals: the signatures over the old form
  * are dropped, as they can no longer be used. Its transfers stay as decided, and whatever the leg
- * received beyond them goes back to the depositor, as in every settlement plan. Building the very
+ * still holds beyond them goes back to the depositor, as in every settlement plan. Building the very
  * same payout again cannot help: then staff are alerted, unless a deposit of the leg is still
  * confirming (the next pass builds it with that deposit counted).
  */
@@ -40,7 +40,9 @@ export async function renewExpiredPayout(
         error: `${reason}; ${why}`.slice(0, 500),
       },
     }).then(() => false);
-  const plan = withExcessReturned(storedPlanOf(payout), receivedOf(leg, ledger), leg.depositorRefundAddress);
+  // What the leg still holds, not all it ever received: travel paid, or a settlement before a late
+  // deposit's return, has left it already.
+  const plan = withExcessReturned(storedPlanOf(payout), heldOf(leg, ledger), leg.depositorRefundAddress);
   if (!plan) return refuse('the leg now holds less than the payout pays');
   let unsigned: Awaited<ReturnType<typeof buildStoredPayout>>;
   try {
@@ -94,18 +96,18 @@ export async function renewExpiredPayout(
 }
 
 /**
- * The plan with what the leg received beyond its transfers added to the depositor's refund (a
+ * The plan with what the leg holds beyond its transfers added to the depositor's refund (a
  * refund transfer is added when there was none); null when the leg holds less than it pays.
  */
 export function withExcessReturned(
   plan: SettlementPlan,
-  received: bigint,
+  held: bigint,
   depositorRefundAddress: string,
 ): SettlementPlan | null {
   const paid = plan.transfers.reduce((sum, transfer) => sum + transfer.amount, 0n);
-  if (received < paid) return null;
-  if (received === paid) return plan;
-  const excess = received - paid;
+  if (held < paid) return null;
+  if (held === paid) return plan;
+  const excess = held - paid;
   const refund = plan.transfers.findIndex(
     (transfer) => transfer.kind === 'refund' && transfer.to === depositorRefundAddress,
   );
