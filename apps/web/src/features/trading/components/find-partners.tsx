@@ -20,7 +20,8 @@ type FindPartnersProps = {
 export function FindPartners({ partners, failed, onRetry, onSelect }: FindPartnersProps) {
   const [search, setSearch] = useState('');
   const needle = search.trim().toLowerCase();
-  const matches = partners?.filter((partner) => (partner.username ?? '').toLowerCase().includes(needle));
+  // By the name each card shows: the username, or "Trader <id>" for a partner without one.
+  const matches = partners?.filter((partner) => partnerName(partner).toLowerCase().includes(needle));
 
   return (
     <div className="space-y-4">

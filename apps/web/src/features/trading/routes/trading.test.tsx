@@ -74,13 +74,17 @@ function deal(overrides: Record<string, unknown> = {}) {
 }
 
 // Ada is signed in; /api/v1 answers with her profile, two partners and no deals unless told otherwise.
-function openTrading({ profile = verifiedProfile as unknown, path = '/trading' } = {}) {
+function openTrading({
+  profile = verifiedProfile as unknown,
+  path = '/trading',
+  partnerList = partners as { id: string; username: string | null }[],
+} = {}) {
   const auth = createFakeAuthServer();
   auth.addUser('ada@example.com', 'correct horse');
   window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('ada@example.com')));
   const api = createFakeApiServer(auth);
   api.on('GET /user/profile', { status: 200, body: profile });
-  api.on('GET /partners', { status: 200, body: { data: partners } });
+  api.on('GET /partners', { status: 200, body: { data: partnerList } });
   api.on('GET /partners/matches', {
     status: 200,
     body: {
@@ -431,8 +435,11 @@ describe('/trading other tabs', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { api } = openTrading();
     api.on('GET /deals', apiError(503, 'INTERNAL_ERROR', 'Unavailable'));
-    await userEvent.click(await screen.findByRole('tab', { name: /My Trades/ }));
+    const tab = await screen.findByRole('tab', { name: /My Trades/ });
+    await userEvent.click(tab);
     expect(await screen.findByText('Your trades could not be loaded.')).toBeInTheDocument();
+    // No count is shown for trades that could not be read: "0" would say there are none.
+    expect(within(tab).queryByTestId('trade-count')).not.toBeInTheDocument();
     expect(error).toHaveBeenCalledWith('Error fetching trades:', expect.objectContaining({ status: 503 }));
 
     api.on('GET /deals', { status: 200, body: { data: [], has_more: false } });
@@ -455,6 +462,21 @@ describe('/trading other tabs', () => {
     await userEvent.click(within(card as HTMLElement).getByRole('button', { name: 'Select Partner' }));
     expect(screen.getByRole('tab', { name: 'Create Trade' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByLabelText('Trading Partner')).toHaveValue('user-grace');
+  });
+
+  it('Find Partners: finds a partner without a username by the name its card shows', async () => {
+    openTrading({
+      partnerList: [
+        ...partners,
+        { ...partners[1]!, id: '7f3a9c21-5d4e-4b8a-9f10-2c3d4e5f6a7b', username: null },
+      ],
+    });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Find Partners' }));
+    expect(await screen.findAllByTestId('partner-card')).toHaveLength(3);
+    await userEvent.type(screen.getByLabelText('Search partners by username'), 'trader 7f3a');
+    const cards = screen.getAllByTestId('partner-card');
+    expect(cards).toHaveLength(1);
+    expect(within(cards[0] as HTMLElement).getByText('Trader 7f3a9c21')).toBeInTheDocument();
   });
 
   it('Find Partners: suggested counterparties with their fit and reasons, and Select Partner fills the create form', async () => {

@@ -29,7 +29,8 @@ export function TradingRoute() {
   useConsoleError('Error fetching profile:', profile.error);
   useConsoleError('Error fetching trades:', deals.error);
   const dealList = deals.data?.pages.flatMap((page) => page.data);
-  const dealCount = `${dealList?.length ?? 0}${deals.hasNextPage ? '+' : ''}`;
+  // Nothing is counted until the first page is in: "0" would say there are no trades.
+  const dealCount = dealList ? `${dealList.length}${deals.hasNextPage ? '+' : ''}` : null;
 
   return (
     <div className="mx-auto w-full max-w-5xl space-y-8 px-4 py-12 sm:px-6">
@@ -40,9 +41,14 @@ export function TradingRoute() {
           <TabsTrigger value="create">Create Trade</TabsTrigger>
           <TabsTrigger value="trades" className="inline-flex items-center justify-center gap-2">
             My Trades
-            <span className="rounded-full bg-primary/15 px-2 text-primary text-xs" data-testid="trade-count">
-              {dealCount}
-            </span>
+            {dealCount !== null ? (
+              <span
+                className="rounded-full bg-primary/15 px-2 text-primary text-xs"
+                data-testid="trade-count"
+              >
+                {dealCount}
+              </span>
+            ) : null}
           </TabsTrigger>
           <TabsTrigger value="partners">Find Partners</TabsTrigger>
           <TabsTrigger value="cis">CIS Documents</TabsTrigger>
