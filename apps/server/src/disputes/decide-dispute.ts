@@ -10,6 +10,7 @@ import {
 } from '@covenant/domain';
 import { eq } from 'drizzle-orm';
 import { appendDealEvent, type Transaction } from '../deals/append-deal-event.js';
+import { loadShortLegs, type ShortLeg } from '../escrow/escrow-funding.js';
 import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
 import type { DisputeDeps } from './dispute-deps.js';
 import { lockDisputeForMediator } from './lock-dispute-for-mediator.js';
@@ -20,8 +21,10 @@ import { loadDisputes } from './present-disputes.js';
  * table, the dispute records the decision, the amounts per leg and the rationale, an escrow
  * instruction is queued for the escrow engine, and the audit trail records it all. A deal disputed
  * before its escrow opened holds no money: the decision cancels it (with its open travel), queues
- * nothing, and says so (`effect: deal_cancelled`). A case another mediator has taken is theirs to
- * decide; a decided dispute cannot be decided again.
+ * nothing, and says so (`effect: deal_cancelled`). Release and split are refused (422
+ * INSUFFICIENT_BALANCE, the short legs in `details.short_legs`) unless every leg of the escrow holds its
+ * amount: a deal disputed while its escrow was still being funded can only be refunded. A case another
+ * mediator has taken is theirs to decide; a decided dispute cannot be decided again.
  */
 export async function decideDispute(
   deps: DisputeDeps,
@@ -46,6 +49,15 @@ export async function decideDispute(
       .select({ id: schema.escrows.id })
       .from(schema.escrows)
       .where(eq(schema.escrows.dealId, deal.id));
+    // A release or split on a short escrow would pay the funded leg to its receiver while the other leg
+    // pays nothing back: checked under the deal's lock, from the confirmed deposits.
+    if (escrow && request.decision !== 'refund') {
+      const short = await loadShortLegs(tx, escrow.id, {
+        asset: deal.assetAmount,
+        stable: deal.stableAmount,
+      });
+      if (short.length > 0) throw escrowNotFunded(request.decision, short);
+    }
     const { action, effect } = disputeResolution(request.decision, escrow !== undefined);
     const status = nextDealStatus(deal.status, action, 'mediator');
     // A deal with no escrow is cancelled and queues nothing; otherwise the escrow engine is told
@@ -115,6 +127,16 @@ export async function decideDispute(
   });
   const [view] = await loadDisputes(deps.db, eq(schema.dealDisputes.id, disputeId));
   return view!;
+}
+
+/** The refusal of a release or split on an escrow with short legs, naming them for the mediator. */
+function escrowNotFunded(decision: 'release' | 'split', short: readonly ShortLeg[]): AppError {
+  const named = short.length === 1 ? `the ${short[0]!.leg} leg is` : 'the asset and stable legs are';
+  return new AppError(
+    'INSUFFICIENT_BALANCE',
+    `A ${decision} needs both legs of the escrow fully funded, and ${named} not: only a refund can be decided, returning every deposit to the party that made it`,
+    { reason: 'escrow_not_funded', decision, short_legs: short },
+  );
 }
 
 function amountsText(payout: DisputePayout) {

@@ -4,13 +4,15 @@ import { asc, eq } from 'drizzle-orm';
 import { loadDealCis } from '../cis/load-deal-cis.js';
 import { presentDeal, selectDealViews } from '../deals/deal-view.js';
 import { getDealAuditForStaff } from '../deals/get-deal-audit.js';
+import { loadShortLegs } from '../escrow/escrow-funding.js';
 import { loadMeetingRecords, presentMeeting } from '../meetings/meeting-state.js';
 import type { DisputeDeps } from './dispute-deps.js';
 import { loadDisputes } from './present-disputes.js';
 
 /**
  * Everything a mediator reads before deciding: the dispute with its evidence, the deal, both
- * parties' CIS, every version of the terms, the parties' messages and the audit trail verified afresh.
+ * parties' CIS, every version of the terms, the parties' messages and the audit trail verified afresh,
+ * and whether the escrow opened and which of its legs are short (a release or split is then refused).
  */
 export async function getDisputeCase(
   deps: Pick<DisputeDeps, 'db' | 'fileStore' | 'now'>,
@@ -38,6 +40,10 @@ export async function getDisputeCase(
   ]);
   // Seen from neither side: the schema leaves out the counterparty presentDeal works out for a party.
   const deal = presentDeal(dealRow!, dealRow!.deal.buyerId);
+  const escrowId = escrows[0]?.id;
+  const shortLegs = escrowId
+    ? await loadShortLegs(deps.db, escrowId, { asset: deal.asset_amount, stable: deal.stable_amount })
+    : [];
   return {
     dispute,
     deal,
@@ -57,6 +63,7 @@ export async function getDisputeCase(
     audit,
     // Check-in positions are personal data: the parties and the mediators see them, nobody else.
     meeting: presentMeeting(deps.fileStore.masterKey, dealRow!.deal, meetingRecords, deps.now()),
-    escrow_opened: escrows.length > 0,
+    escrow_opened: escrowId !== undefined,
+    escrow_short_legs: shortLegs,
   };
 }

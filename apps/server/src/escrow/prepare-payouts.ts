@@ -11,6 +11,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { loadMeetingRecords, meetingSettled } from '../meetings/meeting-state.js';
 import { eligibleSigners } from './approve-payout.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
+import { shortLegs } from './escrow-funding.js';
 import {
   depositOutputsOf,
   type LedgerRow,
@@ -20,7 +21,7 @@ import {
   receivedOf,
 } from './escrow-rows.js';
 import { buildStoredPayout, planJson } from './payout-variants.js';
-import { raiseStaffAlert } from './staff-alerts.js';
+import { raiseStaffAlert, type StaffAlert } from './staff-alerts.js';
 import { closeTravel, travelAccountOf, travelInFlight } from './travel-payouts.js';
 
 type Source = 'settlement' | 'cancellation' | 'mediator' | 'late_deposit';
@@ -128,36 +129,60 @@ export async function writePayout(
   instructionId: string | null,
   travel?: TravelAccount,
 ): Promise<boolean> {
-  const chain = deps.chains.get(row.chain);
-  if (!chain) return false;
-  const plan = planSettlement(legOf(row), received, outcome, chain.info.feeAddress, travel);
-  const deposits = depositOutputsOf(row, ledger);
-  const unsigned = await buildStoredPayout(chain, row, plan, deposits, eligibleSigners({ source }, row.leg));
-  const now = deps.now();
+  const payout = await buildPayoutRow(deps, row, ledger, received, outcome, source, instructionId, travel);
+  if (!payout) return false;
   const inserted = await deps.db
     .insert(schema.escrowPayouts)
-    .values({
-      escrowId: row.escrowId,
-      leg: row.leg,
-      chain: row.chain,
-      kind: outcome.kind,
-      source,
-      instructionId,
-      payoutRef: unsigned.payoutRef,
-      signingPayload: unsigned.signingPayload,
-      plan: planJson(plan, deposits),
-      createdAt: now,
-      updatedAt: now,
-    })
+    .values(payout)
     .onConflictDoNothing()
     .returning({ id: schema.escrowPayouts.id });
   return inserted.length > 0;
 }
 
 /**
+ * The row of the payout of `outcome` for a leg, built by the adapter and not yet written; null when
+ * the leg's chain is not served here. Throws an AppError when the leg cannot pay the outcome.
+ */
+async function buildPayoutRow(
+  deps: EscrowEngineDeps,
+  row: LegRow,
+  ledger: readonly LedgerRow[],
+  received: bigint,
+  outcome: SettlementOutcome,
+  source: Source,
+  instructionId: string | null,
+  travel?: TravelAccount,
+): Promise<typeof schema.escrowPayouts.$inferInsert | null> {
+  const chain = deps.chains.get(row.chain);
+  if (!chain) return null;
+  const plan = planSettlement(legOf(row), received, outcome, chain.info.feeAddress, travel);
+  const deposits = depositOutputsOf(row, ledger);
+  const unsigned = await buildStoredPayout(chain, row, plan, deposits, eligibleSigners({ source }, row.leg));
+  const now = deps.now();
+  return {
+    escrowId: row.escrowId,
+    leg: row.leg,
+    chain: row.chain,
+    kind: outcome.kind,
+    source,
+    instructionId,
+    payoutRef: unsigned.payoutRef,
+    signingPayload: unsigned.signingPayload,
+    plan: planJson(plan, deposits),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
  * Carries out a mediator's decision on the deal's escrow: payouts not yet sent are superseded and
- * each leg holding money gets the decided payout. A leg already paid out cannot follow the decision:
- * the instruction fails and staff are alerted.
+ * each leg holding money gets the decided payout. All or nothing: every leg's payout is built first
+ * and they are written together, with the instruction's new status, in one transaction, so a decision
+ * one leg cannot follow never leaves the other leg's payout live for a party to approve (mediator
+ * payouts need either party's approval, so the one who gains would). A release or split needs every
+ * leg fully funded (decisions refuse them otherwise; this also holds for ones queued before that). A
+ * decision the escrow cannot pay, or one that comes after a leg was already paid out, fails the
+ * instruction and alerts staff.
  */
 async function executeInstruction(
   deps: EscrowEngineDeps,
@@ -168,11 +193,14 @@ async function executeInstruction(
     .from(schema.escrows)
     .where(eq(schema.escrows.dealId, instruction.dealId));
   const now = deps.now();
-  const finish = (status: 'executing' | 'failed') =>
-    deps.db
+  const fail = async (alert: Omit<StaffAlert, 'subject'>) => {
+    await raiseStaffAlert(deps, { ...alert, subject: instruction.id });
+    await deps.db
       .update(schema.escrowInstructions)
-      .set({ status, updatedAt: now })
+      .set({ status: 'failed', updatedAt: now })
       .where(eq(schema.escrowInstructions.id, instruction.id));
+    return null;
+  };
   if (!escrow) {
     // Disputed before any escrow was opened: nothing was deposited, so there is nothing to move. Such
     // decisions now cancel the deal without an instruction; this finishes ones queued before that.
@@ -191,14 +219,11 @@ async function executeInstruction(
     return payout && !['collecting', 'ready'].includes(payout.status);
   });
   if (sent.length > 0) {
-    await raiseStaffAlert(deps, {
+    return fail({
       kind: 'instruction_after_payout',
-      subject: instruction.id,
       message: 'A mediator decision came after a leg was already paid out',
       details: { deal_id: instruction.dealId, legs: sent.map((row) => row.leg) },
     });
-    await finish('failed');
-    return null;
   }
   // Payouts not sent yet give way to the decision; travel already paid stays paid.
   await deps.db
@@ -211,12 +236,30 @@ async function executeInstruction(
       ),
     );
   await closeTravel(deps, escrow.id, 'dispute_decided');
+  // Every leg's payout is built (the adapters may ask their nodes) before anything is written, then
+  // all are written at once: a leg that cannot follow the decision leaves no other leg's payout live.
   try {
+    if (payload.decision !== 'refund') {
+      const short = shortLegs(books.legs, books.ledger, {
+        asset: payload.legs.asset.amount,
+        stable: payload.legs.stable.amount,
+      });
+      if (short.length > 0) {
+        throw new AppError(
+          'INSUFFICIENT_BALANCE',
+          'The escrow is not fully funded: only a refund can be paid',
+          {
+            short_legs: short,
+          },
+        );
+      }
+    }
+    const payouts: (typeof schema.escrowPayouts.$inferInsert)[] = [];
     for (const row of books.legs) {
       const ledger = books.ledger(row.leg);
       const received = receivedOf(row, ledger);
       if (received === 0n) continue;
-      await writePayout(
+      const payout = await buildPayoutRow(
         deps,
         row,
         ledger,
@@ -226,22 +269,40 @@ async function executeInstruction(
         instruction.id,
         travelAccountOf(books, row),
       );
+      if (payout) payouts.push(payout);
     }
+    await deps.db.transaction(async (tx) => {
+      const inserted =
+        payouts.length === 0
+          ? []
+          : await tx
+              .insert(schema.escrowPayouts)
+              .values(payouts)
+              .onConflictDoNothing()
+              .returning({ leg: schema.escrowPayouts.leg });
+      // A leg that gained a live payout since it was read (the unique index of live payouts) rolls the
+      // others back with it.
+      if (inserted.length !== payouts.length) {
+        throw new AppError('CONFLICT', 'A leg already has a live payout', {
+          legs: payouts.map((payout) => payout.leg).filter((leg) => !inserted.some((row) => row.leg === leg)),
+        });
+      }
+      await tx
+        .update(schema.escrows)
+        .set({ status: 'settling', updatedAt: now })
+        .where(eq(schema.escrows.id, escrow.id));
+      await tx
+        .update(schema.escrowInstructions)
+        .set({ status: 'executing', updatedAt: now })
+        .where(eq(schema.escrowInstructions.id, instruction.id));
+    });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    await raiseStaffAlert(deps, {
+    return fail({
       kind: 'instruction_not_payable',
-      subject: instruction.id,
       message: `A mediator decision cannot be paid out: ${error.message}`,
       details: { deal_id: instruction.dealId, error: error.code, ...((error.details as object) ?? {}) },
     });
-    await finish('failed');
-    return null;
   }
-  await deps.db
-    .update(schema.escrows)
-    .set({ status: 'settling', updatedAt: now })
-    .where(eq(schema.escrows.id, escrow.id));
-  await finish('executing');
   return escrow.id;
 }

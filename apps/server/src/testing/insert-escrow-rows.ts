@@ -51,3 +51,45 @@ export function placeholderLeg(
     ...overrides,
   };
 }
+
+/** What a leg of a test escrow is and holds: its required amount and its confirmed deposits (base units). */
+export interface TestLegFunding {
+  chain: string;
+  symbol: string;
+  required: string;
+  received: string;
+}
+
+/**
+ * Both legs of an escrow, straight into the database, each with one confirmed deposit of `received`
+ * (none when it is 0): what a mediator's decision and the escrow engine read of how funded it is.
+ */
+export async function insertEscrowLegs(
+  db: Db,
+  escrowId: string,
+  legs: Record<'asset' | 'stable', TestLegFunding>,
+): Promise<void> {
+  for (const leg of ['asset', 'stable'] as const) {
+    const { chain, symbol, required, received } = legs[leg];
+    await db.insert(schema.escrowLegs).values(
+      placeholderLeg(escrowId, {
+        leg,
+        chain,
+        symbol,
+        requiredAmount: required,
+        depositAddress: `deposit-${escrowId}-${leg}`,
+      }),
+    );
+    if (BigInt(received) === 0n) continue;
+    await db.insert(schema.escrowLedgerEntries).values({
+      escrowId,
+      leg,
+      chain,
+      kind: 'deposit',
+      amount: received,
+      txRef: `deposit-${escrowId}-${leg}`,
+      position: 0,
+      status: 'confirmed',
+    });
+  }
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dealCisSchema } from '../cis/cis.js';
 import { dealAuditTrailSchema, dealSchema, dealStatuses } from '../deals/deal.js';
 import { meetingViewSchema } from '../deals/meeting.js';
+import { escrowLegNames } from '../escrow/escrow-api.js';
 import { disputeSchema, disputeStatuses } from './dispute.js';
 
 const partySummary = z.object({ id: z.uuid(), username: z.string().nullable() });
@@ -53,6 +54,19 @@ export const staffDisputeCaseSchema = z.object({
     .boolean()
     .describe(
       'Whether the deal’s escrow was opened; when not, any decision cancels the deal and moves no money',
+    ),
+  escrow_short_legs: z
+    .array(
+      z.object({
+        leg: z.enum(escrowLegNames),
+        required: z.string().describe('The leg’s amount, in base units'),
+        received: z.string().describe('Its confirmed deposits, in base units'),
+      }),
+    )
+    .describe(
+      'The legs of the opened escrow holding less than their amount (empty when every leg is funded, or ' +
+        'no escrow was opened). While any is listed only a refund can be decided: release and split ' +
+        'answer 422 INSUFFICIENT_BALANCE, since they would pay one side out of a deposit the other never matched',
     ),
 });
 export type StaffDisputeCase = z.infer<typeof staffDisputeCaseSchema>;

@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../build-test-app.js';
 import { createTestTrader, type TestTrader } from '../../testing/create-test-trader.js';
+import { insertEscrowLegs } from '../../testing/insert-escrow-rows.js';
 
 // The transition table over HTTP: every status × every action a person can take × every role
 // (the deal's buyer and seller, a mediator, a trader who is not a party). Each case gets a fresh deal
@@ -136,8 +137,16 @@ async function prepareDeal(status: DealStatus, action: DealAction, caller: Role)
   }
   let disputeId: string | null = null;
   if (staffActions.includes(action)) {
-    // Disputed once funded: the escrow is open (a decision without one cancels the deal instead).
-    await db.insert(schema.escrows).values({ dealId, status: 'funded' });
+    // Disputed once funded: the escrow is open and both legs hold their amount (a decision without an
+    // escrow cancels the deal instead; release and split on a short escrow are refused).
+    const [escrow] = await db
+      .insert(schema.escrows)
+      .values({ dealId, status: 'funded' })
+      .returning({ id: schema.escrows.id });
+    await insertEscrowLegs(db, escrow!.id, {
+      asset: { chain: 'ETH', symbol: 'WBTC', required: assetAmount, received: assetAmount },
+      stable: { chain: 'ETH', symbol: 'USDT', required: stableAmount, received: stableAmount },
+    });
     const [dispute] = await db
       .insert(schema.dealDisputes)
       .values({

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTrader, type TestTrader } from '../../testing/create-test-trader.js';
+import { insertEscrowLegs } from '../../testing/insert-escrow-rows.js';
 import { type DealParties, startDealParties } from '../../testing/start-deal-parties.js';
 
 let parties: DealParties;
@@ -42,9 +43,16 @@ function call(
 /**
  * A funded deal of 0.5 WBTC (50 000 000 base units) against 30 000 USDC (30 000 000 000 base units),
  * disputed by the seller; with `escrow: false`, a deal disputed once its terms were agreed, before
- * its escrow opened.
+ * its escrow opened; with `received`, a deal disputed once its terms were agreed while its escrow was
+ * being funded, each leg holding `received` of it in confirmed deposits.
  */
-async function disputedDeal({ escrow = true } = {}): Promise<{ dealId: string; disputeId: string }> {
+async function disputedDeal({
+  escrow = true,
+  received,
+}: {
+  escrow?: boolean;
+  received?: { asset: string; stable: string };
+} = {}): Promise<{ dealId: string; disputeId: string }> {
   const created = await call('POST', '/api/v1/deals', buyer.token, {
     asset_chain: 'ETH',
     asset_symbol: 'WBTC',
@@ -56,11 +64,26 @@ async function disputedDeal({ escrow = true } = {}): Promise<{ dealId: string; d
   });
   expect(created.statusCode, created.body).toBe(201);
   const dealId: string = created.json().id;
+  const funded = escrow && !received;
   await database.db
     .update(schema.deals)
-    .set({ status: escrow ? 'escrow_funded' : 'terms_agreed' })
+    .set({ status: funded ? 'escrow_funded' : 'terms_agreed' })
     .where(eq(schema.deals.id, dealId));
-  if (escrow) await database.db.insert(schema.escrows).values({ dealId, status: 'funded' });
+  if (escrow) {
+    const [row] = await database.db
+      .insert(schema.escrows)
+      .values({ dealId, status: funded ? 'funded' : 'awaiting_funding' })
+      .returning({ id: schema.escrows.id });
+    await insertEscrowLegs(database.db, row!.id, {
+      asset: { chain: 'ETH', symbol: 'WBTC', required: '50000000', received: received?.asset ?? '50000000' },
+      stable: {
+        chain: 'ETH',
+        symbol: 'USDC',
+        required: '30000000000',
+        received: received?.stable ?? '30000000000',
+      },
+    });
+  }
   const body = new FormData();
   body.append('reason', reason);
   body.append('evidence', new Blob([png], { type: 'image/png' }), 'chat.png');
@@ -217,6 +240,7 @@ describe('GET /api/v1/staff/disputes/:id', () => {
     expect(body.audit).toMatchObject({ deal_id: dealId, verified: true, broken_at_seq: null });
     expect(body.audit.entries.at(-1)).toMatchObject({ action: 'dispute_opened', actor_id: seller.id });
     expect(body.escrow_opened).toBe(true);
+    expect(body.escrow_short_legs).toEqual([]);
 
     const evidence = await call(
       'GET',
@@ -421,6 +445,57 @@ describe('POST /api/v1/staff/disputes/:id/decision', () => {
         to_status: 'cancelled',
       },
     });
+  });
+
+  it.each([
+    ['the stable leg holds nothing', { asset: '50000000', stable: '0' }, ['stable']],
+    ['the stable leg holds part of its amount', { asset: '50000000', stable: '29999999999' }, ['stable']],
+    ['the asset leg holds nothing', { asset: '0', stable: '30000000000' }, ['asset']],
+    ['the asset leg holds part of its amount', { asset: '49999999', stable: '30000000000' }, ['asset']],
+    ['both legs are short', { asset: '1', stable: '0' }, ['asset', 'stable']],
+  ] as const)('refuses release and split while %s, and still refunds', async (_, received, short) => {
+    // Disputed while the escrow was being funded: a release would pay out the funded leg while the
+    // short one pays (nearly) nothing back.
+    const { dealId, disputeId } = await disputedDeal({ received });
+    const required = { asset: '50000000', stable: '30000000000' };
+    const shortLegs = short.map((leg) => ({ leg, required: required[leg], received: received[leg] }));
+    const before = (await call('GET', `/api/v1/staff/disputes/${disputeId}`, mediator.token)).json();
+    expect(before).toMatchObject({ escrow_opened: true, escrow_short_legs: shortLegs });
+
+    const decide = (body: Record<string, unknown>) =>
+      call('POST', `/api/v1/staff/disputes/${disputeId}/decision`, mediator.token, { ...body, rationale });
+    const split = {
+      asset: { buyer: '25000000', seller: '25000000' },
+      stable: { buyer: '15000000000', seller: '15000000000' },
+    };
+    for (const refused of [
+      await decide({ decision: 'release' }),
+      await decide({ decision: 'split', split }),
+    ]) {
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(refused.json().error).toMatchObject({
+        code: 'INSUFFICIENT_BALANCE',
+        message: expect.stringMatching(
+          /needs both legs of the escrow fully funded.*only a refund can be decided/,
+        ),
+        details: { reason: 'escrow_not_funded', short_legs: shortLegs },
+      });
+    }
+    expect(await statusOf(dealId)).toBe('disputed');
+    expect(await instructionsOf(disputeId)).toEqual([]);
+    const [open] = await database.db
+      .select()
+      .from(schema.dealDisputes)
+      .where(eq(schema.dealDisputes.id, disputeId));
+    expect(open).toMatchObject({ status: 'open', decision: null });
+
+    const refunded = await decide({ decision: 'refund' });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(refunded.json()).toMatchObject({ decision: 'refund', effect: 'escrow_payout' });
+    expect(await statusOf(dealId)).toBe('cancelled');
+    const [instruction, ...more] = await instructionsOf(disputeId);
+    expect(more).toEqual([]);
+    expect(instruction!.payload).toMatchObject({ decision: 'refund' });
   });
 
   it('splits each leg with the mediator’s exact amounts', async () => {

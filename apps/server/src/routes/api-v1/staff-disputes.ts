@@ -111,7 +111,10 @@ export const staffDisputeRoutes: FastifyPluginAsync = async (app) => {
           'split amounts are base units per leg to each party and must add up exactly to the leg ' +
           '(400 VALIDATION_FAILED otherwise). 409 CONFLICT when the dispute is decided already. On a deal ' +
           'disputed before its escrow opened, any decision cancels the deal and moves no money (none was ' +
-          'deposited): the answer says so with `effect: deal_cancelled` and `amounts: null`.',
+          'deposited): the answer says so with `effect: deal_cancelled` and `amounts: null`. On an escrow ' +
+          'with a leg holding less than its amount (disputed while it was being funded) release and split ' +
+          'answer 422 INSUFFICIENT_BALANCE with `details.short_legs` (leg, required, received) and only a ' +
+          'refund can be decided: they would pay one side out of a deposit the other never matched.',
         params: idParams,
         body: disputeDecisionSchema,
         response: { 200: disputeSchema },

@@ -6,7 +6,7 @@ import { QueryScope } from '@/app/query-scope.js';
 import { authStorageKey, createAuthClient } from '@/lib/auth-client.js';
 import { apiError, createFakeApiServer } from '@/testing/fake-api-server.js';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
-import { cancelsDealNotice, DecisionForm } from './decision-form.js';
+import { cancelsDealNotice, DecisionForm, refundOnlyNotice } from './decision-form.js';
 
 // 0.5 BTC (50 000 000 sat) against 30 000 USDC (30 000 000 000 base units).
 const legs = {
@@ -15,7 +15,9 @@ const legs = {
 };
 const rationale = 'The chat log shows the seller delivered half of what was agreed.';
 
-function renderForm({ escrowOpened = true } = {}) {
+type ShortLeg = { leg: 'asset' | 'stable'; required: string; received: string };
+
+function renderForm({ escrowOpened = true, shortLegs = [] as ShortLeg[] } = {}) {
   const auth = createFakeAuthServer();
   auth.addUser('mediator@example.com', 'correct horse');
   window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('mediator@example.com')));
@@ -26,7 +28,7 @@ function renderForm({ escrowOpened = true } = {}) {
   render(
     <AppProvider authClient={authClient}>
       <QueryScope>
-        <DecisionForm disputeId="dispute-1" legs={legs} escrowOpened={escrowOpened} />
+        <DecisionForm disputeId="dispute-1" legs={legs} escrowOpened={escrowOpened} shortLegs={shortLegs} />
       </QueryScope>
     </AppProvider>,
   );
@@ -152,5 +154,51 @@ describe('DecisionForm', () => {
     renderForm();
     expect(screen.queryByRole('note')).not.toBeInTheDocument();
     expect(screen.queryByText(cancelsDealNotice)).not.toBeInTheDocument();
+  });
+
+  it('offers only a refund on an escrow with a short leg, and says why with what it holds', async () => {
+    // The seller deposited the 0.5 BTC; the buyer only 10 000 of the 30 000 USDC.
+    const api = renderForm({
+      shortLegs: [{ leg: 'stable', required: '30000000000', received: '10000000000' }],
+    });
+    api.on('POST /staff/disputes/dispute-1/decision', () => ({
+      status: 200,
+      body: { id: 'dispute-1', status: 'decided', decision: 'refund', effect: 'escrow_payout' },
+    }));
+    const note = screen.getByRole('note');
+    expect(note).toHaveTextContent(refundOnlyNotice);
+    expect(within(note).getByRole('list', { name: 'Short legs' })).toHaveTextContent(
+      'Stable leg: 10000 USDC of 30000 USDC received',
+    );
+    expect(screen.getByRole('radio', { name: /Release per terms/ })).toBeDisabled();
+    expect(screen.getByRole('radio', { name: /Split/ })).toBeDisabled();
+    expect(screen.getByRole('radio', { name: /Refund both/ })).toBeChecked();
+    expect(screen.getByRole('radio', { name: /Refund both/ })).toBeEnabled();
+
+    await userEvent.type(screen.getByLabelText(/Rationale/), rationale);
+    await userEvent.click(screen.getByRole('button', { name: 'Review the decision' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Record the decision' }));
+    expect(await screen.findByText('Decision recorded')).toBeInTheDocument();
+    const [sent] = api.requestsTo('POST /staff/disputes/dispute-1/decision');
+    expect(sent!.body).toEqual({ decision: 'refund', rationale });
+  });
+
+  it('shows the server’s reason when it refuses a release on an escrow found short', async () => {
+    // The case was read while both legs were funded; a deposit was reorged out before the decision.
+    const api = renderForm();
+    const message =
+      'A release needs both legs of the escrow fully funded, and the stable leg is not: only a refund can be decided, returning every deposit to the party that made it';
+    api.on(
+      'POST /staff/disputes/dispute-1/decision',
+      apiError(422, 'INSUFFICIENT_BALANCE', message, {
+        reason: 'escrow_not_funded',
+        short_legs: [{ leg: 'stable', required: '30000000000', received: '0' }],
+      }),
+    );
+    await userEvent.type(screen.getByLabelText(/Rationale/), rationale);
+    await userEvent.click(screen.getByRole('button', { name: 'Review the decision' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Record the decision' }));
+    expect(await screen.findByText('The decision was not recorded')).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
   });
 });

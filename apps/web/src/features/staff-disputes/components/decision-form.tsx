@@ -1,4 +1,9 @@
-import { type DisputeDecision, type DisputeDecisionRequest, disputeDecisionSchema } from '@covenant/domain';
+import {
+  type DisputeDecision,
+  type DisputeDecisionRequest,
+  disputeDecisionSchema,
+  type StaffDisputeCase,
+} from '@covenant/domain';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button.js';
@@ -27,22 +32,35 @@ const legNames: Record<Leg, string> = { asset: 'Asset leg', stable: 'Stable leg'
 export const cancelsDealNotice =
   'This deal’s escrow was never opened, so nothing was deposited: any decision cancels the deal and no money moves.';
 
+/** Why release and split are not offered on an escrow with a leg short of its amount (the server refuses them too). */
+export const refundOnlyNotice =
+  'Release and split are not available: the escrow is not fully funded, and they would pay one side out of a deposit the other never matched. Refund both returns every deposit to the party that made it.';
+
+type ShortLegs = StaffDisputeCase['escrow_short_legs'];
+
 /**
  * The mediator's decision: release, refund or a split per leg typed in whole tokens and converted
  * exactly, a written rationale, then a confirm step before it is recorded and queued for the escrow
  * (or, on a deal whose escrow never opened, before it cancels the deal, as the form says up front).
+ * On an escrow with a short leg (`shortLegs`: disputed while it was being funded) only a refund is
+ * offered, and the form says why with what each short leg holds.
  */
 export function DecisionForm({
   disputeId,
   legs,
   escrowOpened,
+  shortLegs = [],
 }: {
   disputeId: string;
   legs: LegTotals;
   escrowOpened: boolean;
+  shortLegs?: ShortLegs;
 }) {
   const id = useId();
-  const [decision, setDecision] = useState<DisputeDecision>('release');
+  const refundOnly = escrowOpened && shortLegs.length > 0;
+  const [picked, setDecision] = useState<DisputeDecision>(refundOnly ? 'refund' : 'release');
+  // The case may be read again with a leg found short after a choice was made: only refund remains.
+  const decision: DisputeDecision = refundOnly ? 'refund' : picked;
   const [inputs, setInputs] = useState<SplitInputs>({
     asset: { buyer: '', seller: '' },
     stable: { buyer: '', seller: '' },
@@ -126,15 +144,34 @@ export function DecisionForm({
           {cancelsDealNotice}
         </p>
       )}
+      {refundOnly && (
+        <div
+          role="note"
+          id={`${id}-refund-only`}
+          className="space-y-1 rounded-md border border-border bg-surface p-3 text-sm"
+        >
+          <p>{refundOnlyNotice}</p>
+          <ul aria-label="Short legs">
+            {shortLegs.map((short) => (
+              <li key={short.leg}>
+                {legNames[short.leg]}: {formatTokenAmount(short.received, legs[short.leg].symbol)} of{' '}
+                {formatTokenAmount(short.required, legs[short.leg].symbol)} received
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <fieldset className="space-y-2">
         <legend className="font-medium">Decision</legend>
         {choices.map((choice) => (
-          <label key={choice.value} className="flex items-start gap-2 text-sm">
+          <label key={choice.value} className="flex items-start gap-2 text-sm has-[:disabled]:opacity-60">
             <input
               type="radio"
               name={`${id}-decision`}
               value={choice.value}
               checked={decision === choice.value}
+              disabled={refundOnly && choice.value !== 'refund'}
+              aria-describedby={refundOnly && choice.value !== 'refund' ? `${id}-refund-only` : undefined}
               onChange={() => setDecision(choice.value)}
               className="mt-1"
             />

@@ -123,6 +123,7 @@ export function StaffDisputeRoute() {
                 <DecisionForm
                   disputeId={dispute.id}
                   escrowOpened={data.escrow_opened}
+                  shortLegs={data.escrow_short_legs}
                   legs={{
                     asset: { amount: data.deal.asset_amount, symbol: data.deal.asset_symbol },
                     stable: { amount: data.deal.stable_amount, symbol: data.deal.stable_symbol },

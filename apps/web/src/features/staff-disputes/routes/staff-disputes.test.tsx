@@ -166,6 +166,7 @@ const caseBody = {
     proposed_change: null,
   },
   escrow_opened: true,
+  escrow_short_legs: [],
 };
 
 describe('/staff/disputes', () => {

@@ -1,0 +1,50 @@
+import { type Db, schema } from '@covenant/db';
+import { type Leg, legs } from '@covenant/escrow';
+import { eq } from 'drizzle-orm';
+import type { Transaction } from '../deals/append-deal-event.js';
+import { type LedgerRow, type LegRow, receivedOf } from './escrow-rows.js';
+
+/** A leg of an opened escrow holding less than its amount in confirmed deposits (base units as decimal text). */
+export interface ShortLeg {
+  leg: Leg;
+  required: string;
+  received: string;
+}
+
+/**
+ * The legs of an escrow that hold less than their amount in confirmed deposits. A release or a split
+ * pays each leg's receiver out of the leg's whole amount, so it can be carried out only when no leg is
+ * short: on a short escrow the funded leg would be paid out while the other has nothing (or not enough)
+ * to pay, and one side would lose its deposit for nothing. A refund returns whatever arrived, so it
+ * never needs this. A leg without a row (never the case for an escrow opened by `createEscrow`, which
+ * writes both at once) holds nothing; `amounts` (the deal's) say what it needed.
+ */
+export function shortLegs(
+  rows: readonly LegRow[],
+  ledgerOf: (leg: Leg) => readonly LedgerRow[],
+  amounts: Record<Leg, string>,
+): ShortLeg[] {
+  return legs.flatMap((leg) => {
+    const row = rows.find((candidate) => candidate.leg === leg);
+    const required = BigInt(row ? row.requiredAmount : amounts[leg]);
+    const received = row ? receivedOf(row, ledgerOf(leg)) : 0n;
+    return received >= required && received > 0n
+      ? []
+      : [{ leg, required: required.toString(), received: received.toString() }];
+  });
+}
+
+/** `shortLegs` of the escrow `escrowId`, read from its rows (inside a transaction when given one). */
+export async function loadShortLegs(
+  db: Db | Transaction,
+  escrowId: string,
+  amounts: Record<Leg, string>,
+): Promise<ShortLeg[]> {
+  // One after the other: on PGlite a transaction runs one statement at a time.
+  const rows = await db.select().from(schema.escrowLegs).where(eq(schema.escrowLegs.escrowId, escrowId));
+  const ledger = await db
+    .select()
+    .from(schema.escrowLedgerEntries)
+    .where(eq(schema.escrowLedgerEntries.escrowId, escrowId));
+  return shortLegs(rows, (leg) => ledger.filter((entry) => entry.leg === leg), amounts);
+}
