@@ -7,7 +7,7 @@ import {
 } from '@covenant/domain';
 import { and, eq } from 'drizzle-orm';
 import { appendDealEvent } from './append-deal-event.js';
-import { lockPartyDeal } from './deal-terms.js';
+import { lockPartyDeal, refuseOnceEscrowOpened } from './deal-terms.js';
 import { type DealView, presentDeal, selectDealViews, versionTermsOf } from './deal-view.js';
 import { type DealAddressDeps, misfitAddresses } from './set-deal-addresses.js';
 import { hashAgreedTerms } from './terms-hash.js';
@@ -19,7 +19,8 @@ import { hashAgreedTerms } from './terms-hash.js';
  * decided under the deal's row lock, so of two concurrent acceptances (or an acceptance and a cancel
  * or a new proposal) the second meets what the first did.
  *
- * Refusals: a version that is not the latest is 409 CONFLICT with `latest_version`; accepting your own
+ * Refusals: a deal whose escrow is open is 409 DEAL_NOT_ACTIVE (its escrow keeps the terms it opened
+ * on); a version that is not the latest is 409 CONFLICT with `latest_version`; accepting your own
  * proposal is 409 INVALID_STATE_TRANSITION; missing addresses (or ones that no longer fit the agreed
  * chains) are 422 ADDRESSES_REQUIRED naming whose.
  */
@@ -33,6 +34,9 @@ export async function acceptDealTerms(
   await deps.db.transaction(async (tx) => {
     const { deal, party } = await lockPartyDeal(tx, userId, dealId);
     const status = nextDealStatus(deal.status, 'accept_terms', party);
+    // A deal reopened after its escrow opened (possible before proposals were refused then) keeps the
+    // escrow's terms: accepting new ones would leave the escrow paying the old.
+    await refuseOnceEscrowOpened(tx, dealId, deal.status);
     if (version !== deal.termsVersion) {
       throw new AppError('CONFLICT', `Version ${version} is not the latest proposal`, {
         latest_version: deal.termsVersion,

@@ -3,6 +3,7 @@ import {
   AppError,
   chainNotAvailableMessage,
   type DealParty,
+  type DealStatus,
   type DealTerms,
   escrowChains,
   isEscrowChain,
@@ -143,4 +144,31 @@ export async function lockPartyDeal(
     .for('update');
   if (!deal) throw new AppError('NOT_FOUND', 'Deal not found');
   return { deal, party: userId === deal.buyerId ? 'buyer' : 'seller' };
+}
+
+/**
+ * Inside the transaction that holds the deal's row lock (`lockPartyDeal`): refuses with 409
+ * DEAL_NOT_ACTIVE a new proposal, a change of addresses or an acceptance once the deal's escrow is
+ * open. The escrow is built from the terms accepted when it opened and keeps them (an Ethereum leg's
+ * contract address commits to its amount and addresses), so new terms would never reach it: it would
+ * go on paying the old amounts and addresses, while the deal, back in negotiation, would hold its
+ * deposits with no funding deadline. `createEscrow` writes the escrow under the same lock, only while
+ * the deal is terms_agreed, so of the two the second sees what the first did.
+ */
+export async function refuseOnceEscrowOpened(
+  tx: Transaction,
+  dealId: string,
+  status: DealStatus,
+): Promise<void> {
+  const [escrow] = await tx
+    .select({ id: schema.escrows.id })
+    .from(schema.escrows)
+    .where(eq(schema.escrows.dealId, dealId));
+  if (escrow) {
+    throw new AppError(
+      'DEAL_NOT_ACTIVE',
+      'The deal can no longer be modified: its escrow is open on the agreed terms and addresses',
+      { status, reason: 'escrow_opened' },
+    );
+  }
 }

@@ -2,11 +2,18 @@ import { type Db, schema } from '@covenant/db';
 import { type DealTermsVersionTerms, type Meeting, nextDealStatus } from '@covenant/domain';
 import { eq } from 'drizzle-orm';
 import { appendDealEvent } from './append-deal-event.js';
-import { checkDealTerms, checkMeetingDate, loadTraderProfiles, lockPartyDeal } from './deal-terms.js';
+import {
+  checkDealTerms,
+  checkMeetingDate,
+  loadTraderProfiles,
+  lockPartyDeal,
+  refuseOnceEscrowOpened,
+} from './deal-terms.js';
 import { type DealView, presentDeal, selectDealViews, versionTermsOf } from './deal-view.js';
 
 /**
- * A party proposes a new version of a deal's terms before funding: the latest version with `changes`
+ * A party proposes a new version of a deal's terms until its escrow opens (then 409 DEAL_NOT_ACTIVE:
+ * the escrow keeps the terms it opened on): the latest version with `changes`
  * applied. A proposal by the other party than the latest proposer is a counter-proposal; only the
  * party that did not propose the latest version may accept it. The result is checked like a new trade
  * (symbols, amounts, maximum, the proposer's tier limit); the version is kept, the deals row mirrors
@@ -27,6 +34,7 @@ export async function proposeDealTerms(
     // the version number and the audit trail's order hold.
     const { deal, party: role } = await lockPartyDeal(tx, userId, dealId);
     const status = nextDealStatus(deal.status, 'propose_terms', role);
+    await refuseOnceEscrowOpened(tx, dealId, deal.status);
     const current = versionTermsOf(deal);
     const { meeting: meetingChange, ...otherChanges } = changes;
     const next: DealTermsVersionTerms = { ...current, ...otherChanges };

@@ -10,7 +10,7 @@ import {
 } from '@covenant/domain';
 import { and, eq } from 'drizzle-orm';
 import { appendDealEvent } from './append-deal-event.js';
-import { lockPartyDeal } from './deal-terms.js';
+import { lockPartyDeal, refuseOnceEscrowOpened } from './deal-terms.js';
 import { type DealView, presentDeal, selectDealViews } from './deal-view.js';
 
 export interface DealAddressDeps {
@@ -51,7 +51,8 @@ export function misfitAddresses(
  * The caller sets its own payout address (on the chain it receives on) and refund address (on the
  * chain it deposits from), each checked for that chain's format and checksum. Addresses are part of
  * what is agreed: changing them after agreement reopens the negotiation and clears the accepted
- * version and its hash. Setting the addresses already stored changes nothing and records nothing.
+ * version and its hash, until the escrow opens on them (then 409 DEAL_NOT_ACTIVE: the escrow pays the
+ * addresses it opened with). Setting the addresses already stored changes nothing and records nothing.
  */
 export async function setDealAddresses(
   deps: DealAddressDeps,
@@ -65,6 +66,7 @@ export async function setDealAddresses(
   await deps.db.transaction(async (tx) => {
     const { deal, party } = await lockPartyDeal(tx, userId, dealId);
     const status = nextDealStatus(deal.status, 'set_addresses', party);
+    await refuseOnceEscrowOpened(tx, dealId, deal.status);
     const fields = misfitAddresses(
       party,
       { asset_chain: deal.assetChain, stable_chain: deal.stableChain },

@@ -38,10 +38,15 @@ interface Transition {
 const parties = ['buyer', 'seller'] as const;
 
 /**
- * Every move a deal can make. Anything not listed is refused. Terms may change until escrow is
- * funded (spec §4); a change after agreement reopens the negotiation, so the escrow is never set up
- * on terms one side has not accepted. Once funded, only the platform (release) or a dispute moves
- * the deal; a mediator's decision either releases (per terms or split per leg) or refunds both.
+ * Every move a deal can make. Anything not listed is refused. Terms may change until the escrow
+ * opens (spec §4: only before funding); a change after agreement reopens the negotiation, so the
+ * escrow is never set up on terms one side has not accepted. The table cannot see the escrow: a
+ * terms_agreed deal may or may not have one, and the server refuses proposals, address changes and
+ * acceptances with DEAL_NOT_ACTIVE once it exists, since the escrow keeps the terms it opened on.
+ * Once funded, only the platform (release) or a dispute moves the deal; a mediator's decision either
+ * releases (per terms or split per leg) or refunds both. A dispute may also be opened while the
+ * escrow is being funded (terms_agreed); release and split then need every leg funded, which the
+ * server checks from the deposits: until both legs are, the mediator can only refund.
  * Each party attaches a CIS and reviews the other's while the deal is a draft; the approval that
  * completes the exchange is `complete_cis_exchange`. Addresses are part of what is agreed, so setting
  * them after agreement reopens the negotiation like a change of terms.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Database, schema } from '@covenant/db';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTrader } from '../../testing/create-test-trader.js';
@@ -322,6 +322,80 @@ describe('concurrency', () => {
     }
     const [stored] = await database.db.select().from(schema.deals).where(eq(schema.deals.id, dealId));
     expect(stored!.status).toBe('cancelled');
+  });
+});
+
+describe('once the escrow is open', () => {
+  /** Agreed terms with the escrow opened on them (its row is what `createEscrow` writes last). */
+  async function dealWithEscrow(): Promise<string> {
+    const dealId = await newDeal();
+    await setBothAddresses(dealId);
+    expect((await accept(dealId, seller.token, 1)).statusCode).toBe(200);
+    await database.db.insert(schema.escrows).values({ dealId });
+    return dealId;
+  }
+
+  it('refuses new terms and new addresses with DEAL_NOT_ACTIVE, changing nothing', async () => {
+    // Before the escrow opens, either still reopens the negotiation (the test above); here it is open.
+    const dealId = await dealWithEscrow();
+    const [agreed] = await database.db.select().from(schema.deals).where(eq(schema.deals.id, dealId));
+    const trailBefore = (await call('GET', `/api/v1/deals/${dealId}/audit`, buyer.token)).json().entries
+      .length;
+
+    const terms = await call('PUT', `/api/v1/deals/${dealId}/terms`, seller.token, {
+      stable_amount: '31000000000',
+    });
+    expect(terms.statusCode, terms.body).toBe(409);
+    expect(terms.json().error).toMatchObject({
+      code: 'DEAL_NOT_ACTIVE',
+      details: { status: 'terms_agreed', reason: 'escrow_opened' },
+    });
+    // The seller redirecting its payout: the escrow would still pay the address it opened with.
+    const addresses = await call('PUT', `/api/v1/deals/${dealId}/addresses`, seller.token, {
+      ...sellerAddresses,
+      payout_address: '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
+    });
+    expect(addresses.statusCode, addresses.body).toBe(409);
+    expect(addresses.json().error).toMatchObject({
+      code: 'DEAL_NOT_ACTIVE',
+      details: { status: 'terms_agreed', reason: 'escrow_opened' },
+    });
+
+    const [after] = await database.db.select().from(schema.deals).where(eq(schema.deals.id, dealId));
+    expect(after).toMatchObject({
+      status: 'terms_agreed',
+      termsVersion: 1,
+      acceptedTermsVersion: 1,
+      termsHash: agreed!.termsHash,
+      termsAgreedAt: agreed!.termsAgreedAt,
+      stableAmount: '30000000000',
+    });
+    const [stored] = await database.db
+      .select()
+      .from(schema.dealAddresses)
+      .where(and(eq(schema.dealAddresses.dealId, dealId), eq(schema.dealAddresses.party, 'seller')));
+    expect(stored!.payoutAddress).toBe(sellerAddresses.payout_address);
+    const trailAfter = (await call('GET', `/api/v1/deals/${dealId}/audit`, buyer.token)).json().entries
+      .length;
+    expect(trailAfter).toBe(trailBefore);
+  });
+
+  it('refuses to accept terms again on a deal reopened after its escrow opened', async () => {
+    // What a proposal after the escrow opened used to leave: the deal back in cis_submitted, the escrow
+    // still on the terms it opened with.
+    const dealId = await dealWithEscrow();
+    await database.db
+      .update(schema.deals)
+      .set({ status: 'cis_submitted', acceptedTermsVersion: null, termsHash: null, termsAgreedAt: null })
+      .where(eq(schema.deals.id, dealId));
+    const acceptance = await accept(dealId, seller.token, 1);
+    expect(acceptance.statusCode, acceptance.body).toBe(409);
+    expect(acceptance.json().error).toMatchObject({
+      code: 'DEAL_NOT_ACTIVE',
+      details: { status: 'cis_submitted', reason: 'escrow_opened' },
+    });
+    const [stored] = await database.db.select().from(schema.deals).where(eq(schema.deals.id, dealId));
+    expect(stored).toMatchObject({ status: 'cis_submitted', acceptedTermsVersion: null });
   });
 });
 

@@ -140,12 +140,13 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
       config: { access: 'trade' },
       schema: {
         tags: ['Trading'],
-        summary: 'Propose a new version of a deal’s terms (only before escrow funding)',
+        summary: 'Propose a new version of a deal’s terms (only until its escrow opens)',
         description:
           'The latest version with the given fields changed becomes version `terms_version` + 1. A proposal ' +
           'by the party that did not propose the latest version is a counter-proposal. A proposal after ' +
           'agreement reopens the negotiation (status back to cis_submitted, accepted version and hash cleared). ' +
-          'Funded or closed deals answer 409 DEAL_NOT_ACTIVE.',
+          'Once the escrow is open (it keeps the terms it opened on), and on funded or closed deals, the ' +
+          'answer is 409 DEAL_NOT_ACTIVE (details.reason "escrow_opened" for the former).',
         security: [{ bearerAuth: [] }],
         params: dealIdParams,
         body: dealTermsChangeSchema,
@@ -171,7 +172,8 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
         tags: ['Trading'],
         summary: 'Accept the exact latest version of the terms proposed by the other party',
         description:
-          'Only from cis_submitted (else 409 INVALID_STATE_TRANSITION). A version that is not the latest ' +
+          'Only from cis_submitted (else 409 INVALID_STATE_TRANSITION), and never once the deal’s escrow ' +
+          'is open (409 DEAL_NOT_ACTIVE, details.reason "escrow_opened"). A version that is not the latest ' +
           'answers 409 CONFLICT with details.latest_version; accepting your own proposal answers 409 ' +
           'INVALID_STATE_TRANSITION with details.reason "own_proposal"; 422 ADDRESSES_REQUIRED names in ' +
           'details.missing whose addresses are not set (details.invalid: addresses that no longer fit the ' +
@@ -198,7 +200,8 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
           'Payout on the chain you receive on (buyer: asset_chain, seller: stable_chain), refund on the ' +
           'chain you deposit from (buyer: stable_chain, seller: asset_chain), each checked for its chain’s ' +
           'format and checksum (400 VALIDATION_FAILED with details.fields). A change after agreement ' +
-          'reopens the negotiation.',
+          'reopens the negotiation; once the escrow is open (it pays the addresses it opened with), and on ' +
+          'funded or closed deals, the answer is 409 DEAL_NOT_ACTIVE.',
         security: [{ bearerAuth: [] }],
         params: dealIdParams,
         body: dealAddressesSchema,

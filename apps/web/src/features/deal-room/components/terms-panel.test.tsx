@@ -5,6 +5,7 @@ import { authStorageKey } from '@/lib/auth-client.js';
 import { apiError, createFakeApiServer } from '@/testing/fake-api-server.js';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
 import { renderApp } from '@/testing/render-app.js';
+import { escrowOpenNotice } from './terms-panel.js';
 
 configure({ asyncUtilTimeout: 5000 });
 
@@ -21,8 +22,12 @@ const openingTerms = {
 };
 const hash = 'a'.repeat(32) + 'b'.repeat(32);
 
-// Grace (the seller) opens a deal with Ada (the buyer), who proposed versions 1 and 2.
-function openDeal(changes: Record<string, unknown> = {}) {
+// Grace (the seller) opens a deal with Ada (the buyer), who proposed versions 1 and 2. `before` adds
+// answers the page asks for as it opens.
+function openDeal(
+  changes: Record<string, unknown> = {},
+  before: (api: ReturnType<typeof createFakeApiServer>) => void = () => undefined,
+) {
   const auth = createFakeAuthServer();
   const grace = auth.addUser('grace@example.com', 'correct horse');
   window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('grace@example.com')));
@@ -67,6 +72,7 @@ function openDeal(changes: Record<string, unknown> = {}) {
       bitcoin_network: 'regtest',
     },
   });
+  before(api);
   renderApp('/trading/deals/deal-1', api.server);
   return { api, deal };
 }
@@ -134,6 +140,57 @@ describe('Terms on the deal page', () => {
     expect(panel.queryByRole('button', { name: 'Accept version 2' })).not.toBeInTheDocument();
     expect(panel.queryByRole('button', { name: 'Counter-propose' })).not.toBeInTheDocument();
     expect(panel.queryByRole('button', { name: 'Revise proposal' })).not.toBeInTheDocument();
+  });
+
+  // Version 2 agreed with both parties' addresses set (Ada is paid in BTC, Grace in USDC on Ethereum).
+  const agreedTerms = {
+    status: 'terms_agreed',
+    accepted_terms_version: 2,
+    terms_hash: hash,
+    terms_agreed_at: '2026-03-04T12:00:00.000Z',
+    addresses: {
+      buyer: {
+        payout_address: 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080',
+        refund_address: '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
+      },
+      seller: {
+        payout_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        refund_address: 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080',
+      },
+    },
+  };
+
+  it('offers no change of terms or addresses once the escrow is open, and says why', async () => {
+    openDeal(agreedTerms, (api) =>
+      api.on('GET /deals/deal-1/escrow', {
+        status: 200,
+        body: {
+          escrow_id: '0b3f6a51-8a8b-4f5e-9d0e-3c8a2f1b7c11',
+          deal_id: 'deal-1',
+          status: 'awaiting_funding',
+          legs: [],
+          settlement_transactions: null,
+        },
+      }),
+    );
+    const panel = await termsPanel();
+    expect(await panel.findByText(escrowOpenNotice)).toBeInTheDocument();
+    expect(panel.queryByRole('button', { name: 'Counter-propose' })).not.toBeInTheDocument();
+    expect(panel.queryByRole('button', { name: 'Revise proposal' })).not.toBeInTheDocument();
+    const form = within(panel.getByRole('form', { name: 'Your addresses' }));
+    expect(form.queryByRole('button', { name: 'Save addresses' })).not.toBeInTheDocument();
+    expect(form.getByLabelText('Payout address (ETH) — where you are paid')).toBeDisabled();
+    expect(form.getByLabelText('Refund address (BTC) — where your deposit returns')).toBeDisabled();
+  });
+
+  it('still lets agreed terms and addresses change while no escrow is open', async () => {
+    // The escrow route answers 404: none was opened yet.
+    openDeal(agreedTerms);
+    const panel = await termsPanel();
+    expect(await panel.findByRole('button', { name: 'Counter-propose' })).toBeInTheDocument();
+    const form = within(panel.getByRole('form', { name: 'Your addresses' }));
+    expect(form.getByRole('button', { name: 'Save addresses' })).toBeInTheDocument();
+    expect(panel.queryByText(escrowOpenNotice)).not.toBeInTheDocument();
   });
 
   it('sends a counter-proposal whole, amounts exact in base units', async () => {

@@ -13,8 +13,10 @@ import { toast } from 'sonner';
 import { Button } from '@/components/ui/button.js';
 import { Card } from '@/components/ui/card.js';
 import { Spinner } from '@/components/ui/spinner.js';
+import { useEscrow } from '@/features/escrow/api/get-escrow.js';
 import { partnerName } from '@/features/trading/components/partner-name.js';
 import { QueryErrorState } from '@/features/trading/components/query-error-state.js';
+import { ApiError } from '@/lib/api-client.js';
 import { useAcceptDealTerms } from '../api/terms-accept.js';
 import { useDealTerms } from '../api/terms-get.js';
 import { TermsAddressesForm } from './terms-addresses-form.js';
@@ -25,6 +27,10 @@ import { termsErrorMessage } from './terms-error-message.js';
 
 /** Statuses in which terms and addresses may still change (the transition table's propose_terms). */
 const negotiable = new Set(['draft', 'cis_submitted', 'terms_agreed']);
+
+/** Why agreed terms offer no action once the escrow is open (the server refuses them with DEAL_NOT_ACTIVE). */
+export const escrowOpenNotice =
+  'The escrow is open on these terms and addresses, so they can no longer change: it pays exactly what was agreed. To trade on other terms, cancel the deal; every deposit goes back to the party that made it.';
 
 const formatTime = (iso: string) => new Date(iso).toLocaleString();
 
@@ -61,6 +67,12 @@ function TermsNegotiation({
 }) {
   const [countering, setCountering] = useState(false);
   const accept = useAcceptDealTerms(deal.id);
+  // Agreed terms can still change until the escrow opens on them; the escrow panel reads the same
+  // query. Until its answer is in, nothing is offered that could reopen terms an escrow may hold.
+  const agreedStatus = deal.status === 'terms_agreed';
+  const escrow = useEscrow(deal.id, agreedStatus);
+  const noEscrow = escrow.error instanceof ApiError && escrow.error.status === 404;
+  const escrowOpen = agreedStatus && escrow.data !== undefined;
   const party: DealParty = viewerId === deal.buyer_id ? 'buyer' : 'seller';
   const other: DealParty = party === 'buyer' ? 'seller' : 'buyer';
   const names = { buyer: partnerName(deal.buyer), seller: partnerName(deal.seller) };
@@ -74,7 +86,7 @@ function TermsNegotiation({
     created_at: deal.created_at,
   };
   const mine = latest.proposed_by === viewerId;
-  const canChange = negotiable.has(deal.status);
+  const canChange = negotiable.has(deal.status) && (!agreedStatus || noEscrow);
   const agreed = deal.accepted_terms_version !== null && deal.terms_hash !== null;
   const canAccept = deal.status === 'cis_submitted' && !mine;
 
@@ -87,6 +99,11 @@ function TermsNegotiation({
     <div className="space-y-8">
       {agreed ? (
         <TermsAgreed version={deal.accepted_terms_version ?? 0} hash={deal.terms_hash ?? ''} />
+      ) : null}
+      {escrowOpen ? (
+        <p role="note" className="text-muted text-sm">
+          {escrowOpenNotice}
+        </p>
       ) : null}
 
       <section className="space-y-4" aria-labelledby="terms-current-heading">
@@ -118,7 +135,7 @@ function TermsNegotiation({
             {termsErrorMessage(accept.error, names)}
           </p>
         ) : null}
-        {/* Funded or closed deals keep their terms: no action is offered at all. */}
+        {/* Deals with an open escrow, funded or closed keep their terms: no action is offered at all. */}
         {canChange ? (
           <div className="flex flex-wrap gap-2">
             {!mine && !agreed ? (
