@@ -1,21 +1,21 @@
 import { AppError, type CisForm, cisFormSchema, cisPdfRules } from '@covenant/domain';
 import type { FastifyRequest } from 'fastify';
+import { type FormPartRules, readFormParts } from '../files/read-form-parts.js';
 import type { CisPdfUpload } from './create-cis-sheet.js';
 
 const textFields = new Set(['legal_name', 'entity_type', 'jurisdiction', 'source_of_funds']);
 const numberFields = new Set(['size_min_usd', 'size_max_usd', 'settlement_window_hours']);
 const listFields = new Set(['assets', 'preferred_chains']);
 
-const multipartRefusals: Record<string, AppError> = {
-  FST_REQ_FILE_TOO_LARGE: new AppError('PAYLOAD_TOO_LARGE', 'The PDF must be at most 10 MB', {
+/** The signed PDF: one file named file, at most 10 MB; room for every field's values besides. */
+const formRules: FormPartRules = {
+  limits: { fileSize: cisPdfRules.maxBytes, files: 1, fields: 60, fieldSize: 4_000, parts: 61 },
+  tooLarge: new AppError('PAYLOAD_TOO_LARGE', 'The PDF must be at most 10 MB', {
     issues: [{ path: '/file', message: 'The PDF must be at most 10 MB' }],
   }),
-  FST_FILES_LIMIT: new AppError('VALIDATION_FAILED', 'Attach at most one PDF', {
+  tooMany: new AppError('VALIDATION_FAILED', 'Attach at most one PDF', {
     issues: [{ path: '/file', message: 'Attach at most one PDF' }],
   }),
-  FST_FIELDS_LIMIT: new AppError('VALIDATION_FAILED', 'The form has too many fields'),
-  FST_PARTS_LIMIT: new AppError('VALIDATION_FAILED', 'The form has too many parts'),
-  FST_PROTO_VIOLATION: new AppError('VALIDATION_FAILED', 'The form has a field name that is not allowed'),
 };
 
 /**
@@ -29,27 +29,20 @@ export async function readCisUpload(
   if (!request.isMultipart()) return { form: parseForm(request.body ?? {}), pdf: null };
   const fields: Record<string, string | number | string[]> = {};
   let pdf: CisPdfUpload | null = null;
-  try {
-    for await (const part of request.parts({
-      limits: { fileSize: cisPdfRules.maxBytes, files: 1, fields: 60, fieldSize: 4_000, parts: 61 },
-    })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') {
-          throw new AppError('VALIDATION_FAILED', `Unexpected file field ${part.fieldname}`, {
-            issues: [{ path: `/${part.fieldname}`, message: 'Send the signed PDF in the file field' }],
-          });
-        }
-        const content = await part.toBuffer();
-        // A browser sends an empty, nameless file for a file input left empty.
-        if (content.length > 0 || part.filename) pdf = { filename: cleanFilename(part.filename), content };
-      } else if (typeof part.value === 'string') {
-        addField(fields, part.fieldname, part.value);
+  await readFormParts(request, formRules, async (part) => {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file') {
+        throw new AppError('VALIDATION_FAILED', `Unexpected file field ${part.fieldname}`, {
+          issues: [{ path: `/${part.fieldname}`, message: 'Send the signed PDF in the file field' }],
+        });
       }
+      const content = await part.toBuffer();
+      // A browser sends an empty, nameless file for a file input left empty.
+      if (content.length > 0 || part.filename) pdf = { filename: cleanFilename(part.filename), content };
+    } else if (typeof part.value === 'string') {
+      addField(fields, part.fieldname, part.value);
     }
-  } catch (error) {
-    const refusal = multipartRefusals[(error as { code?: string }).code ?? ''];
-    throw refusal ?? error;
-  }
+  });
   return { form: parseForm(fields), pdf };
 }
 

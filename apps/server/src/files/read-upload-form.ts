@@ -1,5 +1,6 @@
 import { AppError } from '@covenant/domain';
 import type { FastifyRequest } from 'fastify';
+import { readFormParts } from './read-form-parts.js';
 
 /** A file as a multipart form sent it: its cleaned name and whole content. */
 export interface FileUpload {
@@ -26,7 +27,7 @@ export interface UploadFormRules {
 /**
  * Reads a multipart form: the named text fields and the files of `fileField`, each read whole up to
  * `maxBytes`. Busboy's limits become the API's errors: a file too large is a 413, too many files or
- * parts a 400.
+ * parts a 400; a malformed body is a 400 too (`readFormParts`).
  */
 export async function readUploadForm(
   request: FastifyRequest,
@@ -35,51 +36,36 @@ export async function readUploadForm(
   const fields: Record<string, string> = {};
   const uploads: FileUpload[] = [];
   const path = `/${rules.fileField}`;
-  try {
-    for await (const part of request.parts({
-      limits: {
-        fileSize: rules.maxBytes,
-        files: rules.maxFiles,
-        fields: rules.textFields.length + 4,
-        fieldSize: rules.fieldSize,
-        parts: rules.maxFiles + rules.textFields.length + 6,
-      },
-    })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== rules.fileField) {
-          throw new AppError('VALIDATION_FAILED', `Unexpected file field ${part.fieldname}`, {
-            issues: [{ path: `/${part.fieldname}`, message: `Send files in the ${rules.fileField} field` }],
-          });
-        }
-        uploads.push({
-          filename: cleanFilename(part.filename, rules.fallbackName),
-          content: await part.toBuffer(),
+  const limits = {
+    fileSize: rules.maxBytes,
+    files: rules.maxFiles,
+    fields: rules.textFields.length + 4,
+    fieldSize: rules.fieldSize,
+    parts: rules.maxFiles + rules.textFields.length + 6,
+  };
+  const tooLarge = new AppError('PAYLOAD_TOO_LARGE', rules.tooLarge, {
+    issues: [{ path, message: rules.tooLarge }],
+  });
+  const tooMany = new AppError('VALIDATION_FAILED', rules.tooMany, {
+    issues: [{ path, message: rules.tooMany }],
+  });
+  await readFormParts(request, { limits, tooLarge, tooMany }, async (part) => {
+    if (part.type === 'file') {
+      if (part.fieldname !== rules.fileField) {
+        throw new AppError('VALIDATION_FAILED', `Unexpected file field ${part.fieldname}`, {
+          issues: [{ path: `/${part.fieldname}`, message: `Send files in the ${rules.fileField} field` }],
         });
-      } else if (rules.textFields.includes(part.fieldname) && typeof part.value === 'string') {
-        fields[part.fieldname] = part.value;
       }
-    }
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? '';
-    if (code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError('PAYLOAD_TOO_LARGE', rules.tooLarge, {
-        issues: [{ path, message: rules.tooLarge }],
+      uploads.push({
+        filename: cleanFilename(part.filename, rules.fallbackName),
+        content: await part.toBuffer(),
       });
+    } else if (rules.textFields.includes(part.fieldname) && typeof part.value === 'string') {
+      fields[part.fieldname] = part.value;
     }
-    if (code === 'FST_FILES_LIMIT') {
-      throw new AppError('VALIDATION_FAILED', rules.tooMany, { issues: [{ path, message: rules.tooMany }] });
-    }
-    const refusal = formRefusals[code];
-    throw refusal ?? error;
-  }
+  });
   return { fields, uploads };
 }
-
-const formRefusals: Record<string, AppError> = {
-  FST_FIELDS_LIMIT: new AppError('VALIDATION_FAILED', 'The form has too many fields'),
-  FST_PARTS_LIMIT: new AppError('VALIDATION_FAILED', 'The form has too many parts'),
-  FST_PROTO_VIOLATION: new AppError('VALIDATION_FAILED', 'The form has a field name that is not allowed'),
-};
 
 /** The file's own name without any path, control characters or quotes, for display and downloads. */
 export function cleanFilename(name: string, fallback: string): string {

@@ -1,5 +1,6 @@
 import { AppError, type KycApplication, kycApplicationSchema, kycDocumentRules } from '@covenant/domain';
 import type { FastifyRequest } from 'fastify';
+import { type FormPartRules, readFormParts } from '../files/read-form-parts.js';
 import type { KycDocumentUpload } from './submit-kyc.js';
 
 const fieldNames = new Set([
@@ -16,16 +17,21 @@ const fieldNames = new Set([
   'requested_tier',
 ]);
 
-const multipartRefusals: Record<string, AppError> = {
-  FST_REQ_FILE_TOO_LARGE: new AppError('PAYLOAD_TOO_LARGE', 'Each document must be at most 10 MB', {
+/** 1–5 documents of at most 10 MB each, in the documents field. */
+const formRules: FormPartRules = {
+  limits: {
+    fileSize: kycDocumentRules.maxBytes,
+    files: kycDocumentRules.maxFiles,
+    fields: 20,
+    fieldSize: 2_000,
+    parts: 30,
+  },
+  tooLarge: new AppError('PAYLOAD_TOO_LARGE', 'Each document must be at most 10 MB', {
     issues: [{ path: '/documents', message: 'Each document must be at most 10 MB' }],
   }),
-  FST_FILES_LIMIT: new AppError('VALIDATION_FAILED', 'Attach between 1 and 5 documents', {
+  tooMany: new AppError('VALIDATION_FAILED', 'Attach between 1 and 5 documents', {
     issues: [{ path: '/documents', message: 'Attach between 1 and 5 documents' }],
   }),
-  FST_FIELDS_LIMIT: new AppError('VALIDATION_FAILED', 'The form has too many fields'),
-  FST_PARTS_LIMIT: new AppError('VALIDATION_FAILED', 'The form has too many parts'),
-  FST_PROTO_VIOLATION: new AppError('VALIDATION_FAILED', 'The form has a field name that is not allowed'),
 };
 
 /**
@@ -41,31 +47,18 @@ export async function readKycForm(
   }
   const fields: Record<string, string> = {};
   const uploads: KycDocumentUpload[] = [];
-  try {
-    for await (const part of request.parts({
-      limits: {
-        fileSize: kycDocumentRules.maxBytes,
-        files: kycDocumentRules.maxFiles,
-        fields: 20,
-        fieldSize: 2_000,
-        parts: 30,
-      },
-    })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'documents') {
-          throw new AppError('VALIDATION_FAILED', `Unexpected file field ${part.fieldname}`, {
-            issues: [{ path: `/${part.fieldname}`, message: 'Send documents in the documents field' }],
-          });
-        }
-        uploads.push({ filename: cleanFilename(part.filename), content: await part.toBuffer() });
-      } else if (fieldNames.has(part.fieldname) && typeof part.value === 'string') {
-        fields[part.fieldname] = part.value;
+  await readFormParts(request, formRules, async (part) => {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'documents') {
+        throw new AppError('VALIDATION_FAILED', `Unexpected file field ${part.fieldname}`, {
+          issues: [{ path: `/${part.fieldname}`, message: 'Send documents in the documents field' }],
+        });
       }
+      uploads.push({ filename: cleanFilename(part.filename), content: await part.toBuffer() });
+    } else if (fieldNames.has(part.fieldname) && typeof part.value === 'string') {
+      fields[part.fieldname] = part.value;
     }
-  } catch (error) {
-    const refusal = multipartRefusals[(error as { code?: string }).code ?? ''];
-    throw refusal ?? error;
-  }
+  });
   const parsed = kycApplicationSchema(today).safeParse(fields);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => ({

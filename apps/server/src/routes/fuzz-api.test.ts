@@ -129,6 +129,10 @@ let staff: TestTrader;
 let apiKey: string;
 /** A real live chat conversation's token, sent to the visitor's chat routes. */
 let chatToken: string;
+/** The operations whose description or body in the document mentions multipart/form-data. */
+let documentedMultipart: string[] = [];
+/** Real ids for paths sent broken multipart bodies: the deal, the travel item, the chat conversation. */
+const realIds = { deal: '', travelItem: '', conversation: '' };
 let context: SchemaContext;
 const operations: Operation[] = [];
 
@@ -215,9 +219,19 @@ beforeAll(async () => {
   });
   expect(chat.statusCode, chat.body).toBe(201);
   chatToken = chat.json().token;
+  Object.assign(realIds, {
+    deal: deal.json().id,
+    travelItem: travelItem!.id,
+    conversation: chat.json().conversation.id,
+  });
   const document = (
     await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })
   ).json() as OpenApiDocument;
+  documentedMultipart = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods)
+      .filter(([, operation]) => JSON.stringify(operation).includes('multipart/form-data'))
+      .map(([method]) => `${method.toUpperCase()} /api/v1${path}`),
+  );
   context = {
     components: document.components?.schemas ?? {},
     // The deal first and thrice: most paths take a deal id.
@@ -447,6 +461,11 @@ function bodyArbitrary(operation: Operation): fc.Arbitrary<FuzzRequest['body']> 
       text: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n\u0000\r\n--x--\r\n',
       contentType: 'multipart/form-data; boundary=x',
     },
+    ...brokenMultipartBodies('file').map((broken): FuzzRequest['body'] => ({
+      kind: 'raw',
+      text: broken.text,
+      contentType: broken.contentType,
+    })),
   );
   if (!operation.body)
     return fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: raw });
@@ -492,6 +511,28 @@ function encodeText(text: string): string {
 }
 
 const multipartBoundary = 'fuzz-boundary-7MA4YWxk';
+
+/**
+ * Multipart bodies the parser cannot finish, with the file in `fileField`: cut off before the
+ * closing boundary, cut off inside the file, and a content type without its boundary. Each is the
+ * client's fault: a 4xx, never a 500.
+ */
+function brokenMultipartBodies(
+  fileField: string,
+): Array<{ name: string; text: string; contentType: string }> {
+  const contentType = `multipart/form-data; boundary=${multipartBoundary}`;
+  const text = `--${multipartBoundary}\r\nContent-Disposition: form-data; name="body"\r\n\r\nA message long enough to pass every minimum length check.\r\n`;
+  const file = `--${multipartBoundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="x.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`;
+  return [
+    { name: 'a body cut off before its closing boundary', text, contentType },
+    { name: 'a body cut off inside its file', text: `${text}${file}`, contentType },
+    {
+      name: 'a content type without a boundary',
+      text: `${text}${file}\r\n--${multipartBoundary}--\r\n`,
+      contentType: 'multipart/form-data',
+    },
+  ];
+}
 
 function toMultipart(value: unknown): string {
   const fields =
@@ -616,4 +657,66 @@ describe('fuzzing every operation from its schemas', () => {
     expect(Object.prototype).not.toHaveProperty('polluted');
     expect(Array.prototype).not.toHaveProperty('polluted');
   }, 600_000);
+
+  it('answers every multipart route 400 for a truncated body and for a content type without a boundary', async () => {
+    const names = operations.map((operation) => `${operation.method} ${operation.path}`);
+    expect(names).toEqual(expect.arrayContaining(Object.keys(multipartRoutes)));
+    // A route documented as multipart must be in the list (most read the form in the handler and
+    // document no body schema, so the document alone cannot name them all).
+    expect(Object.keys(multipartRoutes)).toEqual(expect.arrayContaining(documentedMultipart));
+    // Callers and a conversation of their own: the fuzzing above may have signed the shared
+    // sessions out and closed the shared conversation.
+    const sender = await createTestTrader(app);
+    const staffSender = await createTestTrader(app, { roles: ['admin', 'concierge'] });
+    const chat = await app.inject({
+      method: 'POST',
+      url: '/api/v1/chat/conversations',
+      payload: { email: 'fuzz-multipart@example.com', body: 'A visitor sending broken forms' },
+    });
+    expect(chat.statusCode, chat.body).toBe(201);
+    const failures: string[] = [];
+    for (const [name, fileField] of Object.entries(multipartRoutes)) {
+      const operation = operations.find((candidate) => `${candidate.method} ${candidate.path}` === name)!;
+      for (const broken of brokenMultipartBodies(fileField)) {
+        // The caller each route serves and real ids, so the request gets as far as reading the form.
+        const options = injectOptions(operation, {
+          caller: 'anonymous',
+          pathValues: operation.pathParams.map((param) => realPathValue(operation.path, param)),
+          query: '',
+          body: { kind: 'raw', text: broken.text, contentType: broken.contentType },
+        });
+        const caller = operation.path.includes('/staff/') ? staffSender : sender;
+        options.headers = operation.path.startsWith('/api/v1/chat/conversation/')
+          ? { ...options.headers, 'x-chat-token': chat.json().token }
+          : { ...options.headers, authorization: `Bearer ${caller.token}` };
+        const response = await app.inject(options);
+        const summary = `${name} with ${broken.name} → ${response.statusCode} ${response.body.slice(0, 300)}`;
+        if (response.statusCode !== 400 || response.json().error?.code !== 'VALIDATION_FAILED') {
+          failures.push(summary);
+        }
+        expectDocumentedError(operation, response, summary);
+      }
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
 });
+
+/** Every route that reads a multipart form, with the field its files go in. */
+const multipartRoutes: Record<string, string> = {
+  'POST /api/v1/chat/conversation/attachments': 'file',
+  'POST /api/v1/cis': 'file',
+  'POST /api/v1/deals/{id}/disputes': 'evidence',
+  'POST /api/v1/deals/{id}/disputes/{dispute_id}/evidence': 'evidence',
+  'POST /api/v1/kyc': 'documents',
+  'POST /api/v1/staff/chat/conversations/{id}/attachments': 'file',
+  'POST /api/v1/staff/travel/{item_id}/file': 'file',
+};
+
+/** A real id for a path parameter: the travel item, the chat conversation, or the deal. */
+function realPathValue(path: string, name: string): string {
+  if (name === 'item_id') return realIds.travelItem;
+  if (name === 'id' && path.includes('/chat/')) return realIds.conversation;
+  if (name === 'id') return realIds.deal;
+  // Any other id (a dispute's, a key's) names nothing: the multipart routes read the form first.
+  return '00000000-0000-4000-8000-000000000000';
+}

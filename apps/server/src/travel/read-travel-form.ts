@@ -1,5 +1,6 @@
 import { AppError, travelFileRules } from '@covenant/domain';
 import type { FastifyRequest } from 'fastify';
+import { type FormPartRules, readFormParts } from '../files/read-form-parts.js';
 
 export interface TravelFileUpload {
   filename: string;
@@ -10,14 +11,13 @@ const tooMany = new AppError('VALIDATION_FAILED', 'Attach exactly one file', {
   issues: [{ path: '/file', message: 'Attach exactly one file' }],
 });
 
-const multipartRefusals: Record<string, AppError> = {
-  FST_REQ_FILE_TOO_LARGE: new AppError('PAYLOAD_TOO_LARGE', 'The file must be at most 10 MB', {
+/** One file of at most 10 MB; a few text fields are tolerated and ignored. */
+const formRules: FormPartRules = {
+  limits: { fileSize: travelFileRules.maxBytes, files: 1, fields: 5, fieldSize: 1_000, parts: 6 },
+  tooLarge: new AppError('PAYLOAD_TOO_LARGE', 'The file must be at most 10 MB', {
     issues: [{ path: '/file', message: 'The file must be at most 10 MB' }],
   }),
-  FST_FILES_LIMIT: tooMany,
-  FST_FIELDS_LIMIT: new AppError('VALIDATION_FAILED', 'The form has too many fields'),
-  FST_PARTS_LIMIT: new AppError('VALIDATION_FAILED', 'The form has too many parts'),
-  FST_PROTO_VIOLATION: new AppError('VALIDATION_FAILED', 'The form has a field name that is not allowed'),
+  tooMany,
 };
 
 /**
@@ -26,22 +26,15 @@ const multipartRefusals: Record<string, AppError> = {
  */
 export async function readTravelForm(request: FastifyRequest): Promise<TravelFileUpload> {
   const uploads: TravelFileUpload[] = [];
-  try {
-    for await (const part of request.parts({
-      limits: { fileSize: travelFileRules.maxBytes, files: 1, fields: 5, fieldSize: 1_000, parts: 6 },
-    })) {
-      if (part.type !== 'file') continue;
-      if (part.fieldname !== 'file') {
-        throw new AppError('VALIDATION_FAILED', `Unexpected file field ${part.fieldname}`, {
-          issues: [{ path: `/${part.fieldname}`, message: 'Send the file in the file field' }],
-        });
-      }
-      uploads.push({ filename: cleanFilename(part.filename), content: await part.toBuffer() });
+  await readFormParts(request, formRules, async (part) => {
+    if (part.type !== 'file') return;
+    if (part.fieldname !== 'file') {
+      throw new AppError('VALIDATION_FAILED', `Unexpected file field ${part.fieldname}`, {
+        issues: [{ path: `/${part.fieldname}`, message: 'Send the file in the file field' }],
+      });
     }
-  } catch (error) {
-    const refusal = multipartRefusals[(error as { code?: string }).code ?? ''];
-    throw refusal ?? error;
-  }
+    uploads.push({ filename: cleanFilename(part.filename), content: await part.toBuffer() });
+  });
   if (uploads.length !== 1) throw tooMany;
   return uploads[0]!;
 }
