@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { validateTransactionHash } from './validate-transaction-hash.js';
 
 /**
  * The wire shapes of the escrow API, shared by the server (request validation, OpenAPI) and the web
@@ -155,12 +156,26 @@ export const escrowStatusSchema = z.object({
 export type EscrowStatusView = z.infer<typeof escrowStatusSchema>;
 export type EscrowStatusLegView = z.infer<typeof escrowStatusLegSchema>;
 
-export const escrowFundRequestSchema = z.object({
-  deal_id: z.uuid(),
-  transaction_hash: z.string().min(1).max(200),
-  chain: z.enum(['BTC', 'ETH', 'SOL']),
-  amount: baseUnits,
-});
+export const escrowFundRequestSchema = z
+  .object({
+    deal_id: z.uuid(),
+    transaction_hash: z
+      .string()
+      .min(1)
+      .max(200)
+      .describe(
+        'Your deposit: its hash on Ethereum (0x and 64 hex digits), its txid on Bitcoin (64 hex digits), ' +
+          'its signature on Solana (64 bytes in base58)',
+      ),
+    chain: z.enum(['BTC', 'ETH', 'SOL']),
+    amount: baseUnits,
+  })
+  // Checked here, before the handler: a malformed hash would otherwise reach the chain's client,
+  // which throws on it (a 500 instead of the caller's 400).
+  .superRefine((body, context) => {
+    const check = validateTransactionHash(body.chain, body.transaction_hash);
+    if (!check.ok) context.addIssue({ code: 'custom', message: check.reason, path: ['transaction_hash'] });
+  });
 
 /** A party's signature of a payout: EIP-712 (Ethereum, 65 bytes hex) or ed25519 (Solana, 64 bytes base58 or hex). */
 export const payoutSignatureSchema = z

@@ -105,7 +105,7 @@ describe('escrow routes for a deal that is not the caller’s', () => {
     [
       'POST',
       '/api/v1/escrow/fund',
-      { deal_id: unknownDeal, transaction_hash: '0xabc', chain: 'ETH', amount: '1' },
+      { deal_id: unknownDeal, transaction_hash: `0x${'ab'.repeat(32)}`, chain: 'ETH', amount: '1' },
     ],
     ['GET', `/api/v1/escrow/${unknownDeal}/status`, undefined],
     ['GET', `/api/v1/deals/${unknownDeal}/escrow`, undefined],
@@ -119,6 +119,30 @@ describe('escrow routes for a deal that is not the caller’s', () => {
     expect(response.statusCode, response.body).toBe(404);
     expect(response.json().error.code).toBe('NOT_FOUND');
   });
+
+  // Refused before the deal is looked up: viem and @solana/kit throw on them, which was a 500.
+  it.each([
+    ['ETH', 'not-a-hash', /0x and 64 hex digits/],
+    ['ETH', '0xabc', /0x and 64 hex digits/],
+    ['BTC', `0x${'ab'.repeat(32)}`, /64 hex digits/],
+    ['SOL', 'x', /64 bytes in base58/],
+    ['SOL', `0x${'ab'.repeat(32)}`, /64 bytes in base58/],
+  ])(
+    'refuses a deposit report on %s whose transaction_hash is %s, naming the field',
+    async (chain, hash, why) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/escrow/fund',
+        headers: bearer(owner.token),
+        payload: { deal_id: unknownDeal, transaction_hash: hash, chain, amount: '1' },
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { in: 'body', issues: [{ path: '/transaction_hash', message: expect.stringMatching(why) }] },
+      });
+    },
+  );
 
   it('refuses a release whose signature is not 65 bytes of hex', async () => {
     const response = await app.inject({
