@@ -21,6 +21,12 @@ export interface IdentifyCallerDeps extends Pick<AuthDeps, 'db' | 'signingKey' |
 export interface IdentifiedCaller {
   /** Whose hourly budget the request counts against: the user of a session, or the API key. */
   rateLimitKey: string;
+  /**
+   * Whether the token itself proved who the caller is (a session token whose signature was
+   * checked), so its budget may be counted while `load` confirms the session. An API key proves
+   * nothing until `load` finds it: counted first, any made-up key would get a budget of its own.
+   */
+  proven: boolean;
   /** Confirms the caller in the database (session not signed out, key not revoked) with roles and tier. */
   load(): Promise<Principal>;
 }
@@ -28,8 +34,8 @@ export interface IdentifiedCaller {
 /**
  * Reads `Authorization: Bearer …` without touching the database: an API key (`cov_live_…`) or a
  * session access token whose signature and expiry are checked here. Splitting identification from
- * loading lets the rate-limit count and the database check run side by side.
- * Anything unusable is 401 UNAUTHORIZED.
+ * loading lets the rate-limit count and the database check of a session run side by side.
+ * Anything unusable is 401 UNAUTHORIZED; an unknown or revoked API key is, once loaded.
  */
 export async function identifyCaller(
   deps: IdentifyCallerDeps,
@@ -39,10 +45,18 @@ export async function identifyCaller(
   if (!token) throw new AppError('UNAUTHORIZED', 'This endpoint requires a Bearer token');
   if (token.startsWith(apiKeyPrefix)) {
     const keyHash = hashApiKey(token);
-    return { rateLimitKey: `api:key:${keyHash.slice(0, 32)}`, load: () => loadApiKeyCaller(deps, keyHash) };
+    return {
+      rateLimitKey: `api:key:${keyHash.slice(0, 32)}`,
+      proven: false,
+      load: () => loadApiKeyCaller(deps, keyHash),
+    };
   }
   const claims = deps.verifiedTokens?.get(token, deps.now()) ?? (await verifyToken(deps, token));
-  return { rateLimitKey: `api:user:${claims.userId}`, load: () => loadSessionCaller(deps.db, claims) };
+  return {
+    rateLimitKey: `api:user:${claims.userId}`,
+    proven: true,
+    load: () => loadSessionCaller(deps.db, claims),
+  };
 }
 
 async function verifyToken(

@@ -9,10 +9,12 @@ import {
 import { enforceApiAccess } from '../../api/enforce-api-access.js';
 import { honourIdempotencyKeys } from '../../api/honour-idempotency-keys.js';
 import { type IdentifiedCaller, identifyCaller } from '../../api/identify-caller.js';
+import type { Principal } from '../../api/principal.js';
 import { restrictDeclaredAccess } from '../../api/require-access-declarations.js';
 import { restrictDevRoutes } from '../../api/restrict-dev-routes.js';
 import { createVerifiedTokenCache } from '../../api/verified-token-cache.js';
 import { createAuthDeps } from '../../auth/create-auth-deps.js';
+import type { RateLimitDecision } from '../../plugins/rate-limit/rate-limiter.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { apiV1AuthRoutes } from './auth.js';
 import { chainRoutes } from './chains.js';
@@ -123,22 +125,33 @@ function authenticateEveryRequest(app: FastifyInstance): void {
   const deps = { ...createAuthDeps(app), verifiedTokens: createVerifiedTokenCache() };
   const limits = app.config.apiRateLimits;
   const ceiling = Math.max(limits.standard, limits.premium);
+  const count = (key: string) => app.rateLimiter.consume(key, ceiling, rateLimitWindowSeconds);
   app.addHook('onRequest', async (request, reply) => {
-    let caller: IdentifiedCaller;
-    try {
-      caller = await identifyCaller(deps, request.headers.authorization);
-    } catch (error) {
-      // Refused callers are counted too (by address), so guessing tokens costs the same budget.
+    // Refused callers are counted too (by address), so guessing tokens or API keys costs the same budget.
+    const refuse = async (error: unknown): Promise<never> => {
       await applyRateLimit(app.rateLimiter, reply, `api:ip:${request.ip}`, limits.standard);
       throw error;
-    }
-    // The count and the database check of the caller run side by side: one round trip less.
-    const [principal, counted] = await Promise.all([
-      caller.load(),
-      app.rateLimiter.consume(caller.rateLimitKey, ceiling, rateLimitWindowSeconds),
-    ]);
+    };
+    const caller = await identifyCaller(deps, request.headers.authorization).catch(refuse);
+    const [principal, counted] = await loadAndCount(caller, count, refuse);
     const limit = limits[principal.tier];
     enforceRateLimit(reply, limit, decisionUnder(counted, ceiling, limit, app.clock()));
     request.principal = principal;
   });
+}
+
+/**
+ * Confirms the caller in the database and counts the request against its own budget. A session
+ * token's signature already proved its user, so the two run side by side (one round trip less); an
+ * API key is only a claim until the database knows it, so it is counted once found: a made-up or
+ * revoked key is refused and counted by address like a bad token, and leaves no counter behind.
+ */
+async function loadAndCount(
+  caller: IdentifiedCaller,
+  count: (key: string) => Promise<RateLimitDecision>,
+  refuse: (error: unknown) => Promise<never>,
+): Promise<[Principal, RateLimitDecision]> {
+  if (caller.proven) return Promise.all([caller.load().catch(refuse), count(caller.rateLimitKey)]);
+  const principal = await caller.load().catch(refuse);
+  return [principal, await count(caller.rateLimitKey)];
 }

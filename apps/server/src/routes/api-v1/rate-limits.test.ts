@@ -1,7 +1,10 @@
-import type { Database } from '@covenant/db';
+import { randomBytes } from 'node:crypto';
+import { type Database, schema } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
+import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../api/api-key-token.js';
 import { buildTestApp, type TestApp } from '../../build-test-app.js';
 import { createTestTrader } from '../../testing/create-test-trader.js';
 
@@ -25,7 +28,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-async function spend(token: string, times: number) {
+async function spend(token: string, times: number, remoteAddress?: string) {
   const responses = [];
   for (let i = 0; i < times; i++) {
     responses.push(
@@ -33,10 +36,25 @@ async function spend(token: string, times: number) {
         method: 'GET',
         url: '/api/v1/deals',
         headers: { authorization: `Bearer ${token}` },
+        remoteAddress,
       }),
     );
   }
   return responses;
+}
+
+/** A key in the form of a real one (`cov_live_` and 43 base64url characters) that nobody was given. */
+const madeUpKey = () => `cov_live_${randomBytes(32).toString('base64url')}`;
+
+async function createKey(token: string, name: string): Promise<{ id: string; key: string }> {
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/v1/api-keys',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { name },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json();
 }
 
 describe('per-tier rate limits', () => {
@@ -76,6 +94,59 @@ describe('per-tier rate limits', () => {
     const key = created.json().key as string;
     const responses = await spend(key, 4);
     expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 429]);
+  });
+
+  it('count tokens that are no access token against the address, and refuse with 429 once it is spent', async () => {
+    const responses = [];
+    for (const token of ['not-a-jwt', 'eyJhbGciOiJFUzI1NiJ9.e30.c2ln', 'a.b.c', 'still-not-a-jwt']) {
+      responses.push(...(await spend(token, 1, '203.0.113.20')));
+    }
+    expect(responses.map((r) => r.statusCode)).toEqual([401, 401, 401, 429]);
+    expect(responses.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0', '0']);
+    expect(responses[3]!.json().error.code).toBe('RATE_LIMITED');
+  });
+
+  it('count made-up and revoked API keys against the address like bad tokens, keeping no counter per key', async () => {
+    const trader = await createTestTrader(app);
+    const revoked = await createKey(trader.token, 'revoked');
+    const revoke = await app.inject({
+      method: 'DELETE',
+      url: `/api/v1/api-keys/${revoked.id}`,
+      headers: { authorization: `Bearer ${trader.token}` },
+    });
+    expect(revoke.statusCode, revoke.body).toBe(204);
+    // A new random key on every request: counted per key, none would ever reach its limit.
+    const keys = [madeUpKey(), madeUpKey(), revoked.key, madeUpKey(), madeUpKey()];
+    const responses = [];
+    for (const key of keys) responses.push(...(await spend(key, 1, '203.0.113.21')));
+    expect(responses.map((r) => r.statusCode)).toEqual([401, 401, 401, 429, 429]);
+    expect(responses[0]!.json().error).toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: 'The API key is invalid or revoked',
+    });
+    expect(responses.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0', '0', '0']);
+    expect(Number(responses[3]!.headers['retry-after'])).toBeGreaterThan(0);
+    const perKey = await database.db
+      .select()
+      .from(schema.rateLimits)
+      .where(
+        inArray(
+          schema.rateLimits.key,
+          keys.map((key) => `api:key:${hashApiKey(key).slice(0, 32)}`),
+        ),
+      );
+    expect(perKey).toEqual([]);
+
+    // A real key from the same address still has its own budget, counted per key.
+    const real = await createKey(trader.token, 'real');
+    const allowed = await spend(real.key, 1, '203.0.113.21');
+    expect(allowed.map((r) => r.statusCode)).toEqual([200]);
+    expect(allowed[0]!.headers['x-ratelimit-remaining']).toBe('2');
+    const counters = await database.db
+      .select({ key: schema.rateLimits.key })
+      .from(schema.rateLimits)
+      .where(eq(schema.rateLimits.key, `api:key:${hashApiKey(real.key).slice(0, 32)}`));
+    expect(counters).toHaveLength(1);
   });
 
   it('put the headers on refusals without a token and on public routes', async () => {
