@@ -1,6 +1,6 @@
 import { schema } from '@covenant/db';
 import { isConfirmed, lateDepositAction } from '@covenant/escrow';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { type LedgerRow, type LegRow, ledgerEntryOf, loadEscrowBooks } from './escrow-rows.js';
@@ -14,27 +14,36 @@ import { raiseStaffAlert } from './staff-alerts.js';
  * balance to the depositor's refund address (stored, sent, and followed to its block by
  * `followRelayerTransactions`, which puts the movement into the leg's ledger so its books balance
  * again); elsewhere a `late_deposit` refund payout to that address is prepared, for
- * either party to approve, and goes the way of every payout. Runs for the escrows whose ledgers
+ * either party to approve, and goes the way of every payout. A leg of a closed escrow that had no
+ * payout of its own (left empty when the other leg was refunded or paid, funded afterwards) returns
+ * what it holds by such a payout too (see `lateDepositAction`). Runs for the escrows whose ledgers
  * just changed.
  */
 export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: readonly string[]): Promise<void> {
   const unique = [...new Set(escrowIds)];
   if (unique.length === 0) return;
-  // Only a released or refunded leg returns late money: the escrows with none are done in one read.
-  const settled = new Set(
-    (
-      await deps.db
-        .selectDistinct({ escrowId: schema.escrowLegs.escrowId })
-        .from(schema.escrowLegs)
-        .where(
-          and(
-            inArray(schema.escrowLegs.escrowId, unique),
-            inArray(schema.escrowLegs.state, ['released', 'refunded']),
-          ),
-        )
-    ).map((row) => row.escrowId),
+  // Only a released or refunded leg, or a leg of a closed escrow, returns late money: the escrows
+  // with neither are done in one read.
+  const candidates = await deps.db
+    .selectDistinct({ escrowId: schema.escrows.id, status: schema.escrows.status })
+    .from(schema.escrows)
+    .innerJoin(schema.escrowLegs, eq(schema.escrowLegs.escrowId, schema.escrows.id))
+    .where(
+      and(
+        inArray(schema.escrows.id, unique),
+        or(
+          inArray(schema.escrowLegs.state, ['released', 'refunded']),
+          inArray(schema.escrows.status, ['settled', 'refunded']),
+        ),
+      ),
+    );
+  const eligible = new Set(candidates.map((row) => row.escrowId));
+  const closed = new Set(
+    candidates
+      .filter((row) => row.status === 'settled' || row.status === 'refunded')
+      .map((row) => row.escrowId),
   );
-  const ids = unique.filter((escrowId) => settled.has(escrowId));
+  const ids = unique.filter((escrowId) => eligible.has(escrowId));
   if (ids.length === 0) return;
   // A sweep sent and not mined yet: its movements are not in the ledger, the money still looks held.
   const sweepsOnTheirWay = new Set(
@@ -54,7 +63,9 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
   for (const escrowId of ids) {
     const books = await loadEscrowBooks(deps.db, escrowId);
     for (const row of books.legs) {
-      if (row.state !== 'released' && row.state !== 'refunded') continue;
+      // In a closed escrow every own payout is confirmed (it closes only then): a leg without one was never paid.
+      const closedWithoutPayout = closed.has(escrowId) && books.payout(row.leg) === null;
+      if (row.state !== 'released' && row.state !== 'refunded' && !closedWithoutPayout) continue;
       const chain = deps.chains.get(row.chain);
       if (!chain) continue;
       const rows = books.ledger(row.leg);
@@ -71,6 +82,7 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
         held: total(['deposit']) - total(['travel', 'payout', 'fee', 'refund', 'sweep', 'network_fee']),
         canSweep: chain.adapter.signSweep !== undefined && (chain.adapter.sweeps?.(row) ?? true),
         returnInFlight,
+        closedWithoutPayout,
       });
       if (action.kind === 'payout') {
         await prepareLateDepositPayout(deps, chain, row, rows, action.amount).catch((error: unknown) =>
