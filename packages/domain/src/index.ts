@@ -18,6 +18,7 @@ export * from './disputes/dispute-resolution.js';
 export * from './disputes/staff-dispute.js';
 export * from './errors.js';
 export * from './escrow/escrow-api.js';
+export * from './escrow/minimum-bitcoin-deposit.js';
 export * from './fees.js';
 export * from './format-amount.js';
 export * from './kyc/kyc-application.js';

@@ -5,6 +5,7 @@ import { BITCOIN_ADDRESS_FORMATS } from './bitcoin-network.js';
 import { BitcoinRpcError, createBitcoinRpc } from './bitcoin-rpc.js';
 import { type BitcoinFixture, startBitcoinFixture } from './bitcoin-test-fixture.js';
 import { multisigCustody } from './multisig-custody.js';
+import { minimumDepositOutputSats } from './scan-bitcoin-deposits.js';
 
 let fx: BitcoinFixture;
 
@@ -111,6 +112,22 @@ describe('Bitcoin deposits: scanning blocks and the mempool', () => {
     expect(scan.movements.reduce((sum, movement) => sum + movement.amount, 0n)).toBe(10_000_000n);
     expect(scan.movements[0]!.blockRef).toBe(await fx.bitcoin.blockRefAt(from));
     expect(await fx.bitcoin.scanMempool!(index)).toEqual([]);
+  });
+
+  it('leaves outputs below 0.0001 BTC uncounted, in the mempool and in blocks', async () => {
+    const { leg } = await fx.openLeg();
+    const index = fx.indexOf([leg]);
+    const from = (await fx.bitcoin.currentHeight()) + 1n;
+    // 9 999 sats and 330 sats (P2WSH dust) are not deposits; 10 000 sats is.
+    await fx.deposit(leg.depositAddress, minimumDepositOutputSats - 1n);
+    await fx.deposit(leg.depositAddress, 330n);
+    const counted = await fx.deposit(leg.depositAddress, minimumDepositOutputSats);
+    expect((await fx.bitcoin.scanMempool!(index)).map((deposit) => deposit.txRef)).toEqual([counted.txRef]);
+    await fx.node.mine(1);
+    const scan = await fx.bitcoin.scanDeposits({ fromHeight: from, toHeight: from }, index);
+    expect(scan.movements.map((movement) => [movement.txRef, movement.amount])).toEqual([
+      [counted.txRef, 10_000n],
+    ]);
   });
 
   it('counts confirmations from the mempool to final at 2, and follows a reorg (invalidateblock, reconsiderblock)', async () => {

@@ -1,3 +1,4 @@
+import { minimumBitcoinDepositSats } from '@covenant/domain';
 import type { DepositAddressIndex, DepositMovement, ScanRange, ScanResult } from '../chain-adapter.js';
 import type { BitcoinAddressFormat } from './bitcoin-network.js';
 import { type BitcoinRpc, unknownToNull } from './bitcoin-rpc.js';
@@ -10,6 +11,9 @@ import {
 
 type PendingDeposit = Omit<DepositMovement, 'blockRef' | 'height'>;
 
+/** Outputs below this are not deposits (why: `minimumBitcoinDepositSats`, shared with the deposit screen). */
+export const minimumDepositOutputSats = minimumBitcoinDepositSats;
+
 /** Every output of `transactions` paying a watched address, found with one index query. */
 async function depositsIn(
   transactions: readonly ParsedBitcoinTransaction[],
@@ -18,6 +22,7 @@ async function depositsIn(
 ): Promise<PendingDeposit[]> {
   const paid = transactions.flatMap((tx) =>
     tx.outputs.flatMap((output, vout) => {
+      if (output.amount < minimumDepositOutputSats) return [];
       const address = outputAddress(output.script, addressFormat);
       return address ? [{ txid: tx.txid, vout, address, amount: output.amount }] : [];
     }),

@@ -139,10 +139,24 @@ describe('a Bitcoin leg in the escrow panel', () => {
     expect(leg.getByText('0 of 2 confirmations')).toBeInTheDocument();
   });
 
-  it('asks for 1 sat as amount=0.00000001', async () => {
-    openBitcoinDeal('terms_agreed', [btcLeg({ amount: '1' }), usdcLeg()]);
+  it('asks for 10 001 sat as amount=0.00010001, and says a payment below 0.0001 BTC is not counted', async () => {
+    openBitcoinDeal('terms_agreed', [btcLeg({ amount: '10001' }), usdcLeg()]);
     const leg = await bitcoinLeg();
-    expect(leg.getByText(`bitcoin:${depositAddress}?amount=0.00000001`)).toBeInTheDocument();
+    expect(leg.getByText(`bitcoin:${depositAddress}?amount=0.00010001`)).toBeInTheDocument();
+    expect(leg.getByText(/A payment below 0.0001 BTC is not counted\.$/)).toBeInTheDocument();
+  });
+
+  it('asks for 0.0001 BTC when less than that is missing, the rest coming back at settlement', async () => {
+    // 1.5 BTC due, 1.49995 BTC received: 5 000 sat missing, below the 10 000 sat counted as a payment.
+    openBitcoinDeal('terms_agreed', [
+      btcLeg({ state: 'partially_funded', received: '149995000', confirmations: 2 }),
+      usdcLeg(),
+    ]);
+    const leg = await bitcoinLeg();
+    expect(leg.getByText(`bitcoin:${depositAddress}?amount=0.0001`)).toBeInTheDocument();
+    expect(
+      leg.getByText(/send 0.0001 BTC: what is over comes back to you at settlement\.$/),
+    ).toBeInTheDocument();
   });
 
   it('shows a deposit seen in the mempool as pending, and asks only for what is still missing', async () => {
