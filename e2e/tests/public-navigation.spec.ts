@@ -109,3 +109,40 @@ test('a documentation link to a section opens its tab and scrolls to it', async 
   await expect(page.getByRole('tab', { name: 'Wallet Setup' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('heading', { name: 'Solana' })).toBeInViewport();
 });
+
+test('a visitor with a stored session is not offered Sign In before the app has checked it', async ({
+  page,
+}) => {
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+  await page.addInitScript(() => {
+    if (!window.sessionStorage.getItem('seeded')) {
+      window.sessionStorage.setItem('seeded', 'yes');
+      window.localStorage.setItem('covenant-auth-token', '{"not":"a session"}');
+    }
+  });
+  const header = page.getByRole('banner');
+  // The pre-rendered page alone, its app held back: the head's hint hides the way in.
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await page.goto('/features');
+  await expect(page.getByRole('heading', { level: 1, name: 'Features' })).toBeVisible();
+  await expect(header.getByRole('link', { name: 'Sign In' })).toBeHidden();
+  await expect(header.getByRole('link', { name: 'Get Started' })).toBeHidden();
+
+  // With the app: the stored session is not one, so it is dropped and the header offers Sign In.
+  await page.unroute('**/assets/*.js');
+  await page.reload();
+  await expect(header.getByRole('link', { name: 'Sign In' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.dataset.session)).toBeUndefined();
+  expect(refused).toEqual([]);
+});
+
+test('a visitor without a stored session sees Sign In on the pre-rendered page, before any script of the app', async ({
+  page,
+}) => {
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await page.goto('/features');
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toBeVisible();
+});

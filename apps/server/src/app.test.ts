@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -6,7 +7,7 @@ import { Writable } from 'node:stream';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { type Database, openDatabase } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
-import { AppError } from '@covenant/domain';
+import { AppError, sessionHintScript } from '@covenant/domain';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,7 @@ import {
 } from '../../web/src/prerender/page-document.js';
 import { buildTestApp, type TestApp } from './build-test-app.js';
 import { createLogger } from './plugins/create-logger.js';
+import { sessionHintSource } from './plugins/secure-headers.js';
 
 const now = new Date('2030-05-04T03:02:01Z');
 const webDistDir = mkdtempSync(join(tmpdir(), 'covenant-web-'));
@@ -176,7 +178,8 @@ describe('security headers', () => {
     );
     expect(directives).toMatchObject({
       'default-src': "'self'",
-      'script-src': "'self'",
+      // The pre-rendered pages' session hint, by the hash of its exact text (and nothing else inline).
+      'script-src': `'self' 'sha256-${createHash('sha256').update(sessionHintScript).digest('base64')}'`,
       'style-src': "'self' 'unsafe-inline'",
       'img-src': "'self' data: blob:",
       'connect-src': "'self'",
@@ -272,7 +275,9 @@ describe('the web app', () => {
       expect(response.statusCode).toBe(404);
       expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.headers['content-security-policy']).toContain("script-src 'self';");
+      expect(response.headers['content-security-policy']).toContain(
+        `script-src 'self' ${sessionHintSource};`,
+      );
       if (method === 'GET') expect(response.body).toBe(notFoundHtml);
     }
     const gzipped = await app.inject({
@@ -303,7 +308,9 @@ describe('the web app', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.headers['content-security-policy']).toContain("script-src 'self';");
+      expect(response.headers['content-security-policy']).toContain(
+        `script-src 'self' ${sessionHintSource};`,
+      );
       if (method === 'HEAD') continue;
       expect(response.body).toBe(prerenderedHtml(path));
       // No inline script: every script of the page has a src, which the policy allows.

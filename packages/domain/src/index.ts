@@ -27,6 +27,7 @@ export * from './matching/jurisdiction-deny-list.js';
 export * from './matching/rank-counterparties.js';
 export * from './matching/trade-pairs.js';
 export * from './parse-amount.js';
+export * from './session-hint.js';
 export * from './staff/staff-deal.js';
 export * from './staff/staff-user.js';
 export * from './support/contact-message.js';

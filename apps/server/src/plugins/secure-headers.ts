@@ -1,11 +1,19 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sessionHintScript } from '@covenant/domain';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
 /**
- * Security headers and CORS. The CSP fits the SPA: its own scripts only; inline styles allowed
- * because sonner injects a <style> element; API calls to this origin only.
+ * The pre-rendered pages' one inline script (the session hint, which keeps a signed-in visitor from
+ * seeing Sign In before the app loads), allowed by its hash and by nothing else.
+ */
+export const sessionHintSource = `'sha256-${createHash('sha256').update(sessionHintScript).digest('base64')}'`;
+
+/**
+ * Security headers and CORS. The CSP fits the SPA: its own scripts only, and the session hint by its
+ * hash; inline styles allowed because sonner injects a <style> element; API calls to this origin only.
  */
 export async function registerSecureHeaders(app: FastifyInstance, publicUrl: string): Promise<void> {
   const https = publicUrl.startsWith('https:');
@@ -16,7 +24,7 @@ export async function registerSecureHeaders(app: FastifyInstance, publicUrl: str
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", sessionHintSource],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],

@@ -114,6 +114,12 @@ export function AuthProvider({
   }, [client, load]);
 
   useEffect(() => {
+    // Once the client has told the session, the header shows what it is: the pre-rendered page's
+    // session hint, which hid Sign In until now, has done its part (a stored session may be invalid).
+    if (client && !state.loading) delete document.documentElement.dataset.session;
+  }, [client, state.loading]);
+
+  useEffect(() => {
     if (!client) return;
     // Every event carries the session as the client now holds it, so following them all keeps the UI
     // in step with refreshes, sign-outs in other tabs and sessions the client dropped as unrefreshable.

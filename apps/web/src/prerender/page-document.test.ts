@@ -1,3 +1,4 @@
+import { sessionHintScript } from '@covenant/domain';
 import { describe, expect, it } from 'vitest';
 import { inlineStylesheets, pageDocument, pageFileOf, renderedPathOf } from './page-document.js';
 
@@ -39,6 +40,31 @@ describe('pageDocument', () => {
     expect(page).not.toContain('OTC crypto trading with escrow</title>');
     expect(page).toContain('<script type="module" crossorigin src="/assets/index-Ab12.js"></script>');
     expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/index-Cd34.css">');
+  });
+
+  it('runs the session hint first in the head, its only inline script', () => {
+    const page = pageDocument(template, '<div>a</div>');
+    expect(page).toContain(`<head>\n    <script>${sessionHintScript}</script>\n    <title>`);
+    expect(page.match(/<script>/g)).toHaveLength(1);
+  });
+
+  it('marks the document when a session is stored or a sign-in link answers, and only then', () => {
+    const run = () => new Function(sessionHintScript)();
+    const root = document.documentElement;
+    delete root.dataset.session;
+    window.location.hash = '';
+    run();
+    expect(root.dataset.session).toBeUndefined();
+    window.location.hash = '#access_token=abc&type=signup';
+    run();
+    expect(root.dataset.session).toBe('stored');
+    delete root.dataset.session;
+    window.location.hash = '';
+    window.localStorage.setItem('covenant-auth-token', '{}');
+    run();
+    expect(root.dataset.session).toBe('stored');
+    window.localStorage.clear();
+    delete root.dataset.session;
   });
 
   it('refuses markup with a script, or anything before the page other than its title', () => {

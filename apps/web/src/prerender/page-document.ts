@@ -1,3 +1,7 @@
+// By path, not by package: vite.config.ts imports this module, and Node loads the config's packages
+// without TypeScript.
+import { sessionHintScript } from '../../../../packages/domain/src/session-hint.js';
+
 // The pre-rendered pages' files: where each route's page is written in the build, and how its markup
 // goes into the built index.html. The server finds a request's page by the same file names
 // (apps/server/src/plugins/serve-web-app.ts).
@@ -40,7 +44,7 @@ export function renderedPathOf(path: string): string {
  * The built index.html with a page's markup inside its root element and the page's title in place of
  * the default one. React hoists a page's <title> to the start of the rendered markup; nothing else may
  * come before the app's own element, and no script may be in the markup (the content security
- * policy would refuse an inline one).
+ * policy would refuse an inline one; it allows only the session hint, which goes in the <head>).
  */
 export function pageDocument(template: string, rendered: string): string {
   const title = /^<title>[^<]*<\/title>/.exec(rendered)?.[0];
@@ -51,7 +55,17 @@ export function pageDocument(template: string, rendered: string): string {
   const root = '<div id="root"></div>';
   if (!template.includes(root)) throw new Error(`index.html has no ${root}`);
   const withMarkup = template.replace(root, () => `<div id="root">${markup}</div>`);
-  return title ? withMarkup.replace(/<title>[^<]*<\/title>/, () => title) : withMarkup;
+  const titled = title ? withMarkup.replace(/<title>[^<]*<\/title>/, () => title) : withMarkup;
+  return withSessionHint(titled);
+}
+
+/**
+ * The page with the session hint (`sessionHintScript`, the one inline script the content security
+ * policy allows) at the start of its <head>, so it runs before the first paint.
+ */
+function withSessionHint(document: string): string {
+  if (!document.includes('<head>')) throw new Error('index.html has no <head>');
+  return document.replace('<head>', () => `<head>\n    <script>${sessionHintScript}</script>`);
 }
 
 /**

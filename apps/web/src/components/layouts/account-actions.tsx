@@ -26,8 +26,9 @@ export function AccountActions({ onNavigate }: { onNavigate?: () => void }) {
     );
   }
 
+  // Hidden by the stylesheet while a pre-rendered page's session hint says a session is stored.
   return (
-    <>
+    <span data-signed-out-actions className="contents">
       <Button asChild variant="ghost" size="sm">
         <Link to={paths.auth} onClick={onNavigate}>
           Sign In
@@ -38,6 +39,6 @@ export function AccountActions({ onNavigate }: { onNavigate?: () => void }) {
           Get Started
         </Link>
       </Button>
-    </>
+    </span>
   );
 }
