@@ -1,6 +1,6 @@
 import type { GoTrueClient } from '@supabase/auth-js';
 import { type ReactNode, StrictMode, useEffect } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { matchRoutes } from 'react-router';
 import { App } from '@/app/index.js';
 import { routes } from '@/app/routes.js';
@@ -50,7 +50,7 @@ export async function startApp(
   root: HTMLElement,
   rendered: () => void = () => {},
   { openedWithFragment = window.location.hash !== '' }: { openedWithFragment?: boolean } = {},
-): Promise<void> {
+): Promise<Root> {
   const hydrating = root.firstElementChild !== null && !openedWithFragment;
   let done = false;
   const once = () => {
@@ -66,6 +66,9 @@ export async function startApp(
       </AfterRender>
     </StrictMode>
   );
-  if (hydrating) hydrateRoot(root, app);
-  else createRoot(root).render(app);
+  // The React root, for whoever must take the app down again (tests).
+  if (hydrating) return hydrateRoot(root, app);
+  const created = createRoot(root);
+  created.render(app);
+  return created;
 }

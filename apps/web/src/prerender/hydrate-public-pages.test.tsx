@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import type { Root } from 'react-dom/client';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApp } from '@/app/start.js';
 import { publicPaths } from '@/config/paths.js';
@@ -42,7 +43,12 @@ function spyOnErrors() {
 }
 
 let root: HTMLElement | undefined;
+let app: Root | undefined;
 afterEach(() => {
+  // Unmounted, not only removed: an app left running keeps its timers (the toaster's), which could
+  // fire after this file's document is gone.
+  act(() => app?.unmount());
+  app = undefined;
   root?.remove();
   root = undefined;
 });
@@ -56,7 +62,11 @@ async function hydratePrerendered(url: string, address = url, options?: { opened
   document.body.append(root);
   const heading = root.querySelector('main h1');
   const container = root;
-  await new Promise<void>((resolve) => void startApp(container, resolve, options));
+  let started: Promise<Root> | undefined;
+  await new Promise<void>((resolve) => {
+    started = startApp(container, resolve, options);
+  });
+  app = await started;
   return { root, heading };
 }
 
@@ -144,7 +154,7 @@ describe('an address the server has no pre-rendered page for', () => {
     root = document.createElement('div');
     document.body.append(root);
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    await startApp(root);
+    app = await startApp(root);
     expect(await screen.findByRole('heading', { name: '404' })).toBeInTheDocument();
   });
 });
