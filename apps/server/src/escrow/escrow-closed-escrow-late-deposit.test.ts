@@ -18,7 +18,7 @@ afterAll(async () => {
 
 const hour = 3_600_000;
 
-const { view, leg, approve, openedEscrow } = escrowSteps(() => net);
+const { view, leg, approve, openedEscrow, fundLeg } = escrowSteps(() => net);
 
 describe('money reaching the leg a closed escrow never paid', () => {
   // The seller deposits 1.5 WETH; the buyer's 4 500 USDC arrive only after the deal was cancelled and refunded.
@@ -33,10 +33,8 @@ describe('money reaching the leg a closed escrow never paid', () => {
   };
 
   /** The seller pays the asset leg in full; the buyer pays nothing. */
-  async function sellerFunds(dealId: string, deposit: { asset: string }) {
-    await net.pay(net.seller, 'WETH', deposit.asset, assetAmount);
-    await net.settle(async () => leg(await view(net.seller, dealId), 'asset').state === 'funded');
-  }
+  const sellerFunds = (dealId: string, deposit: { asset: string }) =>
+    fundLeg(dealId, 'asset', { from: net.seller, symbol: 'WETH', to: deposit.asset, amount: assetAmount });
 
   /** The escrow's payouts of a leg, oldest first. */
   async function payoutsOf(dealId: string, name: 'asset' | 'stable') {

@@ -17,7 +17,7 @@ afterAll(async () => {
 
 const hour = 3_600_000;
 
-const { view, leg, approve, openedEscrow } = escrowSteps(() => net);
+const { view, leg, approve, openedEscrow, fundLeg } = escrowSteps(() => net);
 
 describe('Done-when (3): one side funds and the funding deadline passes', () => {
   // 1.5 WETH = 1_500_000_000_000_000_000 wei deposited by the seller; the buyer never pays its 4 500 USDC.
@@ -32,10 +32,8 @@ describe('Done-when (3): one side funds and the funding deadline passes', () => 
   };
 
   /** The seller pays the asset leg in full; the buyer pays nothing. */
-  async function sellerFunds(dealId: string, deposit: { asset: string }) {
-    await net.pay(net.seller, 'WETH', deposit.asset, assetAmount);
-    await net.settle(async () => leg(await view(net.seller, dealId), 'asset').state === 'funded');
-  }
+  const sellerFunds = (dealId: string, deposit: { asset: string }) =>
+    fundLeg(dealId, 'asset', { from: net.seller, symbol: 'WETH', to: deposit.asset, amount: assetAmount });
 
   it('cancels the deal and refunds the deposit exactly, without anyone signing, once the settlement window has passed', async () => {
     const { dealId, deposit } = await openedEscrow(terms);

@@ -93,17 +93,16 @@ async function preparePayoutsFor(
     const received = receivedOf(row, ledger);
     if (received === 0n) continue;
     const outcome: SettlementOutcome = source === 'settlement' ? { kind: 'release' } : { kind: 'refund' };
-    created =
-      (await writePayout(
-        deps,
-        row,
-        ledger,
-        received,
-        outcome,
-        source,
-        instructionId,
-        travelAccountOf(books, row),
-      )) || created;
+    const payout: PayoutSpec = {
+      row,
+      ledger,
+      received,
+      outcome,
+      source,
+      instructionId,
+      travel: travelAccountOf(books, row),
+    };
+    created = (await writePayout(deps, payout)) || created;
   }
   if (created && source === 'cancellation') {
     await deps.db
@@ -114,22 +113,24 @@ async function preparePayoutsFor(
   return created;
 }
 
+/** What a leg's payout is built from: the leg, its ledger and what it received, and what to pay. */
+export interface PayoutSpec {
+  row: LegRow;
+  ledger: readonly LedgerRow[];
+  received: bigint;
+  outcome: SettlementOutcome;
+  source: Source;
+  instructionId: string | null;
+  travel?: TravelAccount;
+}
+
 /**
  * Writes the payout of `outcome` for a leg: the adapter builds it from the plan and, on a UTXO
  * chain, the leg's confirmed deposit outputs (which it spends, all of them). False when the leg
  * already has such a payout (the unique indexes of live payouts).
  */
-export async function writePayout(
-  deps: EscrowEngineDeps,
-  row: LegRow,
-  ledger: readonly LedgerRow[],
-  received: bigint,
-  outcome: SettlementOutcome,
-  source: Source,
-  instructionId: string | null,
-  travel?: TravelAccount,
-): Promise<boolean> {
-  const payout = await buildPayoutRow(deps, row, ledger, received, outcome, source, instructionId, travel);
+export async function writePayout(deps: EscrowEngineDeps, spec: PayoutSpec): Promise<boolean> {
+  const payout = await buildPayoutRow(deps, spec);
   if (!payout) return false;
   const inserted = await deps.db
     .insert(schema.escrowPayouts)
@@ -145,13 +146,7 @@ export async function writePayout(
  */
 async function buildPayoutRow(
   deps: EscrowEngineDeps,
-  row: LegRow,
-  ledger: readonly LedgerRow[],
-  received: bigint,
-  outcome: SettlementOutcome,
-  source: Source,
-  instructionId: string | null,
-  travel?: TravelAccount,
+  { row, ledger, received, outcome, source, instructionId, travel }: PayoutSpec,
 ): Promise<typeof schema.escrowPayouts.$inferInsert | null> {
   const chain = deps.chains.get(row.chain);
   if (!chain) return null;
@@ -259,16 +254,15 @@ async function executeInstruction(
       const ledger = books.ledger(row.leg);
       const received = receivedOf(row, ledger);
       if (received === 0n) continue;
-      const payout = await buildPayoutRow(
-        deps,
+      const payout = await buildPayoutRow(deps, {
         row,
         ledger,
         received,
-        mediatorOutcome(payload, row.leg as Leg),
-        'mediator',
-        instruction.id,
-        travelAccountOf(books, row),
-      );
+        outcome: mediatorOutcome(payload, row.leg as Leg),
+        source: 'mediator',
+        instructionId: instruction.id,
+        travel: travelAccountOf(books, row),
+      });
       if (payout) payouts.push(payout);
     }
     await deps.db.transaction(async (tx) => {

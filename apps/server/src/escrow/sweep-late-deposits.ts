@@ -164,7 +164,15 @@ async function prepareLateDepositPayout(
   const unspent = ledger.filter(
     (entry) => entry.kind !== 'deposit' || !spent.has(`${entry.txRef}:${entry.position}`),
   );
-  if (await writePayout(deps, row, unspent, held, { kind: 'refund' }, 'late_deposit', null)) {
+  const spec = {
+    row,
+    ledger: unspent,
+    received: held,
+    outcome: { kind: 'refund' },
+    source: 'late_deposit',
+    instructionId: null,
+  } as const;
+  if (await writePayout(deps, spec)) {
     deps.logger.info(
       { escrowId: row.escrowId, leg: row.leg, chain: chain.info.chain, amount: held.toString() },
       'a late deposit is to be returned to the depositor: a payout awaits approval',

@@ -91,5 +91,16 @@ export function escrowSteps(devnet: () => EscrowDevnet) {
     return { dealId, deposit: await openEscrow(dealId) };
   }
 
-  return { view, leg, approve, approvePsbt, approveSolana, openEscrow, openedEscrow };
+  /** The party pays a leg's amount of the symbol to its deposit address, then passes run until the leg is funded. */
+  async function fundLeg(
+    dealId: string,
+    name: LegName,
+    payment: { from: EscrowParty; symbol: string; to: string; amount: bigint },
+  ) {
+    const net = devnet();
+    await net.pay(payment.from, payment.symbol, payment.to, payment.amount);
+    await net.settle(async () => leg(await view(payment.from, dealId), name).state === 'funded');
+  }
+
+  return { view, leg, approve, approvePsbt, approveSolana, openEscrow, openedEscrow, fundLeg };
 }

@@ -10,7 +10,7 @@ import {
   useState,
 } from 'react';
 import { paths } from '@/config/paths.js';
-import { authStorageKey } from '@/lib/auth-storage-key.js';
+import { authLinkAnswerPattern, authStorageKey } from '@/lib/auth-storage-key.js';
 
 export type SignUpInput = {
   email: string;
@@ -64,7 +64,7 @@ export type AuthClientSource = GoTrueClient | (() => Promise<GoTrueClient>);
 /** Whether the page needs the auth client as it opens: a stored session, or a link's answer to read. */
 export function authNeededAtLoad(): boolean {
   if (window.localStorage.getItem(authStorageKey) !== null) return true;
-  return /(^#|&)(access_token|error|error_code)=/.test(window.location.hash);
+  return authLinkAnswerPattern.test(window.location.hash);
 }
 
 /**
