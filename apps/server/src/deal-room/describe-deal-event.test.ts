@@ -78,8 +78,32 @@ describe('describeDealEvent', () => {
     );
   });
 
+  it("tells the parties about the escrow's steps and deadlines in words, never by the event's name", () => {
+    const events = [
+      'escrow_opened',
+      'escrow_funded',
+      'escrow_settled',
+      'escrow_refunded',
+      'funding_deadline_passed',
+      'settlement_window_passed',
+      'dispute_evidence_added',
+    ];
+    for (const action of events) {
+      const described = describeDealEvent(action, { escrow_id: 'x' });
+      expect(described?.title).not.toContain(action);
+      expect(described?.title).not.toMatch(/^Deal updated/);
+    }
+    expect(describeDealEvent('settlement_window_passed', {})).toEqual({
+      title: 'Settlement window closed',
+      body: 'The deal did not settle within its settlement window, so it was cancelled. Both deposits go back to their refund addresses.',
+    });
+    expect(describeDealEvent('funding_deadline_passed', {})?.title).toBe('Funding deadline passed');
+  });
+
   it('needs none for a mediator taking the case, and has a generic line for anything new', () => {
     expect(describeDealEvent('dispute_assigned', { dispute_id: 'x' })).toBeNull();
+    // Staff reads are in the parties' audit trail; no notification is sent for them (ADR 025).
+    expect(describeDealEvent('staff_viewed', { via: 'deal' })).toBeNull();
     expect(describeDealEvent('escrow_address_rotated', {})).toEqual({
       title: 'Deal updated: escrow_address_rotated',
       body: 'Open the deal to see what changed.',

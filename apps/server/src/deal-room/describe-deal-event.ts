@@ -84,6 +84,41 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
         body: reason ? `The deal was cancelled. Reason: ${reason}` : 'The deal was cancelled.',
       };
     }
+    case 'escrow_opened':
+      return {
+        title: 'Escrow opened',
+        body: 'The escrow is open. Each party sends its leg to the deposit address shown in the deal room, before the funding deadline.',
+      };
+    case 'escrow_funded':
+      return {
+        title: 'Escrow funded',
+        body: 'Both legs are in escrow. Open the deal room for the next step to settlement.',
+      };
+    case 'escrow_settled':
+      return {
+        title: 'Deal completed',
+        body: 'Both legs were paid out. The transactions are listed in the deal room.',
+      };
+    case 'escrow_refunded':
+      return {
+        title: 'Escrow refunded',
+        body: 'The deposits went back to their refund addresses. The transactions are listed in the deal room.',
+      };
+    case 'funding_deadline_passed':
+      return {
+        title: 'Funding deadline passed',
+        body: 'The escrow was not funded in time, so the deal was cancelled. Anything deposited goes back to its refund address.',
+      };
+    case 'settlement_window_passed':
+      return {
+        title: 'Settlement window closed',
+        body: 'The deal did not settle within its settlement window, so it was cancelled. Both deposits go back to their refund addresses.',
+      };
+    case 'dispute_evidence_added':
+      return {
+        title: 'Evidence added to the dispute',
+        body: 'New evidence was added to the dispute on this deal. Open the deal to see it.',
+      };
     case 'dispute_opened': {
       const reason = text(payload, 'reason');
       return {
@@ -200,6 +235,7 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
       };
     // Recorded for the audit trail; the parties are not notified of routine compliance reads.
     case 'travel_rule_read_by_staff':
+    case 'staff_viewed':
       return null;
     default:
       return { title: `Deal updated: ${action}`, body: 'Open the deal to see what changed.' };
