@@ -44,6 +44,13 @@ export function approvalFormOf(payout: Pick<PayoutRow, 'signingPayload'>): 'psbt
  */
 export type ApprovalTarget = { dealId: string; leg: Leg } | { escrowId: string; side: Party };
 
+/** Why a leg of a deal in this status has nothing to approve until the engine prepares its payout. */
+const closedDealMessages: Partial<Record<string, string>> = {
+  cancelled: 'The deal was cancelled: the refunds of its deposits are being prepared',
+  completed: 'The deal is completed: its payouts are being prepared',
+  disputed: 'The deal is in dispute: the payouts follow the mediator’s decision',
+};
+
 /**
  * A party's approval of a leg's payout (`POST /escrow/release`): the signature must recover to the
  * party's key in the leg's custody, over exactly the payout the engine prepared. Stored once; the
@@ -85,6 +92,12 @@ export async function approvePayout(
     own.find((row) => row.status === 'collecting' || row.status === 'ready') ??
     own.find((row) => row.source !== 'late_deposit');
   if (!payout) {
+    const [deal] = await deps.db
+      .select({ status: schema.deals.status, meetingRequired: schema.deals.meetingRequired })
+      .from(schema.deals)
+      .where(eq(schema.deals.id, found.escrow.dealId));
+    const closed = deal ? closedDealMessages[deal.status] : undefined;
+    if (closed) throw new AppError('DEAL_NOT_ACTIVE', closed, { leg: input.leg, status: deal?.status });
     const deposits = await deps.db
       .select()
       .from(schema.escrowLedgerEntries)
@@ -102,10 +115,6 @@ export async function approvePayout(
         chain: leg.chain,
       });
     }
-    const [deal] = await deps.db
-      .select({ status: schema.deals.status, meetingRequired: schema.deals.meetingRequired })
-      .from(schema.deals)
-      .where(eq(schema.deals.id, found.escrow.dealId));
     if (deal && settlementWaits(deal, await loadMeetingRecords(deps.db, found.escrow.dealId))) {
       throw new AppError(
         'MEETING_PENDING',

@@ -7,6 +7,7 @@ import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { setLegState } from './escrow-rows.js';
+import { expireSettlements } from './expire-settlements.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
 /**
@@ -16,7 +17,8 @@ import { raiseStaffAlert } from './staff-alerts.js';
  * refund nobody approved is sent without signatures once the escrow's deadline (the funding
  * deadline plus the settlement window) has passed — the contract lets anyone trigger it then. A leg
  * without one (`refund_after` null, Bitcoin) has no such refund: its refund waits for the
- * depositor's approval.
+ * depositor's approval. A funded deal that has not started to settle by the time its on-chain
+ * deadline is near is cancelled the same way (`expireSettlements`), and its deposits refunded.
  */
 export async function enforceDeadlines(deps: EscrowEngineDeps): Promise<string[]> {
   const now = deps.now();
@@ -63,6 +65,7 @@ export async function enforceDeadlines(deps: EscrowEngineDeps): Promise<string[]
     });
     if (escrowId) touched.push(escrowId);
   }
+  touched.push(...(await expireSettlements(deps)));
 
   const unapprovedRefunds = await deps.db
     .select({ payout: schema.escrowPayouts, leg: schema.escrowLegs })

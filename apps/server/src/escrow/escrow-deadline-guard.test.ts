@@ -1,5 +1,6 @@
 import { covenantEscrowAbi } from '@covenant/contracts';
 import { schema } from '@covenant/db';
+import { and, eq } from 'drizzle-orm';
 import { createPublicClient, createWalletClient, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -18,7 +19,7 @@ afterAll(async () => {
   await net?.close();
 });
 
-const { view, leg, approve, openedEscrow } = escrowSteps(() => net);
+const { view, leg, approve, openedEscrow, fundLeg } = escrowSteps(() => net);
 
 // 1.5 WETH (seller's asset leg) for 4 500 USDC (buyer's stable leg), both paid in full.
 const assetAmount = 1_500_000_000_000_000_000n;
@@ -87,27 +88,100 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
     expect(await alertKinds(held.escrow_id)).toEqual(['leg_settled_elsewhere']);
   });
 
-  it('starts no settlement within the safety margin of a leg’s deadline, even with both approvals', async () => {
+  it('cancels a funded deal that has not settled by its deadline’s margin, and refunds both legs', async () => {
     const { dealId, deposit } = await fundedDeal();
     const opened = await view(net.seller, dealId);
     const refundAfter = Date.parse(leg(opened, 'asset').refund_after ?? '');
+    // The parties see when that happens.
+    expect(opened.settle_by).toBe(new Date(refundAfter - settlementSafetyMarginMs).toISOString());
+    // The seller approves its release in time; the buyer never does.
+    await approve(net.seller, dealId, 'asset');
+    await net.app.escrow.tick();
     // On the server's clock, half the margin before the deadline.
     await net.clock.advance(refundAfter - settlementSafetyMarginMs / 2 - net.clock.now.getTime());
+    await net.app.escrow.tick();
 
-    await approve(net.seller, dealId, 'asset');
+    expect(await dealStatus(net.database, dealId)).toBe('cancelled');
+    const cancelled = await view(net.buyer, dealId);
+    expect(leg(cancelled, 'asset').payout).toMatchObject({ kind: 'refund', status: 'collecting' });
+    expect(leg(cancelled, 'stable').payout).toMatchObject({ kind: 'refund', status: 'collecting' });
+    // Nothing was held for staff: the deal's own deadline took care of it.
+    expect(await alertKinds(cancelled.escrow_id)).toEqual([]);
+    const trail = await net.database.db
+      .select({ action: schema.dealAuditEntries.action })
+      .from(schema.dealAuditEntries)
+      .where(eq(schema.dealAuditEntries.dealId, dealId));
+    expect(trail.map((entry) => entry.action)).toContain('settlement_window_passed');
+    const notices = await net.database.db
+      .select({ title: schema.notifications.title, userId: schema.notifications.userId })
+      .from(schema.notifications)
+      .where(
+        and(
+          eq(schema.notifications.dealId, dealId),
+          eq(schema.notifications.kind, 'settlement_window_passed'),
+        ),
+      );
+    expect(notices.map((notice) => notice.userId).sort()).toEqual([net.buyer.id, net.seller.id].sort());
+    expect(notices[0]?.title).toBe('Settlement window closed');
+
+    // The buyer approves its own refund and has it at once; the seller does not, and once the deadline
+    // has passed (both clocks) the engine sends the asset leg back without signatures.
+    const buyerUsdc = await net.balance('USDC', net.buyer.wallet);
     await approve(net.buyer, dealId, 'stable');
-    for (let pass = 0; pass < 3; pass++) {
-      await net.app.escrow.tick();
-      await net.mine(1);
-    }
-
-    expect(await net.balance('WETH', net.buyer.payoutAddress)).toBe(0n);
+    await net.settle(async () => (await net.balance('USDC', net.buyer.wallet)) === buyerUsdc + stableAmount);
     expect(await net.balance('WETH', deposit.asset)).toBe(assetAmount);
-    expect(await net.balance('USDC', deposit.stable)).toBe(stableAmount);
-    const held = await view(net.buyer, dealId);
-    expect(leg(held, 'asset').payout).toMatchObject({ status: 'ready' });
-    expect(leg(held, 'stable').payout).toMatchObject({ status: 'ready' });
-    expect(await alertKinds(held.escrow_id)).toEqual(['settlement_window_closed']);
-    expect(await dealStatus(net.database, dealId)).toBe('escrow_funded');
+
+    await net.clock.advance(refundAfter + 60_000 - net.clock.now.getTime());
+    const client = createPublicClient({
+      chain: foundry,
+      transport: http(net.chain.rpcUrl, { retryCount: 0 }),
+    });
+    const chainNow = Number((await client.getBlock()).timestamp) * 1000;
+    await net.mine(1, Math.max(1, Math.ceil((refundAfter - chainNow) / 1000) + 60));
+    await net.settle(async () => (await view(net.buyer, dealId)).status === 'refunded');
+
+    // The seller's wallet also gets the earlier test's deal's asset back (cancelled the same way), so
+    // the leg's own refund is read from the escrow and the deal's view.
+    expect(await net.balance('WETH', deposit.asset)).toBe(0n);
+    const refunded = await view(net.seller, dealId);
+    expect(leg(refunded, 'asset').payout).toMatchObject({ kind: 'refund', status: 'confirmed' });
+    expect(leg(refunded, 'stable').payout).toMatchObject({ kind: 'refund', status: 'confirmed' });
+    expect(await net.balance('USDC', net.buyer.wallet)).toBe(buyerUsdc + stableAmount);
+    expect(await net.balance('WETH', net.buyer.payoutAddress)).toBe(0n);
+    expect(await net.balance('USDC', net.seller.payoutAddress)).toBe(0n);
+    expect(await dealStatus(net.database, dealId)).toBe('cancelled');
+  });
+});
+
+describe('an approval on a deal that is not settling', () => {
+  it('says the deal is in dispute, not that the other leg is unfunded', async () => {
+    const { dealId, deposit } = await openedEscrow({
+      assetSymbol: 'WETH',
+      assetAmount,
+      stableSymbol: 'USDC',
+      stableAmount,
+    });
+    await fundLeg(dealId, 'asset', {
+      from: net.seller,
+      symbol: 'WETH',
+      to: deposit.asset,
+      amount: assetAmount,
+    });
+    const opened = await net.call('POST', `/api/v1/deals/${dealId}/disputes`, net.seller.token, {
+      reason: 'The buyer has not sent the stablecoin leg as agreed.',
+    });
+    expect(opened.statusCode, opened.body).toBe(201);
+
+    const refused = await net.call('POST', '/api/v1/escrow/release', net.seller.token, {
+      deal_id: dealId,
+      leg: 'asset',
+      signature: `0x${'11'.repeat(65)}`,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({
+      code: 'DEAL_NOT_ACTIVE',
+      message: 'The deal is in dispute: the payouts follow the mediator’s decision',
+      details: { leg: 'asset', status: 'disputed' },
+    });
   });
 });

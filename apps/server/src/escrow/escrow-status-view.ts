@@ -3,6 +3,7 @@ import { legDepositor, viewLeg } from '@covenant/escrow';
 import { eligibleSigners } from './approve-payout.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { ledgerEntryOf, legOf, loadEscrowBooks, settlementTransactionsOf } from './escrow-rows.js';
+import { settleByOf } from './expire-settlements.js';
 import { findPartyEscrow } from './find-party-escrow.js';
 import { unsignedPayoutOf } from './payout-variants.js';
 
@@ -85,6 +86,7 @@ export async function escrowStatusView(
     deal_id: found.deal.id,
     status: found.escrow.status,
     legs: legsView,
+    settle_by: settleByOf(books.legs)?.toISOString() ?? null,
     settlement_transactions: done ? settlementTransactionsOf(books) : null,
   };
 }

@@ -40,6 +40,7 @@ const allowed: Record<string, string> = {
   'terms_agreed cancel buyer': 'cancelled',
   'terms_agreed cancel seller': 'cancelled',
   'terms_agreed expire_funding system': 'cancelled',
+  'escrow_funded expire_settlement system': 'cancelled',
   'terms_agreed open_dispute buyer': 'disputed',
   'terms_agreed open_dispute seller': 'disputed',
   'escrow_funded open_dispute buyer': 'disputed',

@@ -18,6 +18,7 @@ export const dealActions = [
   'release',
   'cancel',
   'expire_funding',
+  'expire_settlement',
   'open_dispute',
   'resolve_release',
   'resolve_refund',
@@ -43,7 +44,8 @@ const parties = ['buyer', 'seller'] as const;
  * escrow is never set up on terms one side has not accepted. The table cannot see the escrow: a
  * terms_agreed deal may or may not have one, and the server refuses proposals, address changes and
  * acceptances with DEAL_NOT_ACTIVE once it exists, since the escrow keeps the terms it opened on.
- * Once funded, only the platform (release) or a dispute moves the deal; a mediator's decision either
+ * Once funded, only the platform (release, or a cancellation when the settlement window closes
+ * before the deal settled) or a dispute moves the deal; a mediator's decision either
  * releases (per terms or split per leg) or refunds both. A dispute may also be opened while the
  * escrow is being funded (terms_agreed); release and split then need every leg funded, which the
  * server checks from the deposits: until both legs are, the mediator can only refund.
@@ -68,6 +70,7 @@ export const dealTransitions: readonly Transition[] = [
   { from: 'cis_submitted', action: 'cancel', actors: parties, to: 'cancelled' },
   { from: 'terms_agreed', action: 'cancel', actors: parties, to: 'cancelled' },
   { from: 'terms_agreed', action: 'expire_funding', actors: ['system'], to: 'cancelled' },
+  { from: 'escrow_funded', action: 'expire_settlement', actors: ['system'], to: 'cancelled' },
   { from: 'terms_agreed', action: 'open_dispute', actors: parties, to: 'disputed' },
   { from: 'escrow_funded', action: 'open_dispute', actors: parties, to: 'disputed' },
   { from: 'disputed', action: 'resolve_release', actors: ['mediator'], to: 'completed' },

@@ -149,6 +149,13 @@ export const escrowStatusSchema = z.object({
   deal_id: z.uuid(),
   status: z.enum(escrowStatusValues),
   legs: z.array(escrowStatusLegSchema),
+  settle_by: z
+    .string()
+    .nullable()
+    .describe(
+      'A funded escrow whose settlement has not started by then is cancelled and both deposits refunded ' +
+        '(an hour before the earliest leg’s refund_after); null when no leg has an on-chain deadline',
+    ),
   settlement_transactions: z
     .object({ buyer: z.string().nullable(), seller: z.string().nullable(), fee: z.array(z.string()) })
     .nullable(),

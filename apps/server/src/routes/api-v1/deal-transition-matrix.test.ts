@@ -29,8 +29,8 @@ import { insertEscrowLegs } from '../../testing/insert-escrow-rows.js';
 type Role = 'buyer' | 'seller' | 'mediator' | 'stranger';
 const roles: Role[] = ['buyer', 'seller', 'mediator', 'stranger'];
 
-/** Actions only the platform takes (escrow funding, release, the funding deadline): no HTTP route does them. */
-const systemActions: DealAction[] = ['fund_escrow', 'release', 'expire_funding'];
+/** Actions only the platform takes (escrow funding, release, the funding and settlement deadlines): no HTTP route does them. */
+const systemActions: DealAction[] = ['fund_escrow', 'release', 'expire_funding', 'expire_settlement'];
 const staffActions: DealAction[] = ['resolve_release', 'resolve_refund', 'resolve_split'];
 const httpActions = dealActions.filter((action) => !systemActions.includes(action));
 

@@ -485,20 +485,38 @@ describe('confirming the settlement', () => {
     expect(panel.queryByRole('button', { name: 'Fund from devnet wallet' })).not.toBeInTheDocument();
   });
 
+  it('counts down to the end of the settlement window while the deal has not started to settle', async () => {
+    const { api } = openDeal('escrow_funded');
+    const settleBy = new Date(Date.now() + 5 * 3600_000 - 30_000).toISOString();
+    api.on('GET /deals/deal-1/escrow', { status: 200, body: { ...fundedEscrow(), settle_by: settleBy } });
+    renderApp('/trading/deals/deal-1', api.server);
+    const panel = await escrowPanel();
+    expect(await panel.findByText(/^Settlement closes in 4 h 59 min$/)).toBeInTheDocument();
+    expect(
+      panel.getByText('If the deal has not settled by then, it is cancelled and both deposits are refunded.'),
+    ).toBeInTheDocument();
+  });
+
   it('says the payouts are settling once they are submitted', async () => {
     const { api } = openDeal('escrow_funded');
     const submitted = { ...releasePayout, status: 'submitted', approved_by: ['seller', 'buyer', 'platform'] };
     api.on('GET /deals/deal-1/escrow', {
       status: 200,
-      body: escrowView('settling', [
-        assetLeg({ state: 'releasing', payout: submitted }),
-        stableLeg({ state: 'releasing', payout: submitted }),
-      ]),
+      body: {
+        // A settlement keeps its escrow `funded` while its payouts are on their way.
+        ...escrowView('funded', [
+          assetLeg({ state: 'releasing', payout: submitted }),
+          stableLeg({ state: 'releasing', payout: submitted }),
+        ]),
+        settle_by: new Date(Date.now() + 5 * 3600_000).toISOString(),
+      },
     });
     renderApp('/trading/deals/deal-1', api.server);
     const panel = await escrowPanel();
     expect(await panel.findByText('Settling on-chain')).toBeInTheDocument();
     expect(panel.getAllByText('Releasing')).toHaveLength(2);
+    // On its way, the settlement no longer runs against the window.
+    expect(panel.queryByText(/^Settlement closes in/)).toBeNull();
   });
 });
 

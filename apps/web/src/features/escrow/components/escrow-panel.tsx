@@ -20,6 +20,7 @@ import { ConfirmSolanaPayout } from './confirm-solana-payout.js';
 import { EscrowCompleted } from './escrow-completed.js';
 import { EscrowLegCard } from './escrow-leg-card.js';
 import { type EscrowViewer, escrowViewer } from './escrow-viewer.js';
+import { SettlementCountdown } from './funding-countdown.js';
 import { OpenEscrow } from './open-escrow.js';
 
 /** An escrow exists only from agreed terms on; before that the panel has nothing to show. */
@@ -115,8 +116,15 @@ function EscrowUnderWay({
     return payload ? [{ leg, ...payload }] : [];
   });
   const onDevnet = (chain: string) => chains.some((c) => c.chain === chain && c.rpc_url !== undefined);
+  // Until the settlement is on its way, a funded deal runs against its settlement window.
+  const settling = legs.some(
+    (leg) => leg.payout?.status === 'submitting' || leg.payout?.status === 'submitted',
+  );
   return (
     <div className="space-y-6">
+      {deal.status === 'escrow_funded' && escrow.status === 'funded' && escrow.settle_by && !settling ? (
+        <SettlementCountdown settleBy={escrow.settle_by} />
+      ) : null}
       {note ? (
         <p role="status" className="font-medium text-primary">
           {note}

@@ -1,0 +1,95 @@
+import { schema } from '@covenant/db';
+import { nextDealStatus } from '@covenant/domain';
+import { and, eq, inArray, lt, ne } from 'drizzle-orm';
+import { appendDealEvent } from '../deals/append-deal-event.js';
+import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
+import type { EscrowEngineDeps } from './escrow-engine-deps.js';
+import { settlementSafetyMarginMs } from './legs-still-locked.js';
+
+/**
+ * When a funded escrow that has not started to settle is cancelled: the margin before its earliest
+ * on-chain deadline; null when no leg has one (nothing forces such a deal to end).
+ */
+export function settleByOf(legs: readonly { refundAfter: Date | null }[]): Date | null {
+  const deadlines = legs.flatMap((leg) => (leg.refundAfter ? [leg.refundAfter.getTime()] : []));
+  return deadlines.length > 0 ? new Date(Math.min(...deadlines) - settlementSafetyMarginMs) : null;
+}
+
+/** Payout statuses of a payout on its way out of a leg, or already out of it. */
+const sentStatuses = ['submitting', 'submitted', 'confirmed'] as const;
+
+/**
+ * The settlement window: a funded deal that has not started to settle when one of its legs comes
+ * within `settlementSafetyMarginMs` of its on-chain deadline (`refund_after`, Ethereum) is cancelled
+ * by the system (`expire_settlement`), and both deposits are then refunded like any cancelled deal's
+ * (preparePayouts writes the refunds; on Ethereum, one nobody approved goes out unsigned once the
+ * deadline has passed). Past that point the legs can no longer be paid against each other
+ * (`legsStillLocked` holds such payouts): without this the money would wait in escrow for staff.
+ * Approvals already given for the release, not yet sent, are superseded. A deal whose settlement is
+ * already on its way (a payout submitted), or that is in dispute, is left alone; so is one with
+ * travel still on its way out of a leg, until it is mined. Returns the escrows it cancelled.
+ */
+export async function expireSettlements(deps: EscrowEngineDeps): Promise<string[]> {
+  const now = deps.now();
+  const closing = new Date(now.getTime() + settlementSafetyMarginMs);
+  const due = await deps.db
+    .selectDistinct({ escrowId: schema.escrows.id, dealId: schema.escrows.dealId })
+    .from(schema.escrows)
+    .innerJoin(schema.escrowLegs, eq(schema.escrowLegs.escrowId, schema.escrows.id))
+    .innerJoin(schema.deals, eq(schema.deals.id, schema.escrows.dealId))
+    .where(
+      and(
+        eq(schema.escrows.status, 'funded'),
+        eq(schema.deals.status, 'escrow_funded'),
+        lt(schema.escrowLegs.refundAfter, closing),
+      ),
+    );
+  const expired: string[] = [];
+  for (const { escrowId, dealId } of due) {
+    const done = await deps.db.transaction(async (tx) => {
+      const [deal] = await tx.select().from(schema.deals).where(eq(schema.deals.id, dealId)).for('update');
+      if (deal?.status !== 'escrow_funded') return false;
+      // Settlement payouts approved by both ('ready') are held by the same margin and give way below;
+      // one already on its way, or travel approved or on its way (paid travel stays paid), is waited for.
+      const live = await tx
+        .select({ source: schema.escrowPayouts.source, status: schema.escrowPayouts.status })
+        .from(schema.escrowPayouts)
+        .where(
+          and(
+            eq(schema.escrowPayouts.escrowId, escrowId),
+            ne(schema.escrowPayouts.source, 'late_deposit'),
+            inArray(schema.escrowPayouts.status, ['ready', ...sentStatuses]),
+          ),
+        );
+      const waiting = live.some((row) =>
+        row.source === 'travel'
+          ? row.status !== 'confirmed'
+          : (sentStatuses as readonly string[]).includes(row.status),
+      );
+      if (waiting) return false;
+      const status = nextDealStatus(deal.status, 'expire_settlement', 'system');
+      await tx.update(schema.deals).set({ status, updatedAt: now }).where(eq(schema.deals.id, dealId));
+      await tx
+        .update(schema.escrowPayouts)
+        .set({ status: 'superseded', updatedAt: now })
+        .where(
+          and(
+            eq(schema.escrowPayouts.escrowId, escrowId),
+            ne(schema.escrowPayouts.source, 'late_deposit'),
+            inArray(schema.escrowPayouts.status, ['collecting', 'ready']),
+          ),
+        );
+      await appendDealEvent(tx, {
+        dealId,
+        actorId: null,
+        action: 'settlement_window_passed',
+        payload: { escrow_id: escrowId, from_status: deal.status, to_status: status },
+        createdAt: now,
+      });
+      await cancelOpenTravel(tx, { dealId, actorId: null, now });
+      return true;
+    });
+    if (done) expired.push(escrowId);
+  }
+  return expired;
+}
