@@ -86,6 +86,7 @@ describe('describeDealEvent', () => {
       'escrow_refunded',
       'funding_deadline_passed',
       'settlement_window_passed',
+      'settlement_window_closing',
       'dispute_evidence_added',
     ];
     for (const action of events) {
@@ -98,6 +99,15 @@ describe('describeDealEvent', () => {
       body: 'The deal did not settle within its settlement window, so it was cancelled. Both deposits go back to their refund addresses.',
     });
     expect(describeDealEvent('funding_deadline_passed', {})?.title).toBe('Funding deadline passed');
+    expect(describeDealEvent('settlement_window_closing', { settle_by: '2026-12-02T01:00:30.000Z' })).toEqual(
+      {
+        title: 'Settlement window closing',
+        body: 'The deal must start to settle by 2026-12-02 01:00 UTC. Approve your release in the deal room (after the meeting, if the terms require one); otherwise the deal is cancelled and both deposits are refunded.',
+      },
+    );
+    expect(describeDealEvent('settlement_window_closing', { settle_by: 'soon' })?.body).toMatch(
+      /^The deal’s settlement window closes soon\./,
+    );
   });
 
   it('needs none for a mediator taking the case, and has a generic line for anything new', () => {

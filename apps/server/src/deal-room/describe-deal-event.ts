@@ -13,6 +13,13 @@ function text(payload: Payload, key: string): string | undefined {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 }
 
+/** An ISO time as "2026-12-02 01:00 UTC"; undefined when it is not one. */
+function utcMinute(iso: string): string | undefined {
+  const time = new Date(iso);
+  if (Number.isNaN(time.getTime())) return undefined;
+  return `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 const decisions: Record<string, string> = {
   release: 'release per the agreed terms',
   refund: 'refund both parties',
@@ -109,6 +116,14 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
         title: 'Funding deadline passed',
         body: 'The escrow was not funded in time, so the deal was cancelled. Anything deposited goes back to its refund address.',
       };
+    case 'settlement_window_closing': {
+      const settleBy = text(payload, 'settle_by');
+      const when = settleBy ? utcMinute(settleBy) : undefined;
+      return {
+        title: 'Settlement window closing',
+        body: `${when ? `The deal must start to settle by ${when}.` : 'The deal’s settlement window closes soon.'} Approve your release in the deal room (after the meeting, if the terms require one); otherwise the deal is cancelled and both deposits are refunded.`,
+      };
+    }
     case 'settlement_window_passed':
       return {
         title: 'Settlement window closed',

@@ -7,7 +7,7 @@ import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { setLegState } from './escrow-rows.js';
-import { expireSettlements } from './expire-settlements.js';
+import { expireSettlements, remindSettlements } from './expire-settlements.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
 /**
@@ -18,7 +18,8 @@ import { raiseStaffAlert } from './staff-alerts.js';
  * deadline plus the settlement window) has passed — the contract lets anyone trigger it then. A leg
  * without one (`refund_after` null, Bitcoin) has no such refund: its refund waits for the
  * depositor's approval. A funded deal that has not started to settle by the time its on-chain
- * deadline is near is cancelled the same way (`expireSettlements`), and its deposits refunded.
+ * deadline is near is cancelled the same way (`expireSettlements`), and its deposits refunded; its
+ * parties are reminded some hours before (`remindSettlements`).
  */
 export async function enforceDeadlines(deps: EscrowEngineDeps): Promise<string[]> {
   const now = deps.now();
@@ -65,6 +66,7 @@ export async function enforceDeadlines(deps: EscrowEngineDeps): Promise<string[]
     });
     if (escrowId) touched.push(escrowId);
   }
+  await remindSettlements(deps);
   touched.push(...(await expireSettlements(deps)));
 
   const unapprovedRefunds = await deps.db

@@ -88,7 +88,7 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
     expect(await alertKinds(held.escrow_id)).toEqual(['leg_settled_elsewhere']);
   });
 
-  it('cancels a funded deal that has not settled by its deadline’s margin, and refunds both legs', async () => {
+  it('reminds both parties, then cancels a funded deal that has not settled by its deadline’s margin and refunds both legs', async () => {
     const { dealId, deposit } = await fundedDeal();
     const opened = await view(net.seller, dealId);
     const refundAfter = Date.parse(leg(opened, 'asset').refund_after ?? '');
@@ -97,6 +97,28 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
     // The seller approves its release in time; the buyer never does.
     await approve(net.seller, dealId, 'asset');
     await net.app.escrow.tick();
+    const noticesOf = (kind: string) =>
+      net.database.db
+        .select({
+          title: schema.notifications.title,
+          body: schema.notifications.body,
+          userId: schema.notifications.userId,
+        })
+        .from(schema.notifications)
+        .where(and(eq(schema.notifications.dealId, dealId), eq(schema.notifications.kind, kind)));
+    expect(await noticesOf('settlement_window_closing')).toEqual([]);
+
+    // Five hours before it, both parties are told once, with the time.
+    const settleBy = refundAfter - settlementSafetyMarginMs;
+    await net.clock.advance(settleBy - 5 * 3_600_000 - net.clock.now.getTime());
+    await net.app.escrow.tick();
+    await net.app.escrow.tick();
+    const reminders = await noticesOf('settlement_window_closing');
+    expect(reminders.map((notice) => notice.userId).sort()).toEqual([net.buyer.id, net.seller.id].sort());
+    const when = `${new Date(settleBy).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    expect(reminders[0]?.body).toContain(`The deal must start to settle by ${when}.`);
+    expect(await dealStatus(net.database, dealId)).toBe('escrow_funded');
+
     // On the server's clock, half the margin before the deadline.
     await net.clock.advance(refundAfter - settlementSafetyMarginMs / 2 - net.clock.now.getTime());
     await net.app.escrow.tick();
@@ -112,15 +134,7 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
       .from(schema.dealAuditEntries)
       .where(eq(schema.dealAuditEntries.dealId, dealId));
     expect(trail.map((entry) => entry.action)).toContain('settlement_window_passed');
-    const notices = await net.database.db
-      .select({ title: schema.notifications.title, userId: schema.notifications.userId })
-      .from(schema.notifications)
-      .where(
-        and(
-          eq(schema.notifications.dealId, dealId),
-          eq(schema.notifications.kind, 'settlement_window_passed'),
-        ),
-      );
+    const notices = await noticesOf('settlement_window_passed');
     expect(notices.map((notice) => notice.userId).sort()).toEqual([net.buyer.id, net.seller.id].sort());
     expect(notices[0]?.title).toBe('Settlement window closed');
 

@@ -1,6 +1,6 @@
 import { schema } from '@covenant/db';
 import { nextDealStatus } from '@covenant/domain';
-import { and, eq, inArray, lt, ne } from 'drizzle-orm';
+import { and, eq, inArray, lt, ne, notExists } from 'drizzle-orm';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
@@ -15,8 +15,109 @@ export function settleByOf(legs: readonly { refundAfter: Date | null }[]): Date 
   return deadlines.length > 0 ? new Date(Math.min(...deadlines) - settlementSafetyMarginMs) : null;
 }
 
+/** How long before `settle_by` both parties are reminded, once, that the window is closing. */
+export const settlementReminderMs = 6 * 3_600_000;
+
 /** Payout statuses of a payout on its way out of a leg, or already out of it. */
 const sentStatuses = ['submitting', 'submitted', 'confirmed'] as const;
+
+type Tx = Parameters<Parameters<EscrowEngineDeps['db']['transaction']>[0]>[0];
+
+/**
+ * Funded escrows of funded deals with a leg whose on-chain deadline comes before `until`; with
+ * `unless`, only deals whose audit trail has no such entry yet.
+ */
+function fundedEscrowsClosingBefore(deps: EscrowEngineDeps, until: Date, unless?: string) {
+  const audit = schema.dealAuditEntries;
+  return deps.db
+    .selectDistinct({ escrowId: schema.escrows.id, dealId: schema.escrows.dealId })
+    .from(schema.escrows)
+    .innerJoin(schema.escrowLegs, eq(schema.escrowLegs.escrowId, schema.escrows.id))
+    .innerJoin(schema.deals, eq(schema.deals.id, schema.escrows.dealId))
+    .where(
+      and(
+        eq(schema.escrows.status, 'funded'),
+        eq(schema.deals.status, 'escrow_funded'),
+        lt(schema.escrowLegs.refundAfter, until),
+        unless
+          ? notExists(
+              deps.db
+                .select({ seq: audit.seq })
+                .from(audit)
+                .where(and(eq(audit.dealId, schema.deals.id), eq(audit.action, unless))),
+            )
+          : undefined,
+      ),
+    );
+}
+
+/**
+ * Whether the escrow's settlement has started, so the window no longer applies: a payout of a leg
+ * on its way or out (the rest follows, ADR 011), or travel approved or on its way (waited for; paid
+ * travel stays paid). Settlement payouts approved by both (`ready`) but not sent have not started:
+ * the margin holds them.
+ */
+async function settlementUnderWay(tx: Tx, escrowId: string): Promise<boolean> {
+  const live = await tx
+    .select({ source: schema.escrowPayouts.source, status: schema.escrowPayouts.status })
+    .from(schema.escrowPayouts)
+    .where(
+      and(
+        eq(schema.escrowPayouts.escrowId, escrowId),
+        ne(schema.escrowPayouts.source, 'late_deposit'),
+        inArray(schema.escrowPayouts.status, ['ready', ...sentStatuses]),
+      ),
+    );
+  return live.some((row) =>
+    row.source === 'travel'
+      ? row.status !== 'confirmed'
+      : (sentStatuses as readonly string[]).includes(row.status),
+  );
+}
+
+/**
+ * Tells both parties, once per deal, when its settlement window closes within
+ * `settlementReminderMs` and the settlement has not started (`settlement_window_closing` in the
+ * audit trail, a notification and e-mail with the time).
+ */
+export async function remindSettlements(deps: EscrowEngineDeps): Promise<void> {
+  const now = deps.now();
+  const due = await fundedEscrowsClosingBefore(
+    deps,
+    new Date(now.getTime() + settlementSafetyMarginMs + settlementReminderMs),
+    'settlement_window_closing',
+  );
+  for (const { escrowId, dealId } of due) {
+    await deps.db.transaction(async (tx) => {
+      const [deal] = await tx.select().from(schema.deals).where(eq(schema.deals.id, dealId)).for('update');
+      if (deal?.status !== 'escrow_funded') return;
+      const [reminded] = await tx
+        .select({ seq: schema.dealAuditEntries.seq })
+        .from(schema.dealAuditEntries)
+        .where(
+          and(
+            eq(schema.dealAuditEntries.dealId, dealId),
+            eq(schema.dealAuditEntries.action, 'settlement_window_closing'),
+          ),
+        )
+        .limit(1);
+      if (reminded || (await settlementUnderWay(tx, escrowId))) return;
+      const legs = await tx
+        .select({ refundAfter: schema.escrowLegs.refundAfter })
+        .from(schema.escrowLegs)
+        .where(eq(schema.escrowLegs.escrowId, escrowId));
+      const settleBy = settleByOf(legs);
+      if (!settleBy || settleBy <= now) return;
+      await appendDealEvent(tx, {
+        dealId,
+        actorId: null,
+        action: 'settlement_window_closing',
+        payload: { escrow_id: escrowId, settle_by: settleBy.toISOString() },
+        createdAt: now,
+      });
+    });
+  }
+}
 
 /**
  * The settlement window: a funded deal that has not started to settle when one of its legs comes
@@ -31,42 +132,13 @@ const sentStatuses = ['submitting', 'submitted', 'confirmed'] as const;
  */
 export async function expireSettlements(deps: EscrowEngineDeps): Promise<string[]> {
   const now = deps.now();
-  const closing = new Date(now.getTime() + settlementSafetyMarginMs);
-  const due = await deps.db
-    .selectDistinct({ escrowId: schema.escrows.id, dealId: schema.escrows.dealId })
-    .from(schema.escrows)
-    .innerJoin(schema.escrowLegs, eq(schema.escrowLegs.escrowId, schema.escrows.id))
-    .innerJoin(schema.deals, eq(schema.deals.id, schema.escrows.dealId))
-    .where(
-      and(
-        eq(schema.escrows.status, 'funded'),
-        eq(schema.deals.status, 'escrow_funded'),
-        lt(schema.escrowLegs.refundAfter, closing),
-      ),
-    );
+  const due = await fundedEscrowsClosingBefore(deps, new Date(now.getTime() + settlementSafetyMarginMs));
   const expired: string[] = [];
   for (const { escrowId, dealId } of due) {
     const done = await deps.db.transaction(async (tx) => {
       const [deal] = await tx.select().from(schema.deals).where(eq(schema.deals.id, dealId)).for('update');
       if (deal?.status !== 'escrow_funded') return false;
-      // Settlement payouts approved by both ('ready') are held by the same margin and give way below;
-      // one already on its way, or travel approved or on its way (paid travel stays paid), is waited for.
-      const live = await tx
-        .select({ source: schema.escrowPayouts.source, status: schema.escrowPayouts.status })
-        .from(schema.escrowPayouts)
-        .where(
-          and(
-            eq(schema.escrowPayouts.escrowId, escrowId),
-            ne(schema.escrowPayouts.source, 'late_deposit'),
-            inArray(schema.escrowPayouts.status, ['ready', ...sentStatuses]),
-          ),
-        );
-      const waiting = live.some((row) =>
-        row.source === 'travel'
-          ? row.status !== 'confirmed'
-          : (sentStatuses as readonly string[]).includes(row.status),
-      );
-      if (waiting) return false;
+      if (await settlementUnderWay(tx, escrowId)) return false;
       const status = nextDealStatus(deal.status, 'expire_settlement', 'system');
       await tx.update(schema.deals).set({ status, updatedAt: now }).where(eq(schema.deals.id, dealId));
       await tx
