@@ -38,9 +38,13 @@ import type { EscrowCrashPoint } from './escrow-crash-point.js';
 // One anvil for the file and one deal per crash point, one after another. The fee is 1 bp of
 // each leg, rounded down (packages/domain fees.ts).
 
-/** The server's ports in this file (3710) and anvil's (3711). */
-const serverPort = '3710';
-const anvilPort = 3711;
+/**
+ * The server's port in this file and anvil's, fixed across the restarts: 3710 and 3711, or 3740 and
+ * 3741 in the PostgreSQL pass, which may run beside the embedded one.
+ */
+const basePort = process.env.TEST_DB === 'postgres' ? 3740 : 3710;
+const serverPort = String(basePort);
+const anvilPort = basePort + 1;
 
 let anvil: Anvil;
 let devnet: Devnet;
