@@ -460,6 +460,51 @@ describe('confirming the settlement', () => {
     });
   });
 
+  it('says why the system cancelled the deal: its settlement window closed', async () => {
+    const { api } = openDealAsGrace({
+      status: 'cancelled',
+      asset_chain: 'ETH',
+      asset_symbol: 'ETH',
+      asset_amount: '500000000000000000',
+      accepted_terms_version: 1,
+      history: [
+        {
+          seq: 1,
+          action: 'escrow_funded',
+          actor_id: null,
+          created_at: new Date().toISOString(),
+          details: {},
+        },
+        {
+          seq: 2,
+          action: 'settlement_window_passed',
+          actor_id: null,
+          created_at: new Date().toISOString(),
+          details: {},
+        },
+      ],
+    });
+    api.on('GET /deals/deal-1/terms', {
+      status: 200,
+      body: { versions: [], accepted_version: 1, terms_hash: null, bitcoin_network: 'regtest' },
+    });
+    api.on('GET /chains', chains({ devnet: true }));
+    api.on('GET /deals/deal-1/escrow', {
+      status: 200,
+      body: escrowView('refunding', [
+        assetLeg({ state: 'funded', received: '500000000000000000', confirmations: 3 }),
+        stableLeg({ state: 'funded', received: '30000000000', confirmations: 3 }),
+      ]),
+    });
+    renderApp('/trading/deals/deal-1', api.server);
+    const panel = await escrowPanel();
+    expect(
+      await panel.findByText(
+        'The deal did not settle within its settlement window, so it was cancelled: each deposit goes back to its refund address.',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('invites no deposit once a cancelled deal’s escrow is refunding', async () => {
     const { api } = openDeal('cancelled');
     api.on('GET /deals/deal-1/escrow', {

@@ -46,6 +46,7 @@ export function EscrowPanel({ deal, viewerId }: { deal: DealWithHistory; viewerI
   const missing = escrow.error instanceof ApiError && escrow.error.status === 404;
   // Only agreed terms can still open an escrow; a deal closed without one has nothing to show.
   if (missing && deal.status !== 'terms_agreed') return null;
+  const cancelledBecause = cancellationNote(deal);
 
   return (
     <section aria-labelledby="escrow-panel-title">
@@ -53,6 +54,7 @@ export function EscrowPanel({ deal, viewerId }: { deal: DealWithHistory; viewerI
         <h2 id="escrow-panel-title" className="font-semibold text-xl">
           Escrow
         </h2>
+        {cancelledBecause ? <p className="text-sm">{cancelledBecause}</p> : null}
         {missing ? (
           <OpenEscrow deal={deal} />
         ) : escrow.isError && !escrow.data ? (
@@ -67,6 +69,20 @@ export function EscrowPanel({ deal, viewerId }: { deal: DealWithHistory; viewerI
       </Card>
     </section>
   );
+}
+
+/** Why the system cancelled a deal whose escrow was open, from its history; null when a party or a mediator did. */
+const systemCancellations: Record<string, string> = {
+  funding_deadline_passed:
+    'The escrow was not funded by the funding deadline, so the deal was cancelled: each deposit goes back to its refund address.',
+  settlement_window_passed:
+    'The deal did not settle within its settlement window, so it was cancelled: each deposit goes back to its refund address.',
+};
+
+function cancellationNote(deal: DealWithHistory): string | null {
+  if (deal.status !== 'cancelled') return null;
+  const last = [...deal.history].reverse().find((entry) => entry.action in systemCancellations);
+  return last ? (systemCancellations[last.action] ?? null) : null;
 }
 
 /** Where payouts stand for the viewer: signed and waiting for the other side, or on their way on-chain. */
