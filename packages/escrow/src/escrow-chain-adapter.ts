@@ -123,6 +123,14 @@ export interface EscrowChainAdapter extends ChainAdapter {
   readonly payoutNamesApprover?: boolean;
 
   /**
+   * The most deposit outputs one payout may spend (a UTXO chain: a transaction with more would be
+   * too large to relay). The engine then has a payout spend the largest outputs, as few as pay it
+   * (`choosePayoutInputs`); the rest stays on the leg and goes back to the depositor afterwards, as
+   * late deposits. Unset: every deposit output (account chains have none).
+   */
+  readonly maxPayoutInputs?: number;
+
+  /**
    * Whether the escrow can pay part of a leg out before it settles (travel for the deal's meeting),
    * as a `travel` plan, and settle the rest afterwards.
    */

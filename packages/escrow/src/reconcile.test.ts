@@ -40,6 +40,32 @@ describe('reconcileLeg', () => {
     expect(reconcileLeg({ ...released, heldBalance: 0n })).toBeNull();
   });
 
+  it('lets a settled Bitcoin leg hold exactly the deposit outputs no payout spent, and nothing else', () => {
+    // 1 BTC paid as 105 000 000 spent by the release (3 outputs) and 2 000 000 left unspent (2 outputs):
+    // 107 000 000 in = 99 989 162 payout + 10 000 fee + 5 000 000 refund + 838 network fee + 2 000 000 held.
+    const bitcoin: LegReconciliationInput = {
+      escrowId: 'escrow-2',
+      leg: 'asset',
+      chain: 'BTC',
+      state: 'released',
+      requiredConfirmations: 12,
+      ledger: [
+        entry('deposit', 105_000_000n),
+        entry('deposit', 2_000_000n),
+        entry('payout', 99_989_162n),
+        entry('fee', 10_000n),
+        entry('refund', 5_000_000n),
+        entry('network_fee', 838n),
+      ],
+    };
+    expect(reconcileLeg({ ...bitcoin, unspentDeposits: 2_000_000n })).toBeNull();
+    // Without it, or with a different amount unspent, 2 000 000 are unaccounted for.
+    expect(reconcileLeg(bitcoin)?.problem).toBe('settled_with_balance_left');
+    expect(reconcileLeg({ ...bitcoin, unspentDeposits: 1_000_000n })?.problem).toBe(
+      'settled_with_balance_left',
+    );
+  });
+
   it('flags a released leg whose fee is missing, with every total', () => {
     // 60 000 000 500 − 59 994 000 000 − 500 = 6 000 000 left behind
     const ledger = released.ledger.filter((row) => row.kind !== 'fee');

@@ -11,6 +11,12 @@ export interface LegReconciliationInput {
   ledger: readonly LedgerEntry[];
   /** What the deposit address holds on-chain at the confirmation depth, when the adapter read it. */
   heldBalance?: bigint;
+  /**
+   * On a chain whose payouts name the deposit outputs they spend (UTXO): the confirmed outputs no
+   * payout spent. A settled leg may hold exactly these (a payout capped at `maxPayoutInputs`, or a
+   * deposit that came while it was on its way): they go back to the depositor as late deposits.
+   */
+  unspentDeposits?: bigint;
 }
 
 export type ReconciliationProblem =
@@ -51,8 +57,9 @@ const settledStates: readonly LegState[] = ['released', 'refunded'];
  * Checks one leg's books from its confirmed ledger: confirmed deposits = travel + payouts + fees +
  * refunds + sweeps + network fees + what the escrow still holds (travel payouts leave a leg before
  * it settles, so an open leg holds deposits − travel). What it holds must match the on-chain reading when there
- * is one, and be nothing once the leg is settled (released or refunded). Returns null when the books
- * balance.
+ * is one, and be nothing once the leg is settled (released or refunded) — or, on a UTXO chain,
+ * exactly the deposit outputs no payout spent (`unspentDeposits`), on their way back as late
+ * deposits. Returns null when the books balance.
  */
 export function reconcileLeg(input: LegReconciliationInput): ReconciliationMismatch | null {
   const total = (kind: LedgerEntryKind) =>
@@ -76,7 +83,12 @@ export function reconcileLeg(input: LegReconciliationInput): ReconciliationMisma
     totals.refunds -
     totals.sweeps -
     totals.networkFees;
-  const problem = findProblem(expectedHeld, settledStates.includes(input.state), input.heldBalance);
+  const problem = findProblem(
+    expectedHeld,
+    settledStates.includes(input.state),
+    input.heldBalance,
+    input.unspentDeposits ?? 0n,
+  );
   if (problem === null) {
     return null;
   }
@@ -112,6 +124,7 @@ function findProblem(
   expectedHeld: bigint,
   settled: boolean,
   heldBalance: bigint | undefined,
+  unspentDeposits: bigint,
 ): ReconciliationProblem | null {
   if (expectedHeld < 0n) {
     return 'paid_out_more_than_deposited';
@@ -119,5 +132,7 @@ function findProblem(
   if (heldBalance !== undefined && heldBalance !== expectedHeld) {
     return 'balance_differs_from_ledger';
   }
-  return settled && expectedHeld !== 0n ? 'settled_with_balance_left' : null;
+  return settled && expectedHeld !== 0n && expectedHeld !== unspentDeposits
+    ? 'settled_with_balance_left'
+    : null;
 }

@@ -61,6 +61,8 @@ export interface BitcoinChainSettings {
   rpcUser: string | undefined;
   rpcPassword: string | undefined;
   feeRateSatPerVbyte: { min: number; max: number };
+  /** The most deposit outputs one payout spends (tests lower it); the adapter's default without it. */
+  maxPayoutInputs?: number;
   /** The local regtest node only: pays `sats` to an address from its dev wallet; the txid. */
   devWallet?: { fund(address: string, sats: bigint): Promise<string> };
 }

@@ -6,7 +6,14 @@ import { appendDealEvent } from '../deals/append-deal-event.js';
 import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook-event.js';
 import { crashIfAt } from './escrow-crash-point.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { ledgerEntryOf, loadEscrowBooks, settlementTransactionsOf } from './escrow-rows.js';
+import {
+  depositOutputsOf,
+  type LegRow,
+  ledgerEntryOf,
+  loadEscrowBooks,
+  plannedDepositsOf,
+  settlementTransactionsOf,
+} from './escrow-rows.js';
 import { refreshEscrows } from './refresh-legs.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 import { keepPayoutMoving, sentVersion } from './stuck-payouts.js';
@@ -103,6 +110,8 @@ export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> 
 export async function reconcileEscrow(deps: EscrowEngineDeps, escrowId: string): Promise<void> {
   const books = await loadEscrowBooks(deps.db, escrowId);
   for (const row of books.legs) {
+    // A UTXO chain's payouts name the outputs they spend: those none spent may be left on a settled leg.
+    const utxo = deps.chains.get(row.chain)?.adapter.maxPayoutInputs !== undefined;
     const mismatch = reconcileLeg({
       escrowId,
       leg: row.leg,
@@ -110,6 +119,7 @@ export async function reconcileEscrow(deps: EscrowEngineDeps, escrowId: string):
       state: row.state,
       requiredConfirmations: row.requiredConfirmations,
       ledger: books.ledger(row.leg).map(ledgerEntryOf),
+      ...(utxo ? { unspentDeposits: unspentDepositsOf(books, row) } : {}),
     });
     if (mismatch) {
       await raiseStaffAlert(deps, {
@@ -120,6 +130,25 @@ export async function reconcileEscrow(deps: EscrowEngineDeps, escrowId: string):
       });
     }
   }
+}
+
+/** The confirmed deposit outputs of a leg that no live payout (its own, travel, late-deposit returns) spends. */
+function unspentDepositsOf(books: Awaited<ReturnType<typeof loadEscrowBooks>>, row: LegRow): bigint {
+  const payouts = [
+    books.payout(row.leg),
+    ...books.travelPayouts(row.leg),
+    ...books.lateDepositPayouts(row.leg),
+  ];
+  const spent = new Set(
+    payouts
+      .filter((payout) => payout !== null && payout.status !== 'failed')
+      .flatMap((payout) =>
+        plannedDepositsOf(payout!).map((deposit) => `${deposit.txRef}:${deposit.position}`),
+      ),
+  );
+  return depositOutputsOf(row, books.ledger(row.leg))
+    .filter((deposit) => !spent.has(`${deposit.txRef}:${deposit.position}`))
+    .reduce((sum, deposit) => sum + deposit.amount, 0n);
 }
 
 async function closeEscrowIfDone(deps: EscrowEngineDeps, escrowId: string): Promise<void> {

@@ -18,7 +18,8 @@ const steps = escrowSteps(() => net);
 const { view, leg, approve, approvePsbt, openedEscrow } = steps;
 
 beforeAll(async () => {
-  net = await startEscrowDevnet({ bitcoin: true });
+  // A payout spends at most 3 deposit outputs here (500 in a deployment), so a test can pass the cap.
+  net = await startEscrowDevnet({ bitcoin: true, bitcoinMaxPayoutInputs: 3 });
 });
 
 afterAll(async () => {
@@ -544,6 +545,69 @@ describe('an over-funded Bitcoin leg', () => {
       { address: net.seller.bitcoin!.refundAddress, amount: 2_500_007n },
     ]);
     expect((await btc().holds(net.seller.bitcoin!.refundAddress)) - refundBefore).toBe(2_500_007n);
+    await expectBooksBalance(net, dealId);
+  });
+});
+
+describe('a Bitcoin leg paid in more outputs than one payout spends', () => {
+  // Asset leg 1 BTC = 100_000_000 sats, paid as five outputs: 50_000_000, 30_000_000, 25_000_000,
+  // 1_000_000 and 1_000_000 (107_000_000, 7_000_000 over), with a cap of 3 inputs per payout.
+  //   The release spends the three largest (105_000_000): the buyer gets 100_000_000 − fee − network
+  //   fee, fee = floor(100_000_000 / 10_000) = 10_000, and 5_000_000 go back to the seller with it.
+  //   The two 1_000_000 outputs stay on the leg and go back to the seller afterwards, as a late
+  //   deposit either party approves: 2_000_000 − its own network fee.
+  it('releases from the largest outputs and returns the rest to the depositor afterwards', async () => {
+    const { dealId, deposit } = await openedEscrow(btcForUsdt(100_000_000n, 6_000_000_000n));
+    const refundBefore = await btc().holds(net.seller.bitcoin!.refundAddress);
+    for (const sats of [1_000_000n, 50_000_000n, 1_000_000n, 30_000_000n, 25_000_000n]) {
+      await btc().pay(deposit.asset, sats);
+    }
+    await btc().mine(2);
+    await fundStableAndWait(dealId, deposit.stable, 6_000_000_000n);
+    expect((await assetLeg(dealId)).received).toBe('107000000');
+
+    const signed = await approvePsbt(net.seller, dealId, 'asset');
+    const networkFee = BigInt(signed.summary.network_fee);
+    expect(signed.summary.outputs).toEqual([
+      {
+        kind: 'payout',
+        to: net.buyer.bitcoin!.payoutAddress,
+        amount: (100_000_000n - 10_000n - networkFee).toString(),
+      },
+      { kind: 'fee', to: btc().info.feeAddress, amount: '10000' },
+      { kind: 'refund', to: net.seller.bitcoin!.refundAddress, amount: '5000000' },
+    ]);
+    await approve(net.buyer, dealId, 'stable');
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed');
+    const payoutTx = (await assetLeg(dealId)).payout!.transaction_hash!;
+    const raw = await btc().rpc<{ vin: unknown[] }>('getrawtransaction', [payoutTx, true]);
+    expect(raw.vin).toHaveLength(3);
+    expect(await btc().holds(deposit.asset)).toBe(2_000_000n);
+
+    // What the payout left is the seller's again, on either party's approval.
+    await net.settle(async () => (await assetLeg(dealId, net.buyer)).signing_payload !== null);
+    const returned = await approvePsbt(net.buyer, dealId, 'asset');
+    const returnFee = BigInt(returned.summary.network_fee);
+    expect(returned.summary.outputs).toEqual([
+      { kind: 'refund', to: net.seller.bitcoin!.refundAddress, amount: (2_000_000n - returnFee).toString() },
+    ]);
+    const [escrow] = await net.database.db
+      .select()
+      .from(schema.escrows)
+      .where(eq(schema.escrows.dealId, dealId));
+    const lateReturn = async () =>
+      (
+        await net.database.db
+          .select()
+          .from(schema.escrowPayouts)
+          .where(eq(schema.escrowPayouts.escrowId, escrow!.id))
+      ).find((payout) => payout.source === 'late_deposit');
+    await net.settle(async () => (await lateReturn())?.status === 'confirmed');
+    expect(await btc().holds(deposit.asset)).toBe(0n);
+    expect((await btc().holds(net.seller.bitcoin!.refundAddress)) - refundBefore).toBe(
+      5_000_000n + 2_000_000n - returnFee,
+    );
+    expect(await dealStatus(net.database, dealId)).toBe('completed');
     await expectBooksBalance(net, dealId);
   });
 });

@@ -167,6 +167,7 @@ async function createBitcoinChain(
       ceiling: BigInt(settings.feeRateSatPerVbyte.max),
     },
     feeWallet: { key: feeWallet.key, outpoints: () => feeWalletOutpoints(db) },
+    ...(settings.maxPayoutInputs === undefined ? {} : { maxPayoutInputs: settings.maxPayoutInputs }),
   });
   const devWallet = settings.devWallet;
   return {

@@ -1,6 +1,7 @@
 import { schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
 import {
+  choosePayoutInputs,
   type Leg,
   type MediatorInstruction,
   mediatorOutcome,
@@ -150,8 +151,14 @@ async function buildPayoutRow(
 ): Promise<typeof schema.escrowPayouts.$inferInsert | null> {
   const chain = deps.chains.get(row.chain);
   if (!chain) return null;
-  const plan = planSettlement(legOf(row), received, outcome, chain.info.feeAddress, travel);
-  const deposits = depositOutputsOf(row, ledger);
+  // A chain that caps a payout's inputs spends the largest deposit outputs, as few as pay the outcome;
+  // the rest goes back to the depositor as late deposits once this payout is confirmed.
+  const all = depositOutputsOf(row, ledger);
+  const max = chain.adapter.maxPayoutInputs;
+  const needed = outcome.kind === 'refund' ? 0n : BigInt(row.requiredAmount);
+  const deposits = max === undefined ? all : choosePayoutInputs(all, max, needed);
+  const spendable = deposits === all ? received : deposits.reduce((sum, deposit) => sum + deposit.amount, 0n);
+  const plan = planSettlement(legOf(row), spendable, outcome, chain.info.feeAddress, travel);
   const unsigned = await buildStoredPayout(chain, row, plan, deposits, eligibleSigners({ source }, row.leg));
   const now = deps.now();
   return {

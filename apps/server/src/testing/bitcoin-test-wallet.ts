@@ -67,10 +67,17 @@ interface BcoinCoin {
   value: number;
 }
 
-/** Starts bcoin's regtest in memory and its registry entry, with the server's default fee-rate bounds. */
-export async function startBitcoinTestNode(confirmations: number): Promise<BitcoinTestNode> {
+/**
+ * Starts bcoin's regtest in memory and its registry entry, with the server's default fee-rate bounds
+ * (and, given, a lower cap on the deposit outputs a payout spends).
+ */
+export async function startBitcoinTestNode(
+  confirmations: number,
+  options: { maxPayoutInputs?: number } = {},
+): Promise<BitcoinTestNode> {
   const regtest = await startBitcoinRegtest();
   const info = regtestChainInfo(regtest, { confirmations, feeRateSatPerVbyte: { min: 2, max: 500 } });
+  if (options.maxPayoutInputs !== undefined) info.bitcoin.maxPayoutInputs = options.maxPayoutInputs;
   const rpc = createBitcoinRpc(regtest);
   const authorization = `Basic ${Buffer.from(`${regtest.rpcUser}:${regtest.rpcPassword}`).toString('base64')}`;
   return {

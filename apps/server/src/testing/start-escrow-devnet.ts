@@ -102,6 +102,8 @@ export async function startEscrowDevnet(
   options: {
     confirmations?: number;
     bitcoin?: boolean;
+    /** The most deposit outputs a Bitcoin payout spends (the adapter's 500 without it). */
+    bitcoinMaxPayoutInputs?: number;
     solana?: boolean;
     /** Server settings on top of the file's (ESCROW_POLL_MS=0). */
     env?: Record<string, string>;
@@ -112,7 +114,14 @@ export async function startEscrowDevnet(
   let bitcoin: BitcoinTestNode | null = null;
   let solana: SolanaTestNode | null = null;
   try {
-    if (options.bitcoin) bitcoin = await startBitcoinTestNode(2);
+    if (options.bitcoin) {
+      bitcoin = await startBitcoinTestNode(
+        2,
+        options.bitcoinMaxPayoutInputs === undefined
+          ? {}
+          : { maxPayoutInputs: options.bitcoinMaxPayoutInputs },
+      );
+    }
     if (options.solana) solana = await startSolanaTestNode(2);
   } catch (error) {
     await Promise.allSettled([devnet.stop(), bitcoin?.regtest.stop()]);

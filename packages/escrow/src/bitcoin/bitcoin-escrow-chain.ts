@@ -26,7 +26,16 @@ export interface BitcoinEscrowChainOptions {
    * when a fee output alone cannot pay the child; bumpFee throws without it.
    */
   feeWallet?: { key: BitcoinFeeWalletKey; outpoints?: () => Promise<readonly FeeWalletOutpoint[]> };
+  /** The most deposit outputs one payout spends; `maxBitcoinPayoutInputs` without it. */
+  maxPayoutInputs?: number;
 }
+
+/**
+ * The most deposit outputs a Bitcoin payout spends. A 2-of-3 P2WSH input weighs about 420 WU and a
+ * transaction is relayed only up to 400,000 WU (about 950 such inputs): 500 leaves room for the
+ * outputs and for a fee bump, and a payout's network fee stays bounded.
+ */
+export const maxBitcoinPayoutInputs = 500;
 
 /**
  * The Bitcoin adapter. `isSettled` needs the leg's deposit outputs (the chain has no account to

@@ -2,7 +2,11 @@ import { AppError } from '@covenant/domain';
 import { hex } from '@scure/base';
 import type { LegTerms, PartySignature } from '../chain-adapter.js';
 import type { SignedTransaction } from '../escrow-chain-adapter.js';
-import type { BitcoinEscrowChain, BitcoinEscrowChainOptions } from './bitcoin-escrow-chain.js';
+import {
+  type BitcoinEscrowChain,
+  type BitcoinEscrowChainOptions,
+  maxBitcoinPayoutInputs,
+} from './bitcoin-escrow-chain.js';
 import { coreDustLimit, estimateFeeRate } from './bitcoin-fee-rules.js';
 import { BITCOIN_ADDRESS_FORMATS } from './bitcoin-network.js';
 import { bitcoinSigningPayload } from './bitcoin-payout.js';
@@ -22,8 +26,9 @@ import { verifyBitcoinApproval } from './verify-bitcoin-approval.js';
 /**
  * The Bitcoin chain over one node's JSON-RPC (Bitcoin Core with -txindex, or bcoin with its
  * transaction index): each leg is a P2WSH 2-of-3 of buyer, seller and the platform's child key
- * for the leg; deposits are outputs paying it; a payout is a PSBT spending every confirmed deposit,
- * signed by the giving party and co-signed by the platform. Every read goes to the node uncached.
+ * for the leg; deposits are outputs paying it; a payout is a PSBT spending the confirmed deposits the
+ * engine gives it (every one, up to `maxPayoutInputs`), signed by the giving party and co-signed by
+ * the platform. Every read goes to the node uncached.
  */
 export function createBitcoinEscrowChain(options: BitcoinEscrowChainOptions): BitcoinEscrowChain {
   const rpc = createBitcoinRpc(options);
@@ -51,6 +56,7 @@ export function createBitcoinEscrowChain(options: BitcoinEscrowChainOptions): Bi
     subscribeNewBlocks: (handlers) => subscribeBitcoinBlocks(rpc, handlers),
     feeAddress: options.feeAddress,
     confirmationPolicy: options.confirmationPolicy,
+    maxPayoutInputs: options.maxPayoutInputs ?? maxBitcoinPayoutInputs,
 
     platformSigner: (keyIndex) => options.platformKey.publicKey(keyIndex),
 
