@@ -87,6 +87,7 @@ describe('describeDealEvent', () => {
       'funding_deadline_passed',
       'settlement_window_passed',
       'settlement_window_closing',
+      'funding_deadline_closing',
       'dispute_evidence_added',
     ];
     for (const action of events) {
@@ -104,6 +105,18 @@ describe('describeDealEvent', () => {
         title: 'Settlement window closing',
         body: 'The deal must start to settle by 2026-12-02 01:00 UTC. Approve your release in the deal room (after the meeting, if the terms require one); otherwise the deal is cancelled and both deposits are refunded.',
       },
+    );
+    expect(
+      describeDealEvent('funding_deadline_closing', {
+        funding_deadline: '2026-12-01T18:00:00.000Z',
+        unfunded: ['stable'],
+      }),
+    ).toEqual({
+      title: 'Funding deadline approaching',
+      body: 'The escrow must be funded by 2026-12-01 18:00 UTC. Not funded yet: the stable leg (the buyer’s deposit). If it is not funded in time, the deal is cancelled and any deposit goes back to its refund address.',
+    });
+    expect(describeDealEvent('funding_deadline_closing', {})?.body).toBe(
+      'The escrow’s funding deadline is near. If it is not funded in time, the deal is cancelled and any deposit goes back to its refund address.',
     );
     expect(describeDealEvent('settlement_window_closing', { settle_by: 'soon' })?.body).toMatch(
       /^The deal’s settlement window closes soon\./,

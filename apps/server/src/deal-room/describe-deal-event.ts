@@ -20,6 +20,11 @@ function utcMinute(iso: string): string | undefined {
   return `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+const unfundedLegs = {
+  asset: 'the asset leg (the seller’s deposit)',
+  stable: 'the stable leg (the buyer’s deposit)',
+};
+
 const decisions: Record<string, string> = {
   release: 'release per the agreed terms',
   refund: 'refund both parties',
@@ -116,6 +121,19 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
         title: 'Funding deadline passed',
         body: 'The escrow was not funded in time, so the deal was cancelled. Anything deposited goes back to its refund address.',
       };
+    case 'funding_deadline_closing': {
+      const deadline = text(payload, 'funding_deadline');
+      const when = deadline ? utcMinute(deadline) : undefined;
+      const unfunded: readonly CanonicalValue[] = Array.isArray(payload.unfunded) ? payload.unfunded : [];
+      const legs = unfunded.flatMap((leg) =>
+        leg === 'asset' || leg === 'stable' ? [unfundedLegs[leg]] : [],
+      );
+      const waiting = legs.length > 0 ? ` Not funded yet: ${legs.join(' and ')}.` : '';
+      return {
+        title: 'Funding deadline approaching',
+        body: `${when ? `The escrow must be funded by ${when}.` : 'The escrow’s funding deadline is near.'}${waiting} If it is not funded in time, the deal is cancelled and any deposit goes back to its refund address.`,
+      };
+    }
     case 'settlement_window_closing': {
       const settleBy = text(payload, 'settle_by');
       const when = settleBy ? utcMinute(settleBy) : undefined;

@@ -4,9 +4,10 @@ import type { SignedTransaction } from '@covenant/escrow';
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
+import { remindFunding } from './deadline-reminders.js';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { setLegState } from './escrow-rows.js';
+import { escrowsWithLegDue, setLegState } from './escrow-rows.js';
 import { expireSettlements, remindSettlements } from './expire-settlements.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 
@@ -19,23 +20,19 @@ import { raiseStaffAlert } from './staff-alerts.js';
  * without one (`refund_after` null, Bitcoin) has no such refund: its refund waits for the
  * depositor's approval. A funded deal that has not started to settle by the time its on-chain
  * deadline is near is cancelled the same way (`expireSettlements`), and its deposits refunded; its
- * parties are reminded some hours before (`remindSettlements`).
+ * parties are reminded some hours before (`remindSettlements`), as they are before the funding
+ * deadline while a leg is not funded (`remindFunding`).
  */
 export async function enforceDeadlines(deps: EscrowEngineDeps): Promise<string[]> {
   const now = deps.now();
   const touched: string[] = [];
-  const expired = await deps.db
-    .selectDistinct({ escrowId: schema.escrows.id, dealId: schema.escrows.dealId })
-    .from(schema.escrows)
-    .innerJoin(schema.escrowLegs, eq(schema.escrowLegs.escrowId, schema.escrows.id))
-    .innerJoin(schema.deals, eq(schema.deals.id, schema.escrows.dealId))
-    .where(
-      and(
-        eq(schema.escrows.status, 'awaiting_funding'),
-        eq(schema.deals.status, 'terms_agreed'),
-        lt(schema.escrowLegs.deadline, now),
-      ),
-    );
+  await remindFunding(deps);
+  const expired = await escrowsWithLegDue(deps.db, {
+    escrowStatus: 'awaiting_funding',
+    dealStatus: 'terms_agreed',
+    due: 'deadline',
+    before: now,
+  });
   // Deals whose escrow was never opened pass the same deadline.
   const neverOpened = await deps.db
     .select({ dealId: schema.deals.id })

@@ -131,6 +131,19 @@ async function assetLeg(dealId: string, party = net.seller) {
   return leg(await view(party, dealId), 'asset');
 }
 
+/** The deal's late-deposit return payout, if there is one. */
+async function lateDepositReturnOf(dealId: string) {
+  const [escrow] = await net.database.db
+    .select()
+    .from(schema.escrows)
+    .where(eq(schema.escrows.dealId, dealId));
+  const payouts = await net.database.db
+    .select()
+    .from(schema.escrowPayouts)
+    .where(eq(schema.escrowPayouts.escrowId, escrow!.id));
+  return payouts.find((payout) => payout.source === 'late_deposit');
+}
+
 /** Funds the USDT leg in full and runs passes until the deal is escrow_funded. */
 async function fundStableAndWait(dealId: string, stableDeposit: string, stableAmount: bigint) {
   await net.pay(net.buyer, 'USDT', stableDeposit, stableAmount);
@@ -210,17 +223,7 @@ describe('funding a Bitcoin leg in parts, and money arriving after it settled', 
     expect(signed.summary.outputs).toEqual([
       { kind: 'refund', to: net.seller.bitcoin!.refundAddress, amount: (5_000_000n - networkFee).toString() },
     ]);
-    const [escrow] = await net.database.db
-      .select()
-      .from(schema.escrows)
-      .where(eq(schema.escrows.dealId, dealId));
-    const lateReturn = async () =>
-      (
-        await net.database.db
-          .select()
-          .from(schema.escrowPayouts)
-          .where(eq(schema.escrowPayouts.escrowId, escrow!.id))
-      ).find((payout) => payout.source === 'late_deposit');
+    const lateReturn = () => lateDepositReturnOf(dealId);
     await net.settle(async () => (await lateReturn())?.status === 'confirmed');
     expect((await lateReturn())?.kind).toBe('refund');
     expect((await btc().holds(net.seller.bitcoin!.refundAddress)) - refundBefore).toBe(
@@ -591,17 +594,7 @@ describe('a Bitcoin leg paid in more outputs than one payout spends', () => {
     expect(returned.summary.outputs).toEqual([
       { kind: 'refund', to: net.seller.bitcoin!.refundAddress, amount: (2_000_000n - returnFee).toString() },
     ]);
-    const [escrow] = await net.database.db
-      .select()
-      .from(schema.escrows)
-      .where(eq(schema.escrows.dealId, dealId));
-    const lateReturn = async () =>
-      (
-        await net.database.db
-          .select()
-          .from(schema.escrowPayouts)
-          .where(eq(schema.escrowPayouts.escrowId, escrow!.id))
-      ).find((payout) => payout.source === 'late_deposit');
+    const lateReturn = () => lateDepositReturnOf(dealId);
     await net.settle(async () => (await lateReturn())?.status === 'confirmed');
     expect(await btc().holds(deposit.asset)).toBe(0n);
     expect((await btc().holds(net.seller.bitcoin!.refundAddress)) - refundBefore).toBe(

@@ -199,3 +199,43 @@ describe('an approval on a deal that is not settling', () => {
     });
   });
 });
+
+describe('the funding deadline approaching', () => {
+  it('tells both parties once, six hours before, which leg is not funded yet', async () => {
+    const { dealId, deposit } = await openedEscrow({
+      assetSymbol: 'WETH',
+      assetAmount,
+      stableSymbol: 'USDC',
+      stableAmount,
+      fundingDeadlineHours: 24,
+    });
+    await fundLeg(dealId, 'asset', {
+      from: net.seller,
+      symbol: 'WETH',
+      to: deposit.asset,
+      amount: assetAmount,
+    });
+    const reminders = () =>
+      net.database.db
+        .select({ body: schema.notifications.body, userId: schema.notifications.userId })
+        .from(schema.notifications)
+        .where(
+          and(
+            eq(schema.notifications.dealId, dealId),
+            eq(schema.notifications.kind, 'funding_deadline_closing'),
+          ),
+        );
+    expect(await reminders()).toEqual([]);
+
+    const deadline = Date.parse(leg(await view(net.buyer, dealId), 'stable').deadline);
+    await net.clock.advance(deadline - 5 * 3_600_000 - net.clock.now.getTime());
+    await net.app.escrow.tick();
+    await net.app.escrow.tick();
+    const sent = await reminders();
+    expect(sent.map((notice) => notice.userId).sort()).toEqual([net.buyer.id, net.seller.id].sort());
+    const when = `${new Date(deadline).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    expect(sent[0]?.body).toBe(
+      `The escrow must be funded by ${when}. Not funded yet: the stable leg (the buyer’s deposit). If it is not funded in time, the deal is cancelled and any deposit goes back to its refund address.`,
+    );
+  });
+});

@@ -11,7 +11,7 @@ import {
   type LegState,
   type SignedTransaction,
 } from '@covenant/escrow';
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, inArray, lt, ne, notExists } from 'drizzle-orm';
 
 export type LegRow = typeof schema.escrowLegs.$inferSelect;
 export type LedgerRow = typeof schema.escrowLedgerEntries.$inferSelect;
@@ -170,4 +170,42 @@ export function plannedDepositsOf(payout: Pick<PayoutRow, 'plan'>): DepositOutpu
 export function storedTransactionOf(payout: PayoutRow): SignedTransaction | null {
   if (!payout.rawTransaction || !payout.txRef) return null;
   return { rawTransaction: payout.rawTransaction, txRef: payout.txRef };
+}
+
+/**
+ * The escrows in `escrowStatus` of deals in `dealStatus` with a leg whose `due` time (its funding
+ * `deadline`, or its on-chain `refundAfter`) comes before `before`; with `unlessAudited`, only deals
+ * whose audit trail has no entry of that action yet. The deadline steps' work list.
+ */
+export function escrowsWithLegDue(
+  db: Db,
+  filter: {
+    escrowStatus: EscrowRow['status'];
+    dealStatus: (typeof schema.deals.$inferSelect)['status'];
+    due: 'deadline' | 'refundAfter';
+    before: Date;
+    unlessAudited?: string;
+  },
+) {
+  const audit = schema.dealAuditEntries;
+  return db
+    .selectDistinct({ escrowId: schema.escrows.id, dealId: schema.escrows.dealId })
+    .from(schema.escrows)
+    .innerJoin(schema.escrowLegs, eq(schema.escrowLegs.escrowId, schema.escrows.id))
+    .innerJoin(schema.deals, eq(schema.deals.id, schema.escrows.dealId))
+    .where(
+      and(
+        eq(schema.escrows.status, filter.escrowStatus),
+        eq(schema.deals.status, filter.dealStatus),
+        lt(schema.escrowLegs[filter.due], filter.before),
+        filter.unlessAudited
+          ? notExists(
+              db
+                .select({ seq: audit.seq })
+                .from(audit)
+                .where(and(eq(audit.dealId, schema.deals.id), eq(audit.action, filter.unlessAudited))),
+            )
+          : undefined,
+      ),
+    );
 }

@@ -1,9 +1,11 @@
 import { schema } from '@covenant/db';
 import { nextDealStatus } from '@covenant/domain';
-import { and, eq, inArray, lt, ne, notExists } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
+import { deadlineReminderMs, remindOnce, type Tx } from './deadline-reminders.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
+import { escrowsWithLegDue } from './escrow-rows.js';
 import { settlementSafetyMarginMs } from './legs-still-locked.js';
 
 /**
@@ -15,41 +17,11 @@ export function settleByOf(legs: readonly { refundAfter: Date | null }[]): Date 
   return deadlines.length > 0 ? new Date(Math.min(...deadlines) - settlementSafetyMarginMs) : null;
 }
 
-/** How long before `settle_by` both parties are reminded, once, that the window is closing. */
-export const settlementReminderMs = 6 * 3_600_000;
-
 /** Payout statuses of a payout on its way out of a leg, or already out of it. */
 const sentStatuses = ['submitting', 'submitted', 'confirmed'] as const;
 
-type Tx = Parameters<Parameters<EscrowEngineDeps['db']['transaction']>[0]>[0];
-
-/**
- * Funded escrows of funded deals with a leg whose on-chain deadline comes before `until`; with
- * `unless`, only deals whose audit trail has no such entry yet.
- */
-function fundedEscrowsClosingBefore(deps: EscrowEngineDeps, until: Date, unless?: string) {
-  const audit = schema.dealAuditEntries;
-  return deps.db
-    .selectDistinct({ escrowId: schema.escrows.id, dealId: schema.escrows.dealId })
-    .from(schema.escrows)
-    .innerJoin(schema.escrowLegs, eq(schema.escrowLegs.escrowId, schema.escrows.id))
-    .innerJoin(schema.deals, eq(schema.deals.id, schema.escrows.dealId))
-    .where(
-      and(
-        eq(schema.escrows.status, 'funded'),
-        eq(schema.deals.status, 'escrow_funded'),
-        lt(schema.escrowLegs.refundAfter, until),
-        unless
-          ? notExists(
-              deps.db
-                .select({ seq: audit.seq })
-                .from(audit)
-                .where(and(eq(audit.dealId, schema.deals.id), eq(audit.action, unless))),
-            )
-          : undefined,
-      ),
-    );
-}
+/** Funded escrows of funded deals, by their legs' on-chain deadlines. */
+const fundedClosing = { escrowStatus: 'funded', dealStatus: 'escrow_funded', due: 'refundAfter' } as const;
 
 /**
  * Whether the escrow's settlement has started, so the window no longer applies: a payout of a leg
@@ -77,44 +49,25 @@ async function settlementUnderWay(tx: Tx, escrowId: string): Promise<boolean> {
 
 /**
  * Tells both parties, once per deal, when its settlement window closes within
- * `settlementReminderMs` and the settlement has not started (`settlement_window_closing` in the
+ * `deadlineReminderMs` and the settlement has not started (`settlement_window_closing` in the
  * audit trail, a notification and e-mail with the time).
  */
 export async function remindSettlements(deps: EscrowEngineDeps): Promise<void> {
   const now = deps.now();
-  const due = await fundedEscrowsClosingBefore(
-    deps,
-    new Date(now.getTime() + settlementSafetyMarginMs + settlementReminderMs),
-    'settlement_window_closing',
-  );
-  for (const { escrowId, dealId } of due) {
-    await deps.db.transaction(async (tx) => {
-      const [deal] = await tx.select().from(schema.deals).where(eq(schema.deals.id, dealId)).for('update');
-      if (deal?.status !== 'escrow_funded') return;
-      const [reminded] = await tx
-        .select({ seq: schema.dealAuditEntries.seq })
-        .from(schema.dealAuditEntries)
-        .where(
-          and(
-            eq(schema.dealAuditEntries.dealId, dealId),
-            eq(schema.dealAuditEntries.action, 'settlement_window_closing'),
-          ),
-        )
-        .limit(1);
-      if (reminded || (await settlementUnderWay(tx, escrowId))) return;
+  const due = await escrowsWithLegDue(deps.db, {
+    ...fundedClosing,
+    before: new Date(now.getTime() + settlementSafetyMarginMs + deadlineReminderMs),
+    unlessAudited: 'settlement_window_closing',
+  });
+  for (const target of due) {
+    await remindOnce(deps, target, 'settlement_window_closing', 'escrow_funded', async (tx) => {
+      if (await settlementUnderWay(tx, target.escrowId)) return null;
       const legs = await tx
         .select({ refundAfter: schema.escrowLegs.refundAfter })
         .from(schema.escrowLegs)
-        .where(eq(schema.escrowLegs.escrowId, escrowId));
+        .where(eq(schema.escrowLegs.escrowId, target.escrowId));
       const settleBy = settleByOf(legs);
-      if (!settleBy || settleBy <= now) return;
-      await appendDealEvent(tx, {
-        dealId,
-        actorId: null,
-        action: 'settlement_window_closing',
-        payload: { escrow_id: escrowId, settle_by: settleBy.toISOString() },
-        createdAt: now,
-      });
+      return settleBy && settleBy > now ? { settle_by: settleBy.toISOString() } : null;
     });
   }
 }
@@ -132,7 +85,10 @@ export async function remindSettlements(deps: EscrowEngineDeps): Promise<void> {
  */
 export async function expireSettlements(deps: EscrowEngineDeps): Promise<string[]> {
   const now = deps.now();
-  const due = await fundedEscrowsClosingBefore(deps, new Date(now.getTime() + settlementSafetyMarginMs));
+  const due = await escrowsWithLegDue(deps.db, {
+    ...fundedClosing,
+    before: new Date(now.getTime() + settlementSafetyMarginMs),
+  });
   const expired: string[] = [];
   for (const { escrowId, dealId } of due) {
     const done = await deps.db.transaction(async (tx) => {
