@@ -28,7 +28,6 @@ function run(script: string): Promise<number> {
   const label = `[${script.padEnd(width)}]`;
   const child = spawn('npm', ['run', '--silent', script], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
   });
   children.add(child);
   for (const [stream, out] of [
