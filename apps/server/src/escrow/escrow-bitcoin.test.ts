@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTrader } from '../testing/create-test-trader.js';
 import { escrowSteps } from '../testing/escrow-steps.js';
 import { expectBooksBalance } from '../testing/expect-books-balance.js';
-import { dealStatus, type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
+import {
+  dealStatus,
+  type EscrowDevnet,
+  escrowPayoutsOf,
+  startEscrowDevnet,
+} from '../testing/start-escrow-devnet.js';
 
 // Bitcoin escrow through the whole server against a real bcoin regtest node (deposits count at 2
 // blocks; payouts at the 2 sat/vB floor, bcoin having no fee estimate on regtest), next to the
@@ -133,15 +138,7 @@ async function assetLeg(dealId: string, party = net.seller) {
 
 /** The deal's late-deposit return payout, if there is one. */
 async function lateDepositReturnOf(dealId: string) {
-  const [escrow] = await net.database.db
-    .select()
-    .from(schema.escrows)
-    .where(eq(schema.escrows.dealId, dealId));
-  const payouts = await net.database.db
-    .select()
-    .from(schema.escrowPayouts)
-    .where(eq(schema.escrowPayouts.escrowId, escrow!.id));
-  return payouts.find((payout) => payout.source === 'late_deposit');
+  return (await escrowPayoutsOf(net.database, dealId)).find((payout) => payout.source === 'late_deposit');
 }
 
 /** Funds the USDT leg in full and runs passes until the deal is escrow_funded. */

@@ -3,7 +3,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escrowSteps } from '../testing/escrow-steps.js';
 import { expectBooksBalance } from '../testing/expect-books-balance.js';
-import { dealStatus, type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
+import {
+  dealStatus,
+  type EscrowDevnet,
+  escrowPayoutsOf,
+  startEscrowDevnet,
+} from '../testing/start-escrow-devnet.js';
 
 // A devnet of its own: these deals move both clocks and the parties' balances, which other files' tests assert.
 let net: EscrowDevnet;
@@ -38,12 +43,8 @@ describe('money reaching the leg a closed escrow never paid', () => {
 
   /** The escrow's payouts of a leg, oldest first. */
   async function payoutsOf(dealId: string, name: 'asset' | 'stable') {
-    const [escrow] = await net.database.db
-      .select()
-      .from(schema.escrows)
-      .where(eq(schema.escrows.dealId, dealId));
-    return (await net.database.db.select().from(schema.escrowPayouts))
-      .filter((payout) => payout.escrowId === escrow!.id && payout.leg === name)
+    return (await escrowPayoutsOf(net.database, dealId))
+      .filter((payout) => payout.leg === name)
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   }
 

@@ -6,7 +6,12 @@ import { createPublicClient, type Hex, http, keccak256, parseTransaction } from 
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escrowSteps } from '../testing/escrow-steps.js';
-import { dealStatus, type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
+import {
+  dealStatus,
+  type EscrowDevnet,
+  escrowPayoutsOf,
+  startEscrowDevnet,
+} from '../testing/start-escrow-devnet.js';
 import { MAX_FEE_BUMPS } from './stuck-payouts.js';
 
 // A payout that waits unmined is sent again with a higher fee on the same nonce; whichever version
@@ -49,15 +54,7 @@ async function settlementWaitingInMempool() {
 }
 
 async function payoutsOf(dealId: string) {
-  const [escrow] = await net.database.db
-    .select()
-    .from(schema.escrows)
-    .where(eq(schema.escrows.dealId, dealId));
-  const payouts = await net.database.db
-    .select()
-    .from(schema.escrowPayouts)
-    .where(eq(schema.escrowPayouts.escrowId, escrow!.id));
-  return payouts.sort((a, b) => a.leg.localeCompare(b.leg));
+  return (await escrowPayoutsOf(net.database, dealId)).sort((a, b) => a.leg.localeCompare(b.leg));
 }
 
 const client = () =>

@@ -329,3 +329,10 @@ export async function dealStatus(database: Database, dealId: string): Promise<st
     .where(eq(schema.deals.id, dealId));
   return deal?.status;
 }
+
+/** Every payout row of the deal's escrow (superseded ones too), in no particular order. */
+export async function escrowPayoutsOf(database: Database, dealId: string) {
+  const [escrow] = await database.db.select().from(schema.escrows).where(eq(schema.escrows.dealId, dealId));
+  if (!escrow) throw new Error(`deal ${dealId} has no escrow`);
+  return database.db.select().from(schema.escrowPayouts).where(eq(schema.escrowPayouts.escrowId, escrow.id));
+}
