@@ -24,6 +24,7 @@ import {
   httpDealDriver,
   type OpenedDeal,
 } from '../testing/http-deal-driver.js';
+import { passPort } from '../testing/pass-port.js';
 import { signInStaffOverHttp } from '../testing/sign-in-staff-over-http.js';
 import { type ServerProcess, startServerProcess } from '../testing/start-server-process.js';
 import type { EscrowCrashPoint } from './escrow-crash-point.js';
@@ -38,13 +39,9 @@ import type { EscrowCrashPoint } from './escrow-crash-point.js';
 // One anvil for the file and one deal per crash point, one after another. The fee is 1 bp of
 // each leg, rounded down (packages/domain fees.ts).
 
-/**
- * The server's port in this file and anvil's, fixed across the restarts: 3710 and 3711, or 3740 and
- * 3741 in the PostgreSQL pass, which may run beside the embedded one.
- */
-const basePort = process.env.TEST_DB === 'postgres' ? 3740 : 3710;
-const serverPort = String(basePort);
-const anvilPort = basePort + 1;
+/** The server's port in this file and anvil's, fixed across the restarts (3710, 3711; +100 on PostgreSQL). */
+const serverPort = String(passPort(3710));
+const anvilPort = passPort(3711);
 
 let anvil: Anvil;
 let devnet: Devnet;

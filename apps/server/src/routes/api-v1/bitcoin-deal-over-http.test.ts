@@ -8,6 +8,7 @@ import * as btc from '@scure/btc-signer';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpDealDriver, type HttpParty, httpDealDriver } from '../../testing/http-deal-driver.js';
+import { passPort } from '../../testing/pass-port.js';
 import { signInStaffOverHttp } from '../../testing/sign-in-staff-over-http.js';
 import { type ServerProcess, startServerProcess } from '../../testing/start-server-process.js';
 
@@ -18,7 +19,7 @@ import { type ServerProcess, startServerProcess } from '../../testing/start-serv
 // seller signs, the USDT by the buyer's EIP-712 signature; the chains are read as an auditor would.
 // Runs on PGlite (DATA_DIR) and on PostgreSQL (TEST_DB=postgres).
 
-const serverPort = '3730';
+const serverPort = String(passPort(3730));
 
 let dataDir: string;
 let postgres: Database | undefined;

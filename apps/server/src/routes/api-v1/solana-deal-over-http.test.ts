@@ -9,6 +9,7 @@ import { base58, base64, hex } from '@scure/base';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpDealDriver, type HttpParty, httpDealDriver } from '../../testing/http-deal-driver.js';
+import { passPort } from '../../testing/pass-port.js';
 import { signInStaffOverHttp } from '../../testing/sign-in-staff-over-http.js';
 import { type ServerProcess, startServerProcess } from '../../testing/start-server-process.js';
 
@@ -21,7 +22,7 @@ import { type ServerProcess, startServerProcess } from '../../testing/start-serv
 // signature; the chains are read over their RPC as an auditor would.
 // Runs on PGlite (DATA_DIR) and on PostgreSQL (TEST_DB=postgres).
 
-const serverPort = '3732';
+const serverPort = String(passPort(3732));
 
 let dataDir: string;
 let postgres: Database | undefined;
