@@ -65,7 +65,11 @@ struct LegTerms {
  * were signed for. A payout that fails (e.g. a token that blacklists its recipient) reverts as a
  * whole and leaves the escrow unsettled, so another payout stays possible.
  * After the deadline anyone may refund an unsettled escrow; after settlement anyone may sweep
- * late deposits back to the depositor. What the escrow holds is its balance (no internal ledger
+ * late deposits back to the depositor. An asset the escrow does not hold for the deal (a wrong
+ * token) goes back by {returnForeignAsset}, signed for over
+ * `ForeignReturn(bytes32 arrival,address asset,address to,uint256 amount)` in the same domain:
+ * the platform alone may send it to either party's address in the terms (the one who sent it),
+ * two of the three signers to any other address. What the escrow holds is its balance (no internal ledger
  * beyond the travel total, which only bounds what a release may charge the receiver).
  *
  * Deployed as EIP-1167 clones of one implementation by {CovenantEscrowFactory}; only that factory
@@ -83,6 +87,8 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
 
     bytes32 public constant PAYOUT_TYPEHASH =
         keccak256("Payout(uint8 action,address[] recipients,uint256[] amounts,uint256 nonce)");
+    bytes32 public constant FOREIGN_RETURN_TYPEHASH =
+        keccak256("ForeignReturn(bytes32 arrival,address asset,address to,uint256 amount)");
     uint256 private constant _FEE_DIVISOR = 10_000;
     uint256 private constant _REQUIRED_SIGNATURES = 2;
 
@@ -93,6 +99,7 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
     bool private _settled;
     uint256 private _nonce;
     uint256 private _travelPaid;
+    mapping(bytes32 arrival => bool) private _returned;
 
     event Initialized(bytes32 indexed dealId, uint8 indexed leg, address token, uint256 amount);
     event Deposited(address indexed from, uint256 amount);
@@ -102,7 +109,7 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
     event TravelPaid(uint256 indexed nonce, address indexed payee, uint256 amount);
     event RefundedAfterDeadline(address indexed caller, uint256 amount);
     event Swept(address indexed to, uint256 amount);
-    event ForeignAssetReturned(address indexed asset, address indexed to, uint256 amount);
+    event ForeignAssetReturned(bytes32 indexed arrival, address indexed asset, address indexed to, uint256 amount);
 
     error CovenantEscrowUnauthorizedInitializer(address caller);
     error CovenantEscrowAlreadyInitialized();
@@ -119,6 +126,7 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
     error CovenantEscrowDeadlineNotReached(uint64 deadline);
     error CovenantEscrowNothingToTransfer();
     error CovenantEscrowNotForeignAsset(address asset);
+    error CovenantEscrowAlreadyReturned(bytes32 arrival);
 
     constructor() EIP712("CovenantEscrow", "1") {
         _factory = msg.sender;
@@ -232,21 +240,48 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
     }
 
     /**
-     * @notice Anyone may send an asset this escrow does not hold for the deal (a wrong token, or
-     * ETH sent to a token escrow before it was deployed) to the depositor. `asset` is the token,
-     * or address(0) for ETH.
+     * @notice Sends `amount` of an asset this escrow does not hold for the deal (`asset` is a
+     * token other than the leg's, or address(0) for ETH in a token escrow) to `to`, once per
+     * `arrival` (the platform's id of the mistaken deposit). The platform's signature alone may
+     * send it to one of the two parties at its address in the terms (the depositor's refund
+     * address or the receiver's payout address): the platform names the party that sent it. Any
+     * other recipient needs two distinct signers of the three. The leg's own asset never moves here.
      */
-    function returnForeignAsset(address asset) external nonReentrant {
+    function returnForeignAsset(
+        bytes32 arrival,
+        address asset,
+        address to,
+        uint256 amount,
+        bytes[] calldata signatures
+    ) external nonReentrant {
         if (asset == _terms.token) revert CovenantEscrowNotForeignAsset(asset);
-        uint256 held = asset == address(0) ? address(this).balance : IERC20(asset).balanceOf(address(this));
-        if (held == 0) revert CovenantEscrowNothingToTransfer();
-        address depositor = _terms.depositor;
-        emit ForeignAssetReturned(asset, depositor, held);
-        if (asset == address(0)) {
-            Address.sendValue(payable(depositor), held);
-        } else {
-            IERC20(asset).safeTransfer(depositor, held);
+        if (_returned[arrival]) revert CovenantEscrowAlreadyReturned(arrival);
+        if (amount == 0 || to == address(0) || to == address(this)) revert CovenantEscrowInvalidPayout();
+        uint256 seen = _signersOf(foreignReturnDigest(arrival, asset, to, amount), signatures);
+        bool toParty = to == _terms.depositor || to == _terms.receiver;
+        // Bit 2 is the platform (see `_signersOf`).
+        if (!(toParty && seen & 4 != 0) && (seen & 1) + ((seen >> 1) & 1) + ((seen >> 2) & 1) < _REQUIRED_SIGNATURES) {
+            revert CovenantEscrowNotEnoughSignatures(signatures.length, _REQUIRED_SIGNATURES);
         }
+        uint256 held = asset == address(0) ? address(this).balance : IERC20(asset).balanceOf(address(this));
+        if (held < amount) revert CovenantEscrowInsufficientBalance(amount, held);
+        _returned[arrival] = true;
+        emit ForeignAssetReturned(arrival, asset, to, amount);
+        if (asset == address(0)) {
+            Address.sendValue(payable(to), amount);
+        } else {
+            IERC20(asset).safeTransfer(to, amount);
+        }
+    }
+
+    /// @notice The EIP-712 digest signed for returning a foreign asset (see {returnForeignAsset}).
+    function foreignReturnDigest(bytes32 arrival, address asset, address to, uint256 amount) public view returns (bytes32) {
+        return _hashTypedDataV4(keccak256(abi.encode(FOREIGN_RETURN_TYPEHASH, arrival, asset, to, amount)));
+    }
+
+    /// @notice Whether the foreign asset of `arrival` has been returned.
+    function returned(bytes32 arrival) external view returns (bool) {
+        return _returned[arrival];
     }
 
     /// @notice The platform fee on `amount`: one basis point, rounded down to the base unit.
@@ -310,8 +345,15 @@ contract CovenantEscrow is EIP712, ReentrancyGuard {
         if (signatures.length < _REQUIRED_SIGNATURES) {
             revert CovenantEscrowNotEnoughSignatures(signatures.length, _REQUIRED_SIGNATURES);
         }
+        _signersOf(digest, signatures);
+    }
+
+    /**
+     * @dev Who signed `digest`, as bits (1 buyer, 2 seller, 4 platform); reverts on a signature of
+     * anyone else or two of the same signer.
+     */
+    function _signersOf(bytes32 digest, bytes[] calldata signatures) private view returns (uint256 seen) {
         address[3] memory signers = [_terms.buyer, _terms.seller, _terms.platform];
-        uint256 seen;
         for (uint256 i = 0; i < signatures.length; ++i) {
             address recovered = ECDSA.recover(digest, signatures[i]);
             uint256 index = 0;

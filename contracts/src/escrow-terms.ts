@@ -139,3 +139,43 @@ export function payoutTypedData(
     message: payout,
   };
 }
+
+/** A return of an asset the escrow does not hold for the deal (see `returnForeignAsset`). */
+export interface ForeignReturn {
+  /** The platform's id of the mistaken deposit: `foreignArrivalId(txHash, logIndex)`. */
+  arrival: Hex;
+  /** The token, or the zero address for ETH. */
+  asset: Address;
+  to: Address;
+  amount: bigint;
+}
+
+export const foreignReturnTypes = {
+  ForeignReturn: [
+    { name: 'arrival', type: 'bytes32' },
+    { name: 'asset', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'amount', type: 'uint256' },
+  ],
+} as const;
+
+/** The id of the deposit a foreign-asset return answers: keccak256 of its transaction hash and log index. */
+export function foreignArrivalId(txHash: Hex, logIndex: number): Hex {
+  return keccak256(
+    encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }], [txHash, BigInt(logIndex)]),
+  );
+}
+
+/** The EIP-712 payload a signer signs to return a foreign asset from the escrow at `escrow`. */
+export function foreignReturnTypedData(
+  chainId: number,
+  escrow: Address,
+  foreignReturn: ForeignReturn,
+): TypedDataDefinition<typeof foreignReturnTypes, 'ForeignReturn'> {
+  return {
+    domain: { name: 'CovenantEscrow', version: '1', chainId, verifyingContract: escrow },
+    types: foreignReturnTypes,
+    primaryType: 'ForeignReturn',
+    message: foreignReturn,
+  };
+}

@@ -18,6 +18,8 @@ import {
   covenantEscrowAbi,
   covenantEscrowFactoryAbi,
   ETH_TOKEN,
+  type ForeignReturn,
+  foreignReturnTypedData,
   type LegTerms,
   type Payout,
   payoutTypedData,
@@ -140,6 +142,20 @@ export async function startEscrowFixture() {
     );
   }
 
+  async function signForeignReturn(
+    escrow: Address,
+    foreignReturn: ForeignReturn,
+    signers: Signer[],
+  ): Promise<Hex[]> {
+    return Promise.all(
+      signers.map((signer) =>
+        privateKeyToAccount(signerKeys[signer]).signTypedData(
+          foreignReturnTypedData(chain.id, escrow, foreignReturn),
+        ),
+      ),
+    );
+  }
+
   async function executePayout(escrow: Address, payout: Payout, signatures: Hex[]) {
     const args = [payout.action, payout.recipients, payout.amounts, payout.nonce, signatures] as const;
     // Simulated first so a revert surfaces with its decoded custom error.
@@ -174,6 +190,7 @@ export async function startEscrowFixture() {
     fund,
     balanceOf,
     sign,
+    signForeignReturn,
     executePayout,
     stop: () => anvil.stop(),
   };

@@ -1,8 +1,10 @@
-import { type Address, encodeFunctionData, toFunctionSelector } from 'viem';
+import { type Address, encodeFunctionData, type Hex, toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   covenantEscrowAbi,
   ETH_TOKEN,
+  type ForeignReturn,
+  foreignArrivalId,
   refundPayout,
   releasePayout,
   splitPayout,
@@ -322,26 +324,128 @@ describe('CovenantEscrow payouts', () => {
       await fx.walletClient.writeContract({ address: escrow, abi: covenantEscrowAbi, functionName: 'sweep' }),
     );
     expect(await fx.balanceOf(ETH_TOKEN, terms.depositor)).toBe(777n);
+  });
 
+  it('returns a wrong token to a party on the platform signature, elsewhere on two signers, once per arrival', async () => {
+    const terms = fx.legTerms({ amount: 1_000n });
+    const escrow = await fx.createEscrow(terms);
     const wrongToken = fx.devnet.tokens.USDC.address;
-    await fx.fund(wrongToken, escrow, 42n);
-    await fx.confirm(
-      await fx.walletClient.writeContract({
+    await fx.fund(wrongToken, escrow, 100n);
+    const stranger = freshAddress();
+    const toReceiver: ForeignReturn = {
+      arrival: foreignArrivalId(`0x${'11'.repeat(32)}`, 3),
+      asset: wrongToken,
+      to: terms.receiver,
+      amount: 42n,
+    };
+    const returnForeign = async (foreignReturn: ForeignReturn, signatures: Hex[]) => {
+      const args = [
+        foreignReturn.arrival,
+        foreignReturn.asset,
+        foreignReturn.to,
+        foreignReturn.amount,
+        signatures,
+      ] as const;
+      await fx.publicClient.simulateContract({
+        account: fx.funder,
         address: escrow,
         abi: covenantEscrowAbi,
         functionName: 'returnForeignAsset',
-        args: [wrongToken],
-      }),
+        args,
+      });
+      return fx.confirm(
+        await fx.walletClient.writeContract({
+          address: escrow,
+          abi: covenantEscrowAbi,
+          functionName: 'returnForeignAsset',
+          args,
+        }),
+      );
+    };
+
+    // A party alone cannot take it, nor can nobody.
+    const bySeller = await fx.signForeignReturn(escrow, toReceiver, ['seller']);
+    expect((await revertOf(returnForeign(toReceiver, bySeller))).errorName).toBe(
+      'CovenantEscrowNotEnoughSignatures',
     );
-    expect(await fx.balanceOf(wrongToken, terms.depositor)).toBe(42n);
-    const ownAsset = fx.publicClient.simulateContract({
-      account: fx.funder,
+    expect((await revertOf(returnForeign(toReceiver, []))).errorName).toBe(
+      'CovenantEscrowNotEnoughSignatures',
+    );
+    // A signature over another amount recovers to nobody the escrow knows.
+    const forMore = await fx.signForeignReturn(escrow, { ...toReceiver, amount: 43n }, ['platform']);
+    expect((await revertOf(returnForeign(toReceiver, forMore))).errorName).toBe(
+      'CovenantEscrowUnknownSigner',
+    );
+
+    // The platform alone sends it to either party's address in the terms, once per arrival.
+    const byPlatform = await fx.signForeignReturn(escrow, toReceiver, ['platform']);
+    const receipt = await returnForeign(toReceiver, byPlatform);
+    expect(await fx.balanceOf(wrongToken, terms.receiver)).toBe(42n);
+    const logs = await fx.publicClient.getContractEvents({
       address: escrow,
       abi: covenantEscrowAbi,
-      functionName: 'returnForeignAsset',
-      args: [ETH_TOKEN],
+      eventName: 'ForeignAssetReturned',
+      fromBlock: receipt.blockNumber,
+      toBlock: receipt.blockNumber,
     });
-    expect((await revertOf(ownAsset)).errorName).toBe('CovenantEscrowNotForeignAsset');
+    expect(logs.map((log) => log.args)).toEqual([
+      { arrival: toReceiver.arrival, asset: wrongToken, to: terms.receiver, amount: 42n },
+    ]);
+    expect(
+      await fx.publicClient.readContract({
+        address: escrow,
+        abi: covenantEscrowAbi,
+        functionName: 'returned',
+        args: [toReceiver.arrival],
+      }),
+    ).toBe(true);
+    expect((await revertOf(returnForeign(toReceiver, byPlatform))).errorName).toBe(
+      'CovenantEscrowAlreadyReturned',
+    );
+
+    // Anyone else: the platform alone is not enough, two of the three are.
+    const toStranger: ForeignReturn = {
+      ...toReceiver,
+      arrival: foreignArrivalId(`0x${'22'.repeat(32)}`, 0),
+      to: stranger,
+    };
+    const strangerByPlatform = await fx.signForeignReturn(escrow, toStranger, ['platform']);
+    expect((await revertOf(returnForeign(toStranger, strangerByPlatform))).errorName).toBe(
+      'CovenantEscrowNotEnoughSignatures',
+    );
+    const tooMuch = { ...toStranger, amount: 59n };
+    expect(
+      (
+        await revertOf(
+          returnForeign(tooMuch, await fx.signForeignReturn(escrow, tooMuch, ['buyer', 'platform'])),
+        )
+      ).errorName,
+    ).toBe('CovenantEscrowInsufficientBalance');
+    await returnForeign(toStranger, await fx.signForeignReturn(escrow, toStranger, ['buyer', 'platform']));
+    expect(await fx.balanceOf(wrongToken, stranger)).toBe(42n);
+
+    // The depositor's address needs only the platform too; the leg's own asset never moves this way.
+    const toDepositor: ForeignReturn = {
+      ...toReceiver,
+      arrival: foreignArrivalId(`0x${'33'.repeat(32)}`, 1),
+      to: terms.depositor,
+      amount: 16n,
+    };
+    await returnForeign(toDepositor, await fx.signForeignReturn(escrow, toDepositor, ['platform']));
+    expect(await fx.balanceOf(wrongToken, terms.depositor)).toBe(16n);
+    expect(await fx.balanceOf(wrongToken, escrow)).toBe(0n);
+    const ownAsset = {
+      ...toDepositor,
+      arrival: foreignArrivalId(`0x${'44'.repeat(32)}`, 0),
+      asset: ETH_TOKEN,
+    };
+    expect(
+      (
+        await revertOf(
+          returnForeign(ownAsset, await fx.signForeignReturn(escrow, ownAsset, ['buyer', 'seller'])),
+        )
+      ).errorName,
+    ).toBe('CovenantEscrowNotForeignAsset');
   });
 
   it('refuses ETH sent to a token escrow', async () => {

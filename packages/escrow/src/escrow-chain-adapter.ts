@@ -51,6 +51,17 @@ export interface OutgoingMovement {
 }
 
 /** What opening a leg produced: its deposit address, ready to receive, and what proves its custody. */
+/** A foreign asset to send back from an escrow: what arrived in which deposit, and to whom. */
+export interface ForeignAssetReturnRequest {
+  /** The deposit that brought it: its transaction and log index. */
+  txRef: string;
+  position: number;
+  /** The token, or null for ETH. */
+  tokenAddress: string | null;
+  amount: bigint;
+  to: string;
+}
+
 export interface OpenedLeg {
   depositAddress: string;
   /** The transaction that made the address ready (the Ethereum escrow's deployment); null when none was needed or sent. */
@@ -219,8 +230,15 @@ export interface EscrowChainAdapter extends ChainAdapter {
   /** Ethereum: anyone's refund after the escrow's on-chain deadline, no signatures needed. */
   signRefundAfterDeadline?(depositAddress: string): Promise<SignedTransaction>;
 
-  /** Ethereum: returns a token other than the leg's to the depositor. */
-  signReturnForeignAsset?(depositAddress: string, tokenAddress: string | null): Promise<SignedTransaction>;
+  /**
+   * Ethereum: sends a token other than the leg's (`tokenAddress`, null = ETH) that arrived in the
+   * deposit `arrival` back to `to`, which must be one of the two parties' addresses in the leg's
+   * terms (the platform's signature alone allows no other).
+   */
+  signReturnForeignAsset?(
+    depositAddress: string,
+    request: ForeignAssetReturnRequest,
+  ): Promise<SignedTransaction>;
 
   /**
    * Pays whatever reached a settled leg back to the depositor, no party signatures needed: the

@@ -25,6 +25,22 @@ const unfundedLegs = {
   stable: 'the stable leg (the buyer’s deposit)',
 };
 
+/** "A deposit of 123.456789 USDC" (or of an unknown token, by its address), for the foreign-deposit events. */
+function foreignDeposit(payload: Payload): string {
+  const amount = text(payload, 'amount');
+  const symbol = text(payload, 'symbol');
+  if (amount && symbol && isTokenSymbol(symbol) && /^\d+$/.test(amount)) {
+    return `A deposit of ${formatAmount(BigInt(amount), tokenDecimals[symbol])} ${symbol}`;
+  }
+  const token = text(payload, 'token');
+  return token ? `A deposit of the token ${token}` : 'A deposit of another asset';
+}
+
+function legName(payload: Payload): string {
+  const leg = text(payload, 'leg');
+  return leg === 'asset' ? 'asset leg’s' : leg === 'stable' ? 'stable leg’s' : 'deal’s';
+}
+
 const decisions: Record<string, string> = {
   release: 'release per the agreed terms',
   refund: 'refund both parties',
@@ -212,6 +228,22 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
         body: traveller
           ? `Your counterparty asked the concierge for ${kind} for the ${traveller}'s trip to the meeting.`
           : `Your counterparty asked the concierge for ${kind} for the meeting.`,
+      };
+    }
+    case 'foreign_deposit_returned': {
+      const to = text(payload, 'to');
+      const toAddress = text(payload, 'to_address');
+      const whose = to === 'buyer' || to === 'seller' ? `the ${to}’s` : 'its sender’s';
+      return {
+        title: 'Wrong-token deposit returned',
+        body: `${foreignDeposit(payload)} reached the ${legName(payload)} escrow, which does not hold that token. It is being sent back to ${whose} address in the terms${toAddress ? ` (${toAddress})` : ''}; it was never part of the deal.`,
+      };
+    }
+    case 'foreign_deposit_held': {
+      const transaction = text(payload, 'deposit_transaction');
+      return {
+        title: 'Wrong-token deposit held',
+        body: `${foreignDeposit(payload)} reached the ${legName(payload)} escrow, which does not hold that token, from an address of neither party. It stays in the escrow until staff return it to the party who sent it: if it was yours, contact support${transaction ? ` with the transaction ${transaction}` : ''}.`,
       };
     }
     case 'travel_quoted': {

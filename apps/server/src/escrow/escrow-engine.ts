@@ -13,6 +13,7 @@ import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { escrowStatusView } from './escrow-status-view.js';
 import { findLeg, findPartyEscrow } from './find-party-escrow.js';
+import { type Party, returnHeldForeignDeposit } from './foreign-deposits.js';
 import { preparePayouts } from './prepare-payouts.js';
 import { refreshEscrows } from './refresh-legs.js';
 import { followRelayerTransactions } from './relayer-transactions.js';
@@ -217,6 +218,12 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
       const transactionHash = await chain.devFund(leg.depositAddress, leg.tokenAddress, amount);
       tickInBackground();
       return { leg: leg.leg, depositAddress: leg.depositAddress, amount, transactionHash };
+    },
+    /** Staff: sends a wrong-token deposit held for them back to the party who sent it. */
+    async returnHeldForeignDeposit(staffId: string, alertId: string, party: Party) {
+      const result = await returnHeldForeignDeposit(deps, { alertId, party, staffId });
+      tickInBackground();
+      return result;
     },
     /** The engine's open alerts for staff, newest first. */
     openAlerts: () =>

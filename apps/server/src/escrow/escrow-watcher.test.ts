@@ -1,6 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { openDatabase, schema } from '@covenant/db';
+import { fundFromDevnetWallet } from '@covenant/devnets';
 import type { EscrowStatusView } from '@covenant/domain';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestTrader } from '../testing/create-test-trader.js';
 import { escrowSteps } from '../testing/escrow-steps.js';
 import { type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
 import { escrowPassLock } from './escrow-engine.js';
@@ -16,6 +21,27 @@ beforeAll(async () => {
 afterAll(async () => {
   await net?.close();
 });
+
+/** The wrong-token alerts of a deal's escrow. */
+async function alertsOf(dealId: string) {
+  const [escrow] = await net.database.db
+    .select()
+    .from(schema.escrows)
+    .where(eq(schema.escrows.dealId, dealId));
+  const alerts = await net.database.db
+    .select()
+    .from(schema.staffAlerts)
+    .where(eq(schema.staffAlerts.kind, 'wrong_token_deposit'));
+  return alerts.filter((alert) => alert.details.escrow_id === escrow?.id);
+}
+
+/** A deal's audit entries of one action. */
+function eventsOf(dealId: string, action: string) {
+  return net.database.db
+    .select()
+    .from(schema.dealAuditEntries)
+    .where(and(eq(schema.dealAuditEntries.dealId, dealId), eq(schema.dealAuditEntries.action, action)));
+}
 
 describe('the deposit watcher', () => {
   it('forgets a deposit a reorg dropped before it was deep enough, then counts the one that replaces it', async () => {
@@ -62,7 +88,7 @@ describe('the deposit watcher', () => {
     expect(await asset()).toMatchObject({ received: amount.toString(), pending: '0' });
   });
 
-  it('does not count another token paid to a leg, alerts staff, and sends it back to the depositor', async () => {
+  it('does not count another token paid to a leg, alerts staff, and sends it back to the depositor who sent it', async () => {
     const dealId = await net.agreedDeal({
       assetSymbol: 'WETH',
       assetAmount: 1_000_000_000_000_000_000n,
@@ -80,13 +106,179 @@ describe('the deposit watcher', () => {
       await net.call('GET', `/api/v1/deals/${dealId}/escrow`, net.seller.token)
     ).json();
     expect(view.legs[0]).toMatchObject({ state: 'awaiting_deposit', received: '0', pending: '0' });
-    const alerts = await net.database.db.select().from(schema.staffAlerts);
+    const alerts = await alertsOf(dealId);
     expect(alerts).toEqual([
       expect.objectContaining({
         kind: 'wrong_token_deposit',
-        details: expect.objectContaining({ leg: 'asset', amount: '123456789' }),
+        details: expect.objectContaining({ leg: 'asset', amount: '123456789', sender: 'seller' }),
       }),
     ]);
+    expect(await eventsOf(dealId, 'foreign_deposit_returned')).toEqual([
+      expect.objectContaining({
+        actorId: null,
+        payload: expect.objectContaining({
+          leg: 'asset',
+          symbol: 'USDC',
+          amount: '123456789',
+          to: 'seller',
+          to_address: net.seller.wallet,
+          decided_by: 'sender_address',
+        }),
+      }),
+    ]);
+  });
+
+  it('sends a token the buyer paid to the seller’s escrow back to the buyer, not to the depositor', async () => {
+    const dealId = await net.agreedDeal({
+      assetSymbol: 'WETH',
+      assetAmount: 1_000_000_000_000_000_000n,
+      stableSymbol: 'USDC',
+      stableAmount: 3_000_000_000n,
+    });
+    const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+    const deposit = created.json().legs[0].deposit_address as string;
+    const sellerBefore = await net.balance('USDC', net.seller.wallet);
+    const buyerBefore = await net.balance('USDC', net.buyer.payoutAddress);
+    // The buyer pays its 3,000 USDC to the WETH leg (the seller's) instead of the USDC leg.
+    await net.pay(net.buyer, 'USDC', deposit, 3_000_000_000n);
+    await net.settle(async () => (await net.balance('USDC', deposit)) === 0n);
+    // Back to the buyer at its address in the WETH leg's terms (where it is paid the WETH).
+    expect((await net.balance('USDC', net.buyer.payoutAddress)) - buyerBefore).toBe(3_000_000_000n);
+    expect(await net.balance('USDC', net.seller.wallet)).toBe(sellerBefore);
+    expect(await eventsOf(dealId, 'foreign_deposit_returned')).toEqual([
+      expect.objectContaining({
+        payload: expect.objectContaining({ to: 'buyer', to_address: net.buyer.payoutAddress }),
+      }),
+    ]);
+    const notices = await net.database.db
+      .select()
+      .from(schema.notifications)
+      .where(
+        and(
+          eq(schema.notifications.dealId, dealId),
+          eq(schema.notifications.title, 'Wrong-token deposit returned'),
+        ),
+      );
+    expect(notices.map((notice) => notice.userId).sort()).toEqual([net.buyer.id, net.seller.id].sort());
+    expect(notices[0]?.body).toContain('A deposit of 3000 USDC reached the asset leg’s escrow');
+  });
+
+  it('holds a token from an address of neither party until compliance returns it to the party who sent it', async () => {
+    const dealId = await net.agreedDeal({
+      assetSymbol: 'WETH',
+      assetAmount: 1_000_000_000_000_000_000n,
+      stableSymbol: 'USDC',
+      stableAmount: 3_000_000_000n,
+    });
+    const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+    const deposit = created.json().legs[0].deposit_address as string;
+    // From an exchange's hot wallet, say: an address the deal ties to nobody.
+    await fundFromDevnetWallet({
+      rpcUrl: net.chain.rpcUrl,
+      token: net.token('USDC')!,
+      to: deposit as Address,
+      amount: 5_000_000n,
+    });
+    await net.settle(async () => (await alertsOf(dealId)).length > 0);
+    for (let pass = 0; pass < 3; pass++) {
+      await net.mine(1);
+      await net.app.escrow.tick();
+    }
+    // Nobody can say whose it is: it stays, staff are alerted, both parties are told.
+    expect(await net.balance('USDC', deposit)).toBe(5_000_000n);
+    const [alert] = await alertsOf(dealId);
+    expect(alert).toMatchObject({
+      kind: 'wrong_token_deposit',
+      details: { sender: null, amount: '5000000' },
+    });
+    expect(alert?.message).toContain('an address of neither party');
+    expect(await eventsOf(dealId, 'foreign_deposit_held')).toHaveLength(1);
+    expect(await eventsOf(dealId, 'foreign_deposit_returned')).toEqual([]);
+
+    const url = `/api/v1/staff/alerts/${alert!.id}/return-foreign-deposit`;
+    const mediator = await createTestTrader(net.app, { roles: ['mediator'] });
+    const compliance = await createTestTrader(net.app, { roles: ['compliance'] });
+    // Neither a party nor a mediator may send it anywhere.
+    expect((await net.call('POST', url, net.buyer.token, { party: 'buyer' })).statusCode).toBe(403);
+    expect((await net.call('POST', url, mediator.token, { party: 'buyer' })).statusCode).toBe(403);
+    expect((await net.call('POST', url, compliance.token, { party: 'nobody' })).statusCode).toBe(400);
+    expect((await net.call('POST', url, compliance.token, {})).statusCode).toBe(400);
+
+    const before = await net.balance('USDC', net.buyer.payoutAddress);
+    const returned = await net.call('POST', url, compliance.token, { party: 'buyer' });
+    expect(returned.statusCode, returned.body).toBe(200);
+    expect(returned.json()).toMatchObject({
+      to: net.buyer.payoutAddress,
+      alert: { resolved_at: expect.any(String) },
+    });
+    await net.settle(async () => (await net.balance('USDC', deposit)) === 0n);
+    expect((await net.balance('USDC', net.buyer.payoutAddress)) - before).toBe(5_000_000n);
+    expect(await eventsOf(dealId, 'foreign_deposit_returned')).toEqual([
+      expect.objectContaining({
+        actorId: compliance.id,
+        payload: expect.objectContaining({ to: 'buyer', decided_by: 'staff', amount: '5000000' }),
+      }),
+    ]);
+    // Resolved: not again.
+    const again = await net.call('POST', url, compliance.token, { party: 'seller' });
+    expect(again.statusCode).toBe(404);
+  });
+
+  it('refuses the staff return on an alert that is not a held deposit', async () => {
+    const admin = await createTestTrader(net.app, { roles: ['admin'] });
+    const [other] = await net.database.db
+      .insert(schema.staffAlerts)
+      .values({
+        kind: 'escrow_reconciliation',
+        subject: randomUUID(),
+        message: 'books do not balance',
+        details: { escrow_id: randomUUID(), leg: 'stable' },
+        createdAt: new Date(),
+      })
+      .returning();
+    const [returnedAlready] = await net.database.db
+      .insert(schema.staffAlerts)
+      .values({
+        kind: 'wrong_token_deposit',
+        subject: randomUUID(),
+        message: 'returned to the seller',
+        details: {
+          escrow_id: randomUUID(),
+          leg: 'asset',
+          token: net.token('USDC'),
+          amount: '1',
+          transaction_hash: `0x${'ab'.repeat(32)}`,
+          log_index: 0,
+          from: net.seller.wallet,
+          sender: 'seller',
+        },
+        createdAt: new Date(),
+      })
+      .returning();
+    for (const alert of [other!, returnedAlready!]) {
+      const answer = await net.call(
+        'POST',
+        `/api/v1/staff/alerts/${alert.id}/return-foreign-deposit`,
+        admin.token,
+        {
+          party: 'seller',
+        },
+      );
+      expect(answer.statusCode, answer.body).toBe(409);
+      expect(answer.json().error.code).toBe('CONFLICT');
+    }
+    const unknown = await net.call(
+      'POST',
+      `/api/v1/staff/alerts/${randomUUID()}/return-foreign-deposit`,
+      admin.token,
+      {
+        party: 'seller',
+      },
+    );
+    expect(unknown.statusCode).toBe(404);
+    await net.database.db
+      .delete(schema.staffAlerts)
+      .where(inArray(schema.staffAlerts.id, [other!.id, returnedAlready!.id]));
   });
 
   it('leaves a pass to another server process that is in one, and does the work once that one is done', async () => {

@@ -7,9 +7,9 @@ import {
   platformBitcoinKeyFromSeed,
   platformFeeWalletFromSeed,
 } from '@covenant/escrow/bitcoin';
-import { typedDataFromJson } from '@covenant/escrow/ethereum';
+import { type ForeignReturn, foreignReturnTypedData, typedDataFromJson } from '@covenant/escrow/ethereum';
 import { type SolanaPlatformKey, solanaPlatformKeyFromSeed } from '@covenant/escrow/solana';
-import { hexToBytes } from 'viem';
+import { type Address, hexToBytes } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { loadOrCreateKeyFile } from './key-file.js';
 
@@ -24,6 +24,8 @@ export interface PlatformSigner {
   readonly ethereumAddress: string;
   /** An EIP-712 signature over the typed data, as `eth_signTypedData_v4` would return it. */
   signEthereumTypedData(typedData: TypedDataJson): Promise<string>;
+  /** An EIP-712 signature sending back a foreign asset that reached the escrow at `escrow` (see CovenantEscrow.sol). */
+  signEthereumForeignReturn(chainId: number, escrow: Address, foreignReturn: ForeignReturn): Promise<string>;
   /** Bitcoin: a BIP 32 child key per leg (m/0/index of the platform's Bitcoin root). */
   readonly bitcoin: BitcoinPlatformKey;
   /** Bitcoin: the fee wallet (m/1/0 of the same root): the BTC fee address, spent only to push stuck payouts (CPFP). */
@@ -49,6 +51,8 @@ export async function createFilePlatformSigner(dataDir: string): Promise<Platfor
   return {
     ethereumAddress: account.address,
     signEthereumTypedData: (typedData) => account.signTypedData(typedDataFromJson(typedData)),
+    signEthereumForeignReturn: (chainId, escrow, foreignReturn) =>
+      account.signTypedData(foreignReturnTypedData(chainId, escrow, foreignReturn)),
     bitcoin: platformBitcoinKeyFromSeed(bitcoinSeed),
     bitcoinFeeWallet: (addressFormat) => platformFeeWalletFromSeed(bitcoinSeed, addressFormat),
     solana: solanaPlatformKeyFromSeed(solanaSeed),

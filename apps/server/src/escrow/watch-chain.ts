@@ -8,8 +8,7 @@ import {
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { sendRelayerTransaction } from './relayer-transactions.js';
-import { raiseStaffAlert } from './staff-alerts.js';
+import { handleForeignDeposit } from './foreign-deposits.js';
 
 /** Blocks read per pass, so a watcher that fell far behind catches up in steps. */
 const maxBlocksPerPass = 2_000n;
@@ -117,7 +116,7 @@ export function depositIndex(deps: EscrowEngineDeps, chain: string): DepositAddr
 /**
  * Records a deposit in its leg's ledger (pending until deep enough). A movement seen again after a
  * reorg dropped it comes back to life with its new block. A token other than the leg's is not the
- * leg's money: staff are alerted and the escrow sends it back to the depositor.
+ * leg's money: it goes back to the party who sent it, or waits for staff (`handleForeignDeposit`).
  */
 export async function recordDeposit(
   deps: EscrowEngineDeps,
@@ -128,41 +127,7 @@ export async function recordDeposit(
   const sameToken =
     (movement.tokenAddress ?? '').toLowerCase() === (watched.tokenAddress ?? '').toLowerCase();
   if (!sameToken) {
-    await raiseStaffAlert(deps, {
-      kind: 'wrong_token_deposit',
-      subject: `${movement.txRef}:${movement.position}`,
-      message: `A deposit of another token reached the ${watched.leg} leg's escrow; it is being sent back to the depositor`,
-      details: {
-        escrow_id: watched.escrowId,
-        leg: watched.leg,
-        token: movement.tokenAddress,
-        amount: movement.amount.toString(),
-        transaction_hash: movement.txRef,
-      },
-    });
-    const signReturn = chain.adapter.signReturnForeignAsset;
-    // Only a chain that can return another token alone does (Ethereum); elsewhere staff handle it.
-    if (!signReturn) return false;
-    try {
-      // Once per deposit, stored before it is sent and followed like a payout (`followRelayerTransactions`).
-      await sendRelayerTransaction(
-        deps,
-        chain,
-        {
-          kind: 'foreign_asset_return',
-          subject: `${movement.txRef}:${movement.position}`,
-          escrowId: watched.escrowId,
-          leg: watched.leg,
-          depositAddress: watched.depositAddress,
-        },
-        () => signReturn.call(chain.adapter, watched.depositAddress, movement.tokenAddress),
-      );
-    } catch (error) {
-      deps.logger.warn(
-        { err: error, escrowId: watched.escrowId },
-        'returning a wrong-token deposit failed; staff alerted',
-      );
-    }
+    await handleForeignDeposit(deps, chain, movement);
     return false;
   }
   const now = deps.now();

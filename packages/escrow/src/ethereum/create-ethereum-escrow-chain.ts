@@ -2,6 +2,7 @@ import {
   covenantEscrowAbi,
   covenantEscrowFactoryAbi,
   ETH_TOKEN,
+  foreignArrivalId,
   predictEscrowAddress,
 } from '@covenant/contracts';
 import { AppError, type TypedDataJson } from '@covenant/domain';
@@ -222,8 +223,28 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
 
     signRefundAfterDeadline: (depositAddress) => signEscrowCall(depositAddress, 'refundAfterDeadline', []),
 
-    signReturnForeignAsset: (depositAddress, tokenAddress) =>
-      signEscrowCall(depositAddress, 'returnForeignAsset', [getAddress(tokenAddress ?? ETH_TOKEN)]),
+    async signReturnForeignAsset(depositAddress, request) {
+      const escrow = getAddress(depositAddress);
+      if (!isHex(request.txRef)) throw new Error('a foreign deposit is named by its transaction hash');
+      const foreignReturn = {
+        arrival: foreignArrivalId(request.txRef, request.position),
+        asset: getAddress(request.tokenAddress ?? ETH_TOKEN),
+        to: getAddress(request.to),
+        amount: request.amount,
+      };
+      const signature = await options.platformSigner.signEthereumForeignReturn(
+        options.chainId,
+        escrow,
+        foreignReturn,
+      );
+      return signEscrowCall(escrow, 'returnForeignAsset', [
+        foreignReturn.arrival,
+        foreignReturn.asset,
+        foreignReturn.to,
+        foreignReturn.amount,
+        [signature],
+      ]);
+    },
 
     signSweep: (depositAddress) => signEscrowCall(depositAddress, 'sweep', []),
 

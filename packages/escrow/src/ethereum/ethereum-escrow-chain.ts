@@ -1,7 +1,12 @@
+import type { ForeignReturn } from '@covenant/contracts';
 import type { TypedDataJson } from '@covenant/domain';
 import type { Address, Hex } from 'viem';
 import type { ConfirmationPolicy, LegTerms, UnsignedPayout } from '../chain-adapter.js';
-import type { DepositOutput, EscrowChainAdapter } from '../escrow-chain-adapter.js';
+import type {
+  DepositOutput,
+  EscrowChainAdapter,
+  ForeignAssetReturnRequest,
+} from '../escrow-chain-adapter.js';
 import type { SettlementPlan } from '../settlement-plan.js';
 import type { EscrowLeg } from '../types.js';
 
@@ -13,6 +18,8 @@ import type { EscrowLeg } from '../types.js';
 export interface EthereumPlatformSigner {
   readonly ethereumAddress: string;
   signEthereumTypedData(typedData: TypedDataJson): Promise<string>;
+  /** An EIP-712 signature returning a foreign asset from the escrow at `escrow` (`ForeignReturn`). */
+  signEthereumForeignReturn(chainId: number, escrow: Address, foreignReturn: ForeignReturn): Promise<string>;
 }
 
 /**
@@ -108,8 +115,11 @@ export interface EthereumEscrowChain extends EscrowChainAdapter {
   /** The relayer's signed `refundAfterDeadline` on the leg's escrow, not yet sent. */
   signRefundAfterDeadline(depositAddress: string): Promise<SignedTransaction>;
 
-  /** The relayer's signed `returnForeignAsset(token)` (null = ETH), not yet sent. */
-  signReturnForeignAsset(depositAddress: string, tokenAddress: string | null): Promise<SignedTransaction>;
+  /** The relayer's signed `returnForeignAsset`, with the platform's signature, not yet sent. */
+  signReturnForeignAsset(
+    depositAddress: string,
+    request: ForeignAssetReturnRequest,
+  ): Promise<SignedTransaction>;
 
   /** The relayer's signed `sweep()`, not yet sent. */
   signSweep(depositAddress: string): Promise<SignedTransaction>;

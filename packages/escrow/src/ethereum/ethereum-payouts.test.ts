@@ -272,14 +272,19 @@ describe('Ethereum adapter: payouts', () => {
     const fund = (token: Address, amount: bigint) =>
       fundFromDevnetWallet({ rpcUrl: fx.anvil.rpcUrl, token, to: leg.depositAddress as Address, amount });
     await fund(fx.devnet.tokens.USDT.address, 250n);
-    await fund(fx.devnet.tokens.WETH.address, 31n);
+    const wethArrival = await fund(fx.devnet.tokens.WETH.address, 31n);
+    // The WETH came from the devnet wallet, no party's: staff chose to send it to the depositor.
+    const wethReturn = {
+      txRef: wethArrival,
+      position: 0,
+      tokenAddress: fx.devnet.tokens.WETH.address,
+      amount: 31n,
+      to: leg.depositorRefundAddress,
+    };
 
     // Both signed before either is sent, so both take the relayer's next nonce.
     const sweep = await fx.ethereum.signSweep(leg.depositAddress);
-    const returnWeth = await fx.ethereum.signReturnForeignAsset(
-      leg.depositAddress,
-      fx.devnet.tokens.WETH.address,
-    );
+    const returnWeth = await fx.ethereum.signReturnForeignAsset(leg.depositAddress, wethReturn);
     await fx.ethereum.broadcast(sweep);
     const swept = await mined(sweep.txRef);
     await expect(fx.ethereum.broadcast(returnWeth)).rejects.toThrow(/nonce too low/i);
@@ -295,7 +300,7 @@ describe('Ethereum adapter: payouts', () => {
         height: swept.blockNumber,
       },
     ]);
-    const again = await fx.ethereum.signReturnForeignAsset(leg.depositAddress, fx.devnet.tokens.WETH.address);
+    const again = await fx.ethereum.signReturnForeignAsset(leg.depositAddress, wethReturn);
     await fx.ethereum.broadcast(again);
     await mined(again.txRef);
     expect(await fx.balanceOf(fx.devnet.tokens.WETH.address, leg.depositorRefundAddress)).toBe(31n);

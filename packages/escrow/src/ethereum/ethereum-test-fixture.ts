@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { testTokenAbi } from '@covenant/contracts';
+import { foreignReturnTypedData, testTokenAbi } from '@covenant/contracts';
 import { type Anvil, type Devnet, deployDevnet, devnetPrivateKey, startAnvil } from '@covenant/devnets';
 import { type Address, createPublicClient, createTestClient, type Hex, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -113,6 +113,8 @@ export function testPlatformSigner(key: Hex): EthereumPlatformSigner {
   return {
     ethereumAddress: account.address,
     signEthereumTypedData: (typedData) => account.signTypedData(typedDataFromJson(typedData)),
+    signEthereumForeignReturn: (chainId, escrow, foreignReturn) =>
+      account.signTypedData(foreignReturnTypedData(chainId, escrow, foreignReturn)),
   };
 }
 

@@ -74,14 +74,17 @@ describe('Ethereum relayer: gas limit of every sent transaction', () => {
     await expectBuffered(payout.txRef);
 
     await fund(fx.devnet.tokens.USDT.address, 250n);
-    await fund(fx.devnet.tokens.WETH.address, 31n);
+    const wethArrival = await fund(fx.devnet.tokens.WETH.address, 31n);
     const sweep = await fx.ethereum.signSweep(leg.depositAddress);
     await fx.ethereum.broadcast(sweep);
     await expectBuffered(sweep.txRef);
-    const returned = await fx.ethereum.signReturnForeignAsset(
-      leg.depositAddress,
-      fx.devnet.tokens.WETH.address,
-    );
+    const returned = await fx.ethereum.signReturnForeignAsset(leg.depositAddress, {
+      txRef: wethArrival,
+      position: 0,
+      tokenAddress: fx.devnet.tokens.WETH.address,
+      amount: 31n,
+      to: leg.receiverPayoutAddress,
+    });
     await fx.ethereum.broadcast(returned);
     await expectBuffered(returned.txRef);
 

@@ -301,6 +301,12 @@ const operations: Record<string, OperationRule> = {
   // Staff.
   'GET /staff/alerts': { access: 'staff', roles: ['mediator', 'compliance', 'admin'] },
   'POST /staff/alerts/{id}/resolve': { access: 'staff', roles: ['compliance', 'admin'], absent: 'no alert' },
+  'POST /staff/alerts/{id}/return-foreign-deposit': {
+    access: 'staff',
+    roles: ['compliance', 'admin'],
+    absent: 'no alert',
+    body: () => ({ party: 'buyer' }),
+  },
   'GET /staff/disputes': { access: 'staff', roles: ['mediator'] },
   'GET /staff/disputes/{id}': { access: 'staff', roles: ['mediator'] },
   'GET /staff/disputes/{id}/evidence/{evidence_id}': {

@@ -91,4 +91,56 @@ export const staffAlertRoutes: FastifyPluginAsync = async (app) => {
       return toStaffAlert(resolved);
     },
   );
+
+  routes.post(
+    '/alerts/:id/return-foreign-deposit',
+    {
+      config: { access: 'staff' },
+      onRequest: async (request) => {
+        requireStaff(request.principal, ['compliance', 'admin'], 'Returning a wrong-token deposit');
+      },
+      schema: {
+        tags: ['Staff'],
+        summary:
+          'Send a wrong-token deposit held for staff back to the party who sent it (compliance, admins)',
+        description:
+          'For a `wrong_token_deposit` alert whose sender was no address of either party (`details.sender` ' +
+          'null): the deposit goes back to `party` at that party’s address in the leg’s terms (the ' +
+          'escrow allows no other address on the platform’s signature alone), the deal’s history records ' +
+          'it (`foreign_deposit_returned`) and the alert is resolved. 404 NOT_FOUND for an alert that is ' +
+          'not open; 409 CONFLICT for another kind of alert, a deposit the engine already returned, or a ' +
+          'chain whose escrow cannot return it by itself.',
+        params: z.object({ id: z.uuid() }),
+        body: z.object({
+          party: z.enum(['buyer', 'seller']).describe('The party who showed the deposit was theirs'),
+        }),
+        response: {
+          200: z.object({
+            alert: staffAlertSchema,
+            to: z.string().describe('The party’s address in the leg’s terms the deposit goes back to'),
+            return_transaction: z.string().describe('The relayer’s transaction returning it'),
+          }),
+          404: apiErrorSchema,
+          409: apiErrorSchema,
+        },
+      },
+    },
+    async (request) => {
+      const staffId = principalOf(request).userId;
+      const result = await app.escrow.returnHeldForeignDeposit(
+        staffId,
+        request.params.id,
+        request.body.party,
+      );
+      request.log.info(
+        { staff_id: staffId, alert_id: request.params.id, party: request.body.party },
+        'held wrong-token deposit returned',
+      );
+      return {
+        alert: toStaffAlert(result.alert),
+        to: result.to,
+        return_transaction: result.returnTransaction,
+      };
+    },
+  );
 };
