@@ -37,6 +37,26 @@ const notPayable: StaffAlert = {
   resolved_at: null,
 };
 
+const heldDeposit: StaffAlert = {
+  id: 'alert-held',
+  kind: 'wrong_token_deposit',
+  subject: '0xabc:3',
+  message:
+    "A deposit of another token (USDC) reached the asset leg's escrow from 0x1111, an address of neither party; it is held until staff return it to the party who sent it",
+  details: {
+    escrow_id: 'escrow-2',
+    leg: 'asset',
+    token: '0x5555',
+    amount: '5000000',
+    transaction_hash: '0xabc',
+    log_index: 3,
+    from: '0x1111',
+    sender: null,
+  },
+  created_at: '2026-03-06T10:45:00.000Z',
+  resolved_at: null,
+};
+
 /** Opens /staff/alerts through the whole app (staff gate, header) as staff with `roles` at aal2. */
 function openAlerts(roles: string[], alerts: StaffAlert[]) {
   const auth = createFakeAuthServer();
@@ -55,6 +75,18 @@ function openAlerts(roles: string[], alerts: StaffAlert[]) {
       return { status: 200, body: { ...alert, resolved_at: '2026-03-06T11:00:00.000Z' } };
     });
   }
+  api.on('POST /staff/alerts/alert-held/return-foreign-deposit', (request) => {
+    open = open.filter((kept) => kept !== heldDeposit);
+    const party = (request.body as { party: string }).party;
+    return {
+      status: 200,
+      body: {
+        alert: { ...heldDeposit, resolved_at: '2026-03-06T11:00:00.000Z' },
+        to: party === 'buyer' ? '0xB0B' : '0x5E11',
+        return_transaction: '0xdef',
+      },
+    };
+  });
   renderApp('/staff/alerts', api.server);
   return {
     api,
@@ -156,6 +188,37 @@ describe('/staff/alerts', () => {
       '/staff/alerts',
     );
     expect(within(menu).queryByRole('link', { name: 'Staff roles', hidden: true })).not.toBeInTheDocument();
+  });
+
+  it('lets compliance send a held wrong-token deposit back to the party it names, after confirming', async () => {
+    const { api } = openAlerts(['compliance'], [heldDeposit, reconciliation]);
+    const list = await screen.findByRole('list', { name: 'Open alerts' });
+    const held = within(list).getByRole('listitem', { name: 'Deposit of the wrong token' });
+    // Only held deposits offer it.
+    const books = within(list).getByRole('listitem', { name: 'Escrow books do not balance' });
+    expect(within(books).queryByRole('button', { name: 'Return to the buyer' })).not.toBeInTheDocument();
+
+    await userEvent.click(within(held).getByRole('button', { name: 'Return to the seller' }));
+    const confirm = within(held).getByRole('group', { name: 'Confirm the return' });
+    expect(confirm).toHaveTextContent('Send this deposit to the seller’s address in the leg’s terms?');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(within(held).getByRole('button', { name: 'Return to the buyer' }));
+    expect(api.requestsTo('POST /staff/alerts/alert-held/return-foreign-deposit')).toHaveLength(0);
+    await userEvent.click(within(held).getByRole('button', { name: 'Confirm return to the buyer' }));
+
+    expect(await screen.findByText('Deposit on its way back to the buyer')).toBeInTheDocument();
+    expect(screen.getByText('To 0xB0B, transaction 0xdef')).toBeInTheDocument();
+    const requests = api.requestsTo('POST /staff/alerts/alert-held/return-foreign-deposit');
+    expect(requests.map((request) => request.body)).toEqual([{ party: 'buyer' }]);
+    await expect
+      .poll(() => within(list).queryByRole('listitem', { name: 'Deposit of the wrong token' }))
+      .toBeNull();
+  });
+
+  it('offers mediators no return of a held deposit', async () => {
+    openAlerts(['mediator'], [heldDeposit]);
+    await screen.findByRole('list', { name: 'Open alerts' });
+    expect(screen.queryByRole('button', { name: 'Return to the buyer' })).not.toBeInTheDocument();
   });
 
   it('says so when nothing is open', async () => {
