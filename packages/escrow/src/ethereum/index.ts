@@ -1,4 +1,10 @@
-export { type ForeignReturn, foreignArrivalId, foreignReturnTypedData } from '@covenant/contracts';
+export {
+  covenantEscrowAbi,
+  covenantEscrowFactoryAbi,
+  type ForeignReturn,
+  foreignArrivalId,
+  foreignReturnTypedData,
+} from '@covenant/contracts';
 export { buildEthereumPayout } from './build-ethereum-payout.js';
 export { contractLegTerms, dealIdBytes32 } from './contract-leg-terms.js';
 export { createEthereumEscrowChain } from './create-ethereum-escrow-chain.js';
