@@ -53,7 +53,11 @@ const foreignReturnTypeHash = keccak256(
  * depositor). The factory's implementation must answer `FOREIGN_RETURN_TYPEHASH` with the type
  * the engine signs.
  */
-async function checkEscrowVersion(client: PublicClient, factory: Address): Promise<void> {
+export async function checkEscrowVersion(
+  client: PublicClient,
+  factory: Address,
+  advice = 'deploy the factory of this release (contracts/README.md)',
+): Promise<void> {
   const typeHash = await client
     .readContract({ address: factory, abi: covenantEscrowFactoryAbi, functionName: 'implementation' })
     .then((implementation) =>
@@ -65,8 +69,6 @@ async function checkEscrowVersion(client: PublicClient, factory: Address): Promi
     )
     .catch(() => null);
   if (typeHash !== foreignReturnTypeHash) {
-    throw new Error(
-      `ETH_ESCROW_FACTORY ${factory} does not deploy this version's CovenantEscrow: deploy the factory of this release (contracts/README.md)`,
-    );
+    throw new Error(`ETH_ESCROW_FACTORY ${factory} does not deploy this version's CovenantEscrow: ${advice}`);
   }
 }

@@ -5,6 +5,7 @@ import { type Address, createPublicClient, getContractAddress, http, type Public
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Confirmations } from '../config.js';
 import type { EthereumChainInfo } from './chain-registry.js';
+import { checkEscrowVersion } from './connect-ethereum-node.js';
 import { ethereumTokens } from './ethereum-tokens.js';
 import { webSocketUrlOf } from './web-socket-url.js';
 
@@ -27,8 +28,17 @@ export async function startEthereumDevnet(options: {
   const anvil = await startAnvil({ stateFile: join(stateDir, 'state.json') });
   try {
     const client = createPublicClient({ transport: http(anvil.rpcUrl, { retryCount: 0 }), cacheTime: 0 });
-    const contracts =
-      (await findDevnetContracts(client)) ?? devnetContracts(await deployDevnet({ rpcUrl: anvil.rpcUrl }));
+    const found = await findDevnetContracts(client);
+    // A chain saved by an older release holds escrows of an older contract, which this engine cannot
+    // drive (ADR 036): say so rather than fail at the first wrong-token deposit.
+    if (found) {
+      await checkEscrowVersion(
+        client,
+        found.escrowFactory,
+        `the devnet saved in ${stateDir} is an older release's; remove DATA_DIR to start afresh`,
+      );
+    }
+    const contracts = found ?? devnetContracts(await deployDevnet({ rpcUrl: anvil.rpcUrl }));
     return {
       info: {
         chain: 'ETH',
