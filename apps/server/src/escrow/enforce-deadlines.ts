@@ -1,9 +1,7 @@
 import { schema } from '@covenant/db';
-import { nextDealStatus } from '@covenant/domain';
 import type { SignedTransaction } from '@covenant/escrow';
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { appendDealEvent } from '../deals/append-deal-event.js';
-import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
+import { cancelDealBySystem } from './cancel-deal-by-system.js';
 import { remindFunding } from './deadline-reminders.js';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
@@ -46,22 +44,13 @@ export async function enforceDeadlines(deps: EscrowEngineDeps): Promise<string[]
       ),
     );
   const due = [...expired, ...neverOpened.map(({ dealId }) => ({ escrowId: null, dealId }))];
-  for (const { escrowId, dealId } of due) {
-    await deps.db.transaction(async (tx) => {
-      const [deal] = await tx.select().from(schema.deals).where(eq(schema.deals.id, dealId)).for('update');
-      if (deal?.status !== 'terms_agreed') return;
-      const status = nextDealStatus(deal.status, 'expire_funding', 'system');
-      await tx.update(schema.deals).set({ status, updatedAt: now }).where(eq(schema.deals.id, dealId));
-      await appendDealEvent(tx, {
-        dealId,
-        actorId: null,
-        action: 'funding_deadline_passed',
-        payload: { escrow_id: escrowId, from_status: deal.status, to_status: status },
-        createdAt: now,
-      });
-      await cancelOpenTravel(tx, { dealId, actorId: null, now });
+  for (const target of due) {
+    await cancelDealBySystem(deps, target, {
+      from: 'terms_agreed',
+      action: 'expire_funding',
+      event: 'funding_deadline_passed',
     });
-    if (escrowId) touched.push(escrowId);
+    if (target.escrowId) touched.push(target.escrowId);
   }
   await remindSettlements(deps);
   touched.push(...(await expireSettlements(deps)));

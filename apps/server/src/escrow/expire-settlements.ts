@@ -1,8 +1,6 @@
 import { schema } from '@covenant/db';
-import { nextDealStatus } from '@covenant/domain';
 import { and, eq, inArray, ne } from 'drizzle-orm';
-import { appendDealEvent } from '../deals/append-deal-event.js';
-import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
+import { cancelDealBySystem } from './cancel-deal-by-system.js';
 import { deadlineReminderMs, remindOnce, type Tx } from './deadline-reminders.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { escrowsWithLegDue } from './escrow-rows.js';
@@ -90,32 +88,26 @@ export async function expireSettlements(deps: EscrowEngineDeps): Promise<string[
     before: new Date(now.getTime() + settlementSafetyMarginMs),
   });
   const expired: string[] = [];
-  for (const { escrowId, dealId } of due) {
-    const done = await deps.db.transaction(async (tx) => {
-      const [deal] = await tx.select().from(schema.deals).where(eq(schema.deals.id, dealId)).for('update');
-      if (deal?.status !== 'escrow_funded') return false;
-      if (await settlementUnderWay(tx, escrowId)) return false;
-      const status = nextDealStatus(deal.status, 'expire_settlement', 'system');
-      await tx.update(schema.deals).set({ status, updatedAt: now }).where(eq(schema.deals.id, dealId));
-      await tx
-        .update(schema.escrowPayouts)
-        .set({ status: 'superseded', updatedAt: now })
-        .where(
-          and(
-            eq(schema.escrowPayouts.escrowId, escrowId),
-            ne(schema.escrowPayouts.source, 'late_deposit'),
-            inArray(schema.escrowPayouts.status, ['collecting', 'ready']),
-          ),
-        );
-      await appendDealEvent(tx, {
-        dealId,
-        actorId: null,
-        action: 'settlement_window_passed',
-        payload: { escrow_id: escrowId, from_status: deal.status, to_status: status },
-        createdAt: now,
-      });
-      await cancelOpenTravel(tx, { dealId, actorId: null, now });
-      return true;
+  for (const target of due) {
+    const { escrowId } = target;
+    const done = await cancelDealBySystem(deps, target, {
+      from: 'escrow_funded',
+      action: 'expire_settlement',
+      event: 'settlement_window_passed',
+      unless: (tx) => settlementUnderWay(tx, escrowId),
+      // The release approvals given but not sent: the refunds replace them.
+      alsoEnd: async (tx) => {
+        await tx
+          .update(schema.escrowPayouts)
+          .set({ status: 'superseded', updatedAt: now })
+          .where(
+            and(
+              eq(schema.escrowPayouts.escrowId, escrowId),
+              ne(schema.escrowPayouts.source, 'late_deposit'),
+              inArray(schema.escrowPayouts.status, ['collecting', 'ready']),
+            ),
+          );
+      },
     });
     if (done) expired.push(escrowId);
   }
