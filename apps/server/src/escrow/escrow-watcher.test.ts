@@ -222,6 +222,16 @@ describe('the deposit watcher', () => {
     // Resolved: not again.
     const again = await net.call('POST', url, compliance.token, { party: 'seller' });
     expect(again.statusCode).toBe(404);
+    // The watcher reading those blocks again (as after a reorg) finds the deposit returned: no new
+    // alert, no second event.
+    await net.database.db
+      .update(schema.chainScanCursors)
+      .set({ scannedHeight: 0n, scannedBlockRef: null })
+      .where(eq(schema.chainScanCursors.chain, 'ETH'));
+    await net.app.escrow.tick();
+    expect(await alertsOf(dealId)).toHaveLength(1);
+    expect(await eventsOf(dealId, 'foreign_deposit_held')).toHaveLength(1);
+    expect(await eventsOf(dealId, 'foreign_deposit_returned')).toHaveLength(1);
   });
 
   it('refuses the staff return on an alert that is not a held deposit', async () => {

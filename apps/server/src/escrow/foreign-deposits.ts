@@ -1,7 +1,7 @@
 import { schema } from '@covenant/db';
 import { AppError, type CanonicalValue } from '@covenant/domain';
 import type { DepositMovement, Leg } from '@covenant/escrow';
-import { and, eq, isNotNull, isNull, ne } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne } from 'drizzle-orm';
 import { z } from 'zod';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import type { EscrowChain } from './escrow-chains.js';
@@ -183,6 +183,19 @@ export async function handleForeignDeposit(
 ): Promise<void> {
   const { watched } = deposit;
   const subject = `${deposit.txRef}:${deposit.position}`;
+  // Seen again (a rescan after a reorg) once its return is on its way or done: nothing more to say.
+  const returning = await deps.db
+    .select({ status: schema.escrowRelayerTransactions.status })
+    .from(schema.escrowRelayerTransactions)
+    .where(
+      and(
+        eq(schema.escrowRelayerTransactions.chain, chain.adapter.chain),
+        eq(schema.escrowRelayerTransactions.kind, 'foreign_asset_return'),
+        eq(schema.escrowRelayerTransactions.subject, subject),
+        inArray(schema.escrowRelayerTransactions.status, ['submitting', 'submitted', 'confirmed']),
+      ),
+    );
+  if (returning.length > 0) return;
   const [leg] = await deps.db
     .select()
     .from(schema.escrowLegs)
