@@ -163,7 +163,7 @@ describe('the deposit watcher', () => {
     expect(notices[0]?.body).toContain('A deposit of 3000 USDC reached the asset leg’s escrow');
   });
 
-  it('holds a token from an address of neither party until compliance returns it to the party who sent it', async () => {
+  it('holds a token from an address neither party gave the deal until compliance returns it to the party who sent it', async () => {
     const dealId = await net.agreedDeal({
       assetSymbol: 'WETH',
       assetAmount: 1_000_000_000_000_000_000n,
@@ -172,7 +172,14 @@ describe('the deposit watcher', () => {
     });
     const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
     const deposit = created.json().legs[0].deposit_address as string;
-    // From an exchange's hot wallet, say: an address the deal ties to nobody.
+    // From an exchange's shared wallet, say. The seller's own deposit came from it too (withdrawn from
+    // the same exchange): that makes it no address of the seller's.
+    await fundFromDevnetWallet({
+      rpcUrl: net.chain.rpcUrl,
+      token: net.token('WETH')!,
+      to: deposit as Address,
+      amount: 1_000n,
+    });
     await fundFromDevnetWallet({
       rpcUrl: net.chain.rpcUrl,
       token: net.token('USDC')!,

@@ -1,7 +1,7 @@
 import { schema } from '@covenant/db';
 import { AppError, type CanonicalValue } from '@covenant/domain';
 import type { DepositMovement, Leg } from '@covenant/escrow';
-import { and, eq, inArray, isNotNull, isNull, ne } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import type { EscrowChain } from './escrow-chains.js';
@@ -30,10 +30,12 @@ function returnAddressOf(leg: LegRow, party: Party): string {
 }
 
 /**
- * Which party sent a deposit from `from`, by every address on the leg's chain the deal ties to a
- * party: its connected signer, its refund and payout addresses in the terms of each leg on that
- * chain, and the senders of its own deposits to them. Null when the address is neither's (or, which
- * should not happen, both's): nobody but staff can then say whose money it is.
+ * Which party sent a deposit from `from`, by the addresses on the leg's chain the party itself gave
+ * the deal: its connected signer (proven by its signature) and its refund and payout addresses in the
+ * terms of each leg on that chain. The senders of earlier deposits do not count: money withdrawn from
+ * an exchange comes from the exchange's shared wallets, which would name a party for anyone's
+ * deposit. Null when the address is neither's (or, which should not happen, both's): nobody but
+ * staff can then say whose money it is.
  */
 export async function senderOfForeignDeposit(
   deps: Pick<EscrowEngineDeps, 'db'>,
@@ -45,31 +47,15 @@ export async function senderOfForeignDeposit(
     .select()
     .from(schema.escrowLegs)
     .where(and(eq(schema.escrowLegs.escrowId, leg.escrowId), eq(schema.escrowLegs.chain, leg.chain)));
-  const senders = await deps.db
-    .select({ leg: schema.escrowLedgerEntries.leg, address: schema.escrowLedgerEntries.counterpartyAddress })
-    .from(schema.escrowLedgerEntries)
-    .where(
-      and(
-        eq(schema.escrowLedgerEntries.escrowId, leg.escrowId),
-        eq(schema.escrowLedgerEntries.chain, leg.chain),
-        eq(schema.escrowLedgerEntries.kind, 'deposit'),
-        ne(schema.escrowLedgerEntries.status, 'reorged'),
-        isNotNull(schema.escrowLedgerEntries.counterpartyAddress),
-      ),
-    );
   const known: Record<Party, Set<string>> = { buyer: new Set(), seller: new Set() };
-  const add = (party: Party, address: string | null) => {
-    if (address) known[party].add(address.toLowerCase());
-  };
   for (const row of legs) {
     const depositor = depositorOf(row.leg);
     const receiver: Party = depositor === 'buyer' ? 'seller' : 'buyer';
-    add('buyer', row.buyerSigner);
-    add('seller', row.sellerSigner);
-    add(depositor, row.depositorRefundAddress);
-    add(receiver, row.receiverPayoutAddress);
+    known.buyer.add(row.buyerSigner.toLowerCase());
+    known.seller.add(row.sellerSigner.toLowerCase());
+    known[depositor].add(row.depositorRefundAddress.toLowerCase());
+    known[receiver].add(row.receiverPayoutAddress.toLowerCase());
   }
-  for (const sender of senders) add(depositorOf(sender.leg), sender.address);
   const address = from.toLowerCase();
   const byBuyer = known.buyer.has(address);
   const bySeller = known.seller.has(address);
@@ -172,7 +158,7 @@ async function returnForeignDeposit(
 /**
  * A deposit of another asset than the leg's (a configured token sent to the wrong escrow): never the
  * leg's money. Where the chain's escrow can return it alone (Ethereum) it goes back to the party
- * who sent it, when the sending address is one the deal ties to a party; from any other address it
+ * who sent it, when the sending address is one that party gave the deal; from any other address it
  * is held for staff, who return it to the party who shows it was theirs
  * (`returnHeldForeignDeposit`). Staff are alerted either way; the parties see it in their history.
  */
