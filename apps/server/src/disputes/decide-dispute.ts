@@ -10,6 +10,7 @@ import {
 } from '@covenant/domain';
 import { eq } from 'drizzle-orm';
 import { appendDealEvent, type Transaction } from '../deals/append-deal-event.js';
+import { escrowDecideBy } from '../escrow/escrow-decide-by.js';
 import { loadShortLegs, type ShortLeg } from '../escrow/escrow-funding.js';
 import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
 import type { DisputeDeps } from './dispute-deps.js';
@@ -23,7 +24,9 @@ import { loadDisputes } from './present-disputes.js';
  * before its escrow opened holds no money: the decision cancels it (with its open travel), queues
  * nothing, and says so (`effect: deal_cancelled`). Release and split are refused (422
  * INSUFFICIENT_BALANCE, the short legs in `details.short_legs`) unless every leg of the escrow holds its
- * amount: a deal disputed while its escrow was still being funded can only be refunded. A case another
+ * amount: a deal disputed while its escrow was still being funded can only be refunded. They are refused
+ * too (409 CONFLICT, `settlement_window_closed`) once an Ethereum leg's on-chain deadline is within the
+ * settlement margin, when the legs can no longer be paid against each other. A case another
  * mediator has taken is theirs to decide; a decided dispute cannot be decided again.
  */
 export async function decideDispute(
@@ -57,6 +60,8 @@ export async function decideDispute(
         stable: deal.stableAmount,
       });
       if (short.length > 0) throw escrowNotFunded(request.decision, short);
+      const decideBy = await escrowDecideBy(tx, escrow.id);
+      if (decideBy && now >= decideBy) throw settlementWindowClosed(request.decision, decideBy);
     }
     const { action, effect } = disputeResolution(request.decision, escrow !== undefined);
     const status = nextDealStatus(deal.status, action, 'mediator');
@@ -127,6 +132,19 @@ export async function decideDispute(
   });
   const [view] = await loadDisputes(deps.db, eq(schema.dealDisputes.id, disputeId));
   return view!;
+}
+
+/**
+ * The refusal of a release or split once an Ethereum leg's deadline is within the margin: the engine
+ * would hold its payouts (`legsStillLocked`), since a party may soon take its own leg back on-chain.
+ */
+function settlementWindowClosed(decision: 'release' | 'split', decideBy: Date): AppError {
+  const when = `${decideBy.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return new AppError(
+    'CONFLICT',
+    `A ${decision} had to be decided by ${when}: the escrow's on-chain deadline is too near to pay its legs against each other, since a party may then take its own leg back. Only a refund can be decided, returning every deposit to the party that made it`,
+    { reason: 'settlement_window_closed', decision, decide_by: decideBy.toISOString() },
+  );
 }
 
 /** The refusal of a release or split on an escrow with short legs, naming them for the mediator. */

@@ -4,6 +4,7 @@ import { asc, eq } from 'drizzle-orm';
 import { loadDealCis } from '../cis/load-deal-cis.js';
 import { presentDeal, selectDealViews } from '../deals/deal-view.js';
 import { getDealAuditForStaff } from '../deals/get-deal-audit.js';
+import { escrowDecideBy } from '../escrow/escrow-decide-by.js';
 import { loadShortLegs } from '../escrow/escrow-funding.js';
 import { loadMeetingRecords, presentMeeting } from '../meetings/meeting-state.js';
 import type { DisputeDeps } from './dispute-deps.js';
@@ -12,7 +13,8 @@ import { loadDisputes } from './present-disputes.js';
 /**
  * Everything a mediator reads before deciding: the dispute with its evidence, the deal, both
  * parties' CIS, every version of the terms, the parties' messages and the audit trail verified afresh,
- * and whether the escrow opened and which of its legs are short (a release or split is then refused).
+ * whether the escrow opened, which of its legs are short, and until when its legs can be paid against
+ * each other (a release or split is refused when a leg is short or that time has passed).
  */
 export async function getDisputeCase(
   deps: Pick<DisputeDeps, 'db' | 'fileStore' | 'now'>,
@@ -41,9 +43,12 @@ export async function getDisputeCase(
   // Seen from neither side: the schema leaves out the counterparty presentDeal works out for a party.
   const deal = presentDeal(dealRow!, dealRow!.deal.buyerId);
   const escrowId = escrows[0]?.id;
-  const shortLegs = escrowId
-    ? await loadShortLegs(deps.db, escrowId, { asset: deal.asset_amount, stable: deal.stable_amount })
-    : [];
+  const [shortLegs, decideBy] = escrowId
+    ? await Promise.all([
+        loadShortLegs(deps.db, escrowId, { asset: deal.asset_amount, stable: deal.stable_amount }),
+        escrowDecideBy(deps.db, escrowId),
+      ])
+    : [[], null];
   return {
     dispute,
     deal,
@@ -65,5 +70,6 @@ export async function getDisputeCase(
     meeting: presentMeeting(deps.fileStore.masterKey, dealRow!.deal, meetingRecords, deps.now()),
     escrow_opened: escrowId !== undefined,
     escrow_short_legs: shortLegs,
+    escrow_decide_by: decideBy?.toISOString() ?? null,
   };
 }

@@ -190,6 +190,72 @@ describe('Done-when (4): a dispute decided as a split', () => {
     expect(instruction?.status).toBe('executed');
     expect(await net.database.db.select().from(schema.staffAlerts)).toEqual([]);
   });
+
+  it('refuses a release once the escrow’s on-chain deadline is near; the refund decided instead returns each deposit', async () => {
+    const { dealId, deposit } = await openedEscrow({
+      assetSymbol: 'WETH',
+      assetAmount,
+      stableSymbol: 'USDC',
+      stableAmount,
+    });
+    await net.pay(net.seller, 'WETH', deposit.asset, assetAmount);
+    await net.pay(net.buyer, 'USDC', deposit.stable, stableAmount);
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'escrow_funded');
+    const opened = await net.call('POST', `/api/v1/deals/${dealId}/disputes`, net.seller.token, {
+      reason: 'The buyer does not answer since the escrow was funded.',
+    });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const disputeId = opened.json().id;
+    const caseOf = async (token: string) =>
+      (await net.call('GET', `/api/v1/staff/disputes/${disputeId}`, token)).json();
+    const first = await createTestTrader(net.app, { roles: ['mediator'] });
+    const decideBy = new Date((await caseOf(first.token)).escrow_decide_by);
+    // An hour before the legs' on-chain deadline (funding deadline plus settlement window).
+    const [legRow] = await net.database.db
+      .select()
+      .from(schema.escrowLegs)
+      .where(eq(schema.escrowLegs.depositAddress, deposit.asset));
+    expect(decideBy.getTime()).toBe(legRow!.refundAfter!.getTime() - hour);
+
+    await net.clock.advance(decideBy.getTime() - net.clock.now.getTime() + 1_000);
+    const mediator = await createTestTrader(net.app, { roles: ['mediator'] });
+    expect(
+      (await net.call('POST', `/api/v1/staff/disputes/${disputeId}/assign`, mediator.token)).statusCode,
+    ).toBe(200);
+    const rationale = 'The seller delivered; the buyer stopped answering after funding.';
+    const release = await net.call('POST', `/api/v1/staff/disputes/${disputeId}/decision`, mediator.token, {
+      decision: 'release',
+      rationale,
+    });
+    expect(release.statusCode, release.body).toBe(409);
+    expect(release.json().error).toMatchObject({
+      code: 'CONFLICT',
+      details: { reason: 'settlement_window_closed', decision: 'release', decide_by: decideBy.toISOString() },
+    });
+    expect(release.json().error.message).toContain('Only a refund can be decided');
+    // Nothing changed: the dispute is open, nothing is queued for the escrow.
+    expect(await dealStatus(net.database, dealId)).toBe('disputed');
+    expect(
+      await net.database.db
+        .select()
+        .from(schema.escrowInstructions)
+        .where(eq(schema.escrowInstructions.dealId, dealId)),
+    ).toEqual([]);
+
+    const refund = await net.call('POST', `/api/v1/staff/disputes/${disputeId}/decision`, mediator.token, {
+      decision: 'refund',
+      rationale,
+    });
+    expect(refund.statusCode, refund.body).toBe(200);
+    const sellerBefore = await net.balance('WETH', net.seller.wallet);
+    const buyerBefore = await net.balance('USDC', net.buyer.wallet);
+    await net.app.escrow.tick();
+    await approve(net.seller, dealId, 'asset');
+    await approve(net.buyer, dealId, 'stable');
+    await net.settle(async () => (await view(net.buyer, dealId)).status === 'refunded');
+    expect((await net.balance('WETH', net.seller.wallet)) - sellerBefore).toBe(assetAmount);
+    expect((await net.balance('USDC', net.buyer.wallet)) - buyerBefore).toBe(stableAmount);
+  });
 });
 
 describe('under- and over-funding', () => {

@@ -1,9 +1,9 @@
 import type { EscrowStatusView, TypedDataJson } from '@covenant/domain';
 import { legDepositor, viewLeg } from '@covenant/escrow';
 import { eligibleSigners } from './approve-payout.js';
+import { settleByOf } from './escrow-decide-by.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { ledgerEntryOf, legOf, loadEscrowBooks, settlementTransactionsOf } from './escrow-rows.js';
-import { settleByOf } from './expire-settlements.js';
 import { findPartyEscrow } from './find-party-escrow.js';
 import { unsignedPayoutOf } from './payout-variants.js';
 

@@ -2,18 +2,10 @@ import { schema } from '@covenant/db';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import { cancelDealBySystem } from './cancel-deal-by-system.js';
 import { deadlineReminderMs, remindOnce, type Tx } from './deadline-reminders.js';
+import { escrowDecideBy } from './escrow-decide-by.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { escrowsWithLegDue } from './escrow-rows.js';
 import { settlementSafetyMarginMs } from './legs-still-locked.js';
-
-/**
- * When a funded escrow that has not started to settle is cancelled: the margin before its earliest
- * on-chain deadline; null when no leg has one (nothing forces such a deal to end).
- */
-export function settleByOf(legs: readonly { refundAfter: Date | null }[]): Date | null {
-  const deadlines = legs.flatMap((leg) => (leg.refundAfter ? [leg.refundAfter.getTime()] : []));
-  return deadlines.length > 0 ? new Date(Math.min(...deadlines) - settlementSafetyMarginMs) : null;
-}
 
 /** Payout statuses of a payout on its way out of a leg, or already out of it. */
 const sentStatuses = ['submitting', 'submitted', 'confirmed'] as const;
@@ -60,11 +52,7 @@ export async function remindSettlements(deps: EscrowEngineDeps): Promise<void> {
   for (const target of due) {
     await remindOnce(deps, target, 'settlement_window_closing', 'escrow_funded', async (tx) => {
       if (await settlementUnderWay(tx, target.escrowId)) return null;
-      const legs = await tx
-        .select({ refundAfter: schema.escrowLegs.refundAfter })
-        .from(schema.escrowLegs)
-        .where(eq(schema.escrowLegs.escrowId, target.escrowId));
-      const settleBy = settleByOf(legs);
+      const settleBy = await escrowDecideBy(tx, target.escrowId);
       return settleBy && settleBy > now ? { settle_by: settleBy.toISOString() } : null;
     });
   }

@@ -68,5 +68,14 @@ export const staffDisputeCaseSchema = z.object({
         'no escrow was opened). While any is listed only a refund can be decided: release and split ' +
         'answer 422 INSUFFICIENT_BALANCE, since they would pay one side out of a deposit the other never matched',
     ),
+  escrow_decide_by: z
+    .string()
+    .nullable()
+    .describe(
+      'When a release or split must be decided by: an hour before the earliest on-chain deadline of the ' +
+        'escrow’s legs (Ethereum), after which a party may take its own leg back, so the legs can no ' +
+        'longer be paid against each other. From then on only a refund can be decided (release and split ' +
+        'answer 409 CONFLICT). Null when no escrow was opened or no leg has such a deadline',
+    ),
 });
 export type StaffDisputeCase = z.infer<typeof staffDisputeCaseSchema>;

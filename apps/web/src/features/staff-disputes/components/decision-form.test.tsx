@@ -6,7 +6,13 @@ import { QueryScope } from '@/app/query-scope.js';
 import { authStorageKey, createAuthClient } from '@/lib/auth-client.js';
 import { apiError, createFakeApiServer } from '@/testing/fake-api-server.js';
 import { createFakeAuthServer } from '@/testing/fake-auth-server.js';
-import { cancelsDealNotice, DecisionForm, refundOnlyNotice } from './decision-form.js';
+import {
+  cancelsDealNotice,
+  DecisionForm,
+  decideByNotice,
+  refundOnlyNotice,
+  windowClosedNotice,
+} from './decision-form.js';
 
 // 0.5 BTC (50 000 000 sat) against 30 000 USDC (30 000 000 000 base units).
 const legs = {
@@ -17,7 +23,11 @@ const rationale = 'The chat log shows the seller delivered half of what was agre
 
 type ShortLeg = { leg: 'asset' | 'stable'; required: string; received: string };
 
-function renderForm({ escrowOpened = true, shortLegs = [] as ShortLeg[] } = {}) {
+function renderForm({
+  escrowOpened = true,
+  shortLegs = [] as ShortLeg[],
+  decideBy = null as string | null,
+} = {}) {
   const auth = createFakeAuthServer();
   auth.addUser('mediator@example.com', 'correct horse');
   window.localStorage.setItem(authStorageKey, JSON.stringify(auth.issueSession('mediator@example.com')));
@@ -28,7 +38,13 @@ function renderForm({ escrowOpened = true, shortLegs = [] as ShortLeg[] } = {}) 
   render(
     <AppProvider authClient={authClient}>
       <QueryScope>
-        <DecisionForm disputeId="dispute-1" legs={legs} escrowOpened={escrowOpened} shortLegs={shortLegs} />
+        <DecisionForm
+          disputeId="dispute-1"
+          legs={legs}
+          escrowOpened={escrowOpened}
+          shortLegs={shortLegs}
+          decideBy={decideBy}
+        />
       </QueryScope>
     </AppProvider>,
   );
@@ -175,6 +191,36 @@ describe('DecisionForm', () => {
     expect(screen.getByRole('radio', { name: /Refund both/ })).toBeChecked();
     expect(screen.getByRole('radio', { name: /Refund both/ })).toBeEnabled();
 
+    await userEvent.type(screen.getByLabelText(/Rationale/), rationale);
+    await userEvent.click(screen.getByRole('button', { name: 'Review the decision' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Record the decision' }));
+    expect(await screen.findByText('Decision recorded')).toBeInTheDocument();
+    const [sent] = api.requestsTo('POST /staff/disputes/dispute-1/decision');
+    expect(sent!.body).toEqual({ decision: 'refund', rationale });
+  });
+
+  it('says until when release and split may be decided, while they may', () => {
+    const decideBy = new Date(Date.now() + 3 * 3_600_000).toISOString();
+    renderForm({ decideBy });
+    expect(screen.getByRole('note')).toHaveTextContent(decideByNotice(decideBy));
+    expect(decideByNotice('2026-03-09T23:00:00.000Z')).toBe(
+      'Release and split must be decided by 2026-03-09 23:00 UTC, an hour before the escrow’s on-chain deadline; after that only a refund can be decided.',
+    );
+    expect(screen.getByRole('radio', { name: /Release per terms/ })).toBeEnabled();
+    expect(screen.getByRole('radio', { name: /Split/ })).toBeEnabled();
+  });
+
+  it('offers only a refund once the time to pay the legs against each other has passed', async () => {
+    const decideBy = new Date(Date.now() - 60_000).toISOString();
+    const api = renderForm({ decideBy });
+    api.on('POST /staff/disputes/dispute-1/decision', () => ({
+      status: 200,
+      body: { id: 'dispute-1', status: 'decided', decision: 'refund', effect: 'escrow_payout' },
+    }));
+    expect(screen.getByRole('note')).toHaveTextContent(windowClosedNotice(decideBy));
+    expect(screen.getByRole('radio', { name: /Release per terms/ })).toBeDisabled();
+    expect(screen.getByRole('radio', { name: /Split/ })).toBeDisabled();
+    expect(screen.getByRole('radio', { name: /Refund both/ })).toBeChecked();
     await userEvent.type(screen.getByLabelText(/Rationale/), rationale);
     await userEvent.click(screen.getByRole('button', { name: 'Review the decision' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Record the decision' }));

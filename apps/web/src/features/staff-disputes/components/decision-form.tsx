@@ -36,6 +36,21 @@ export const cancelsDealNotice =
 export const refundOnlyNotice =
   'Release and split are not available: the escrow is not fully funded, and they would pay one side out of a deposit the other never matched. Refund both returns every deposit to the party that made it.';
 
+/** "2026-03-09 23:00 UTC" */
+function utcMinute(iso: string): string {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** Why release and split are no longer offered once the escrow's on-chain deadline is near (the server refuses them too). */
+export function windowClosedNotice(decideBy: string): string {
+  return `Release and split are no longer available: they had to be decided by ${utcMinute(decideBy)}. The escrow’s on-chain deadline is near, after which a party may take its own leg back, so the legs can no longer be paid against each other. Refund both returns every deposit to the party that made it.`;
+}
+
+/** Until when release and split may still be decided, while they may. */
+export function decideByNotice(decideBy: string): string {
+  return `Release and split must be decided by ${utcMinute(decideBy)}, an hour before the escrow’s on-chain deadline; after that only a refund can be decided.`;
+}
+
 type ShortLegs = StaffDisputeCase['escrow_short_legs'];
 
 /**
@@ -43,21 +58,25 @@ type ShortLegs = StaffDisputeCase['escrow_short_legs'];
  * exactly, a written rationale, then a confirm step before it is recorded and queued for the escrow
  * (or, on a deal whose escrow never opened, before it cancels the deal, as the form says up front).
  * On an escrow with a short leg (`shortLegs`: disputed while it was being funded) only a refund is
- * offered, and the form says why with what each short leg holds.
+ * offered, and the form says why with what each short leg holds; so it is once the time to pay the
+ * legs against each other (`decideBy`, an hour before an Ethereum leg's on-chain deadline) has passed.
  */
 export function DecisionForm({
   disputeId,
   legs,
   escrowOpened,
   shortLegs = [],
+  decideBy = null,
 }: {
   disputeId: string;
   legs: LegTotals;
   escrowOpened: boolean;
   shortLegs?: ShortLegs;
+  decideBy?: string | null;
 }) {
   const id = useId();
-  const refundOnly = escrowOpened && shortLegs.length > 0;
+  const windowClosed = escrowOpened && decideBy !== null && Date.now() >= Date.parse(decideBy);
+  const refundOnly = escrowOpened && (shortLegs.length > 0 || windowClosed);
   const [picked, setDecision] = useState<DisputeDecision>(refundOnly ? 'refund' : 'release');
   // The case may be read again with a leg found short after a choice was made: only refund remains.
   const decision: DisputeDecision = refundOnly ? 'refund' : picked;
@@ -150,16 +169,27 @@ export function DecisionForm({
           id={`${id}-refund-only`}
           className="space-y-1 rounded-md border border-border bg-surface p-3 text-sm"
         >
-          <p>{refundOnlyNotice}</p>
-          <ul aria-label="Short legs">
-            {shortLegs.map((short) => (
-              <li key={short.leg}>
-                {legNames[short.leg]}: {formatTokenAmount(short.received, legs[short.leg].symbol)} of{' '}
-                {formatTokenAmount(short.required, legs[short.leg].symbol)} received
-              </li>
-            ))}
-          </ul>
+          {shortLegs.length > 0 ? (
+            <>
+              <p>{refundOnlyNotice}</p>
+              <ul aria-label="Short legs">
+                {shortLegs.map((short) => (
+                  <li key={short.leg}>
+                    {legNames[short.leg]}: {formatTokenAmount(short.received, legs[short.leg].symbol)} of{' '}
+                    {formatTokenAmount(short.required, legs[short.leg].symbol)} received
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            decideBy && <p>{windowClosedNotice(decideBy)}</p>
+          )}
         </div>
+      )}
+      {!refundOnly && escrowOpened && decideBy && (
+        <p role="note" className="rounded-md border border-border bg-surface p-3 text-sm">
+          {decideByNotice(decideBy)}
+        </p>
       )}
       <fieldset className="space-y-2">
         <legend className="font-medium">Decision</legend>

@@ -124,6 +124,7 @@ export function StaffDisputeRoute() {
                   disputeId={dispute.id}
                   escrowOpened={data.escrow_opened}
                   shortLegs={data.escrow_short_legs}
+                  decideBy={data.escrow_decide_by}
                   legs={{
                     asset: { amount: data.deal.asset_amount, symbol: data.deal.asset_symbol },
                     stable: { amount: data.deal.stable_amount, symbol: data.deal.stable_symbol },
