@@ -114,7 +114,9 @@ export const staffDisputeRoutes: FastifyPluginAsync = async (app) => {
           'deposited): the answer says so with `effect: deal_cancelled` and `amounts: null`. On an escrow ' +
           'with a leg holding less than its amount (disputed while it was being funded) release and split ' +
           'answer 422 INSUFFICIENT_BALANCE with `details.short_legs` (leg, required, received) and only a ' +
-          'refund can be decided: they would pay one side out of a deposit the other never matched.',
+          'refund can be decided: they would pay one side out of a deposit the other never matched. From the ' +
+          'case’s `escrow_decide_by` on (an hour before an Ethereum leg’s on-chain deadline) release and split ' +
+          'answer 409 CONFLICT with `details.reason: settlement_window_closed`: only a refund can be decided.',
         params: idParams,
         body: disputeDecisionSchema,
         response: { 200: disputeSchema },
