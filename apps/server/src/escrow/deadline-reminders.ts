@@ -53,6 +53,8 @@ export async function remindOnce(
  * Tells both parties, once per deal, when the escrow's funding deadline is within
  * `deadlineReminderMs` and a leg is not funded yet (`funding_deadline_closing`: the deadline and
  * the legs still to fund). Unfunded at the deadline, the deal is cancelled (`enforceDeadlines`).
+ * A funding window shorter than twice that is reminded of at its midpoint instead, so a deal agreed
+ * with a one-hour deadline is not told the deadline is near in the same minute its escrow opens.
  */
 export async function remindFunding(deps: EscrowEngineDeps): Promise<void> {
   const now = deps.now();
@@ -65,6 +67,10 @@ export async function remindFunding(deps: EscrowEngineDeps): Promise<void> {
   });
   for (const target of due) {
     await remindOnce(deps, target, 'funding_deadline_closing', 'terms_agreed', async (tx) => {
+      const [escrow] = await tx
+        .select({ openedAt: schema.escrows.createdAt })
+        .from(schema.escrows)
+        .where(eq(schema.escrows.id, target.escrowId));
       const legs = await tx
         .select({
           leg: schema.escrowLegs.leg,
@@ -78,6 +84,7 @@ export async function remindFunding(deps: EscrowEngineDeps): Promise<void> {
       );
       const deadline = Math.min(...legs.map((row) => row.deadline.getTime()));
       if (unfunded.length === 0 || deadline <= now.getTime()) return null;
+      if (escrow && now.getTime() < (escrow.openedAt.getTime() + deadline) / 2) return null;
       return {
         funding_deadline: new Date(deadline).toISOString(),
         unfunded: unfunded.map((row) => row.leg).sort(),

@@ -238,4 +238,40 @@ describe('the funding deadline approaching', () => {
       `The escrow must be funded by ${when}. Not funded yet: the stable leg (the buyer’s deposit). If it is not funded in time, the deal is cancelled and any deposit goes back to its refund address.`,
     );
   });
+
+  it('reminds of a short funding window at its midpoint, not as the escrow opens', async () => {
+    const { dealId } = await openedEscrow({
+      assetSymbol: 'WETH',
+      assetAmount,
+      stableSymbol: 'USDC',
+      stableAmount,
+      fundingDeadlineHours: 2,
+    });
+    const reminded = async () =>
+      (
+        await net.database.db
+          .select()
+          .from(schema.dealAuditEntries)
+          .where(
+            and(
+              eq(schema.dealAuditEntries.dealId, dealId),
+              eq(schema.dealAuditEntries.action, 'funding_deadline_closing'),
+            ),
+          )
+      ).length;
+    await net.app.escrow.tick();
+    expect(await reminded()).toBe(0);
+    const deadline = Date.parse(leg(await view(net.buyer, dealId), 'stable').deadline);
+    const [escrow] = await net.database.db
+      .select()
+      .from(schema.escrows)
+      .where(eq(schema.escrows.dealId, dealId));
+    const midpoint = (escrow!.createdAt.getTime() + deadline) / 2;
+    await net.clock.advance(midpoint - 60_000 - net.clock.now.getTime());
+    await net.app.escrow.tick();
+    expect(await reminded()).toBe(0);
+    await net.clock.advance(2 * 60_000);
+    await net.app.escrow.tick();
+    expect(await reminded()).toBe(1);
+  });
 });
