@@ -13,7 +13,7 @@ import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { escrowStatusView } from './escrow-status-view.js';
 import { findLeg, findPartyEscrow } from './find-party-escrow.js';
-import { type Party, returnHeldForeignDeposit } from './foreign-deposits.js';
+import { type Party, retryForeignReturns, returnHeldForeignDeposit } from './foreign-deposits.js';
 import { preparePayouts } from './prepare-payouts.js';
 import { refreshEscrows } from './refresh-legs.js';
 import { followRelayerTransactions } from './relayer-transactions.js';
@@ -84,6 +84,7 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
       await preparePayouts(deps);
       await prepareTravelPayouts(deps);
       await submitPayouts(deps);
+      await retryForeignReturns(deps);
     }
     // Money that reached a leg while its payout was on its way is returned once the leg is settled.
     await sweepLateDeposits(deps, await confirmPayouts(deps));

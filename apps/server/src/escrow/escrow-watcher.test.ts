@@ -241,6 +241,46 @@ describe('the deposit watcher', () => {
     expect(await eventsOf(dealId, 'foreign_deposit_returned')).toHaveLength(1);
   });
 
+  it('sends again a return the watcher decided on but could not send', async () => {
+    const dealId = await net.agreedDeal({
+      assetSymbol: 'WETH',
+      assetAmount: 1_000_000_000_000_000_000n,
+      stableSymbol: 'USDC',
+      stableAmount: 3_000_000_000n,
+    });
+    const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+    const deposit = created.json().legs[0].deposit_address as string;
+    await fundFromDevnetWallet({
+      rpcUrl: net.chain.rpcUrl,
+      token: net.token('USDC')!,
+      to: deposit as Address,
+      amount: 7_000_000n,
+    });
+    await net.settle(async () => (await alertsOf(dealId)).length > 0);
+    // As if the watcher had named the buyer and the node had not answered while the return was signed:
+    // an alert naming the sender, and no return stored.
+    const [alert] = await alertsOf(dealId);
+    await net.database.db
+      .update(schema.staffAlerts)
+      .set({ details: { ...alert!.details, sender: 'buyer' } })
+      .where(eq(schema.staffAlerts.id, alert!.id));
+    const before = await net.balance('USDC', net.buyer.payoutAddress);
+    await net.settle(async () => (await net.balance('USDC', deposit)) === 0n);
+    expect((await net.balance('USDC', net.buyer.payoutAddress)) - before).toBe(7_000_000n);
+    expect(await eventsOf(dealId, 'foreign_deposit_returned')).toEqual([
+      expect.objectContaining({
+        payload: expect.objectContaining({ to: 'buyer', decided_by: 'sender_address' }),
+      }),
+    ]);
+    // Sent once: further passes leave it.
+    await net.app.escrow.tick();
+    const returns = await net.database.db
+      .select()
+      .from(schema.escrowRelayerTransactions)
+      .where(eq(schema.escrowRelayerTransactions.subject, alert!.subject));
+    expect(returns).toHaveLength(1);
+  });
+
   it('refuses the staff return on an alert that is not a held deposit', async () => {
     const admin = await createTestTrader(net.app, { roles: ['admin'] });
     const [other] = await net.database.db

@@ -1,7 +1,7 @@
 import { schema } from '@covenant/db';
 import { AppError, type CanonicalValue } from '@covenant/domain';
 import type { DepositMovement, Leg } from '@covenant/escrow';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import type { EscrowChain } from './escrow-chains.js';
@@ -231,7 +231,8 @@ export async function handleForeignDeposit(
   }
 }
 
-const heldDepositDetails = z.object({
+/** A wrong-token alert's details, as `handleForeignDeposit` writes them. */
+const foreignDepositDetails = z.object({
   escrow_id: z.uuid(),
   leg: z.enum(['asset', 'stable']),
   token: z.string().nullable(),
@@ -239,8 +240,68 @@ const heldDepositDetails = z.object({
   transaction_hash: z.string(),
   log_index: z.number().int().nonnegative(),
   from: z.string().nullable(),
-  sender: z.null(),
+  sender: z.enum(['buyer', 'seller']).nullable(),
 });
+type ForeignDepositDetails = z.infer<typeof foreignDepositDetails>;
+
+/** The leg, its chain (one that can return another token) and the deposit an alert names; null when it cannot be returned. */
+async function alertedDeposit(deps: EscrowEngineDeps, details: ForeignDepositDetails) {
+  const [leg] = await deps.db
+    .select()
+    .from(schema.escrowLegs)
+    .where(and(eq(schema.escrowLegs.escrowId, details.escrow_id), eq(schema.escrowLegs.leg, details.leg)));
+  const chain = leg ? deps.chains.get(leg.chain) : undefined;
+  if (!leg || !chain?.adapter.signReturnForeignAsset) return null;
+  const deposit: ForeignDeposit = {
+    watched: {
+      escrowId: leg.escrowId,
+      leg: leg.leg,
+      depositAddress: leg.depositAddress,
+      tokenAddress: leg.tokenAddress,
+    },
+    tokenAddress: details.token,
+    amount: BigInt(details.amount),
+    txRef: details.transaction_hash,
+    position: details.log_index,
+    from: details.from,
+  };
+  return { leg, chain, deposit };
+}
+
+/**
+ * Sends again the returns the watcher decided on and could not send (the node did not answer while it
+ * signed): an open wrong-token alert naming its sender, with no return of that deposit stored in any
+ * state. One that was sent and failed on-chain is left to staff (its own alert says why). Each full
+ * engine pass; the open alerts are few.
+ */
+export async function retryForeignReturns(deps: EscrowEngineDeps): Promise<void> {
+  const relayed = schema.escrowRelayerTransactions;
+  const alerts = await deps.db
+    .select()
+    .from(schema.staffAlerts)
+    .where(
+      and(
+        eq(schema.staffAlerts.kind, 'wrong_token_deposit'),
+        isNull(schema.staffAlerts.resolvedAt),
+        sql`${schema.staffAlerts.details}->>'sender' is not null`,
+        sql`not exists (select 1 from ${relayed} where ${relayed.kind} = 'foreign_asset_return' and ${relayed.subject} = ${schema.staffAlerts.subject})`,
+      ),
+    );
+  for (const alert of alerts) {
+    const details = foreignDepositDetails.safeParse(alert.details);
+    if (!details.success || details.data.sender === null) continue;
+    const found = await alertedDeposit(deps, details.data);
+    if (!found) continue;
+    try {
+      await returnForeignDeposit(deps, found.chain, found.leg, found.deposit, {
+        party: details.data.sender,
+        staffId: null,
+      });
+    } catch (error) {
+      deps.logger.warn({ err: error, alert: alert.id }, 'returning a wrong-token deposit failed again');
+    }
+  }
+}
 
 /**
  * Staff's return of a foreign deposit the engine held (its sender was no address of either party)
@@ -257,32 +318,13 @@ export async function returnHeldForeignDeposit(
     .from(schema.staffAlerts)
     .where(and(eq(schema.staffAlerts.id, input.alertId), isNull(schema.staffAlerts.resolvedAt)));
   if (!alert) throw new AppError('NOT_FOUND', 'No open alert with this id');
-  const details = heldDepositDetails.safeParse(alert.details);
-  if (alert.kind !== 'wrong_token_deposit' || !details.success) {
+  const details = foreignDepositDetails.safeParse(alert.details);
+  if (alert.kind !== 'wrong_token_deposit' || !details.success || details.data.sender !== null) {
     throw new AppError('CONFLICT', 'This alert is not a wrong-token deposit held for staff');
   }
-  const held = details.data;
-  const [leg] = await deps.db
-    .select()
-    .from(schema.escrowLegs)
-    .where(and(eq(schema.escrowLegs.escrowId, held.escrow_id), eq(schema.escrowLegs.leg, held.leg)));
-  const chain = leg ? deps.chains.get(leg.chain) : undefined;
-  if (!leg || !chain?.adapter.signReturnForeignAsset) {
-    throw new AppError('CONFLICT', 'This escrow cannot return another token by itself');
-  }
-  const deposit: ForeignDeposit = {
-    watched: {
-      escrowId: leg.escrowId,
-      leg: leg.leg,
-      depositAddress: leg.depositAddress,
-      tokenAddress: leg.tokenAddress,
-    },
-    tokenAddress: held.token,
-    amount: BigInt(held.amount),
-    txRef: held.transaction_hash,
-    position: held.log_index,
-    from: held.from,
-  };
+  const found = await alertedDeposit(deps, details.data);
+  if (!found) throw new AppError('CONFLICT', 'This escrow cannot return another token by itself');
+  const { leg, chain, deposit } = found;
   const sent = await returnForeignDeposit(deps, chain, leg, deposit, {
     party: input.party,
     staffId: input.staffId,
