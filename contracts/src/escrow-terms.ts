@@ -126,6 +126,11 @@ export const payoutTypes = {
   ],
 } as const;
 
+/** The EIP-712 domain of the escrow at `escrow`: every payload its signers sign is bound to it. */
+function escrowDomain(chainId: number, escrow: Address) {
+  return { name: 'CovenantEscrow', version: '1', chainId, verifyingContract: escrow } as const;
+}
+
 /** The EIP-712 payload a signer signs to approve `payout` of the escrow at `escrow` on `chainId`. */
 export function payoutTypedData(
   chainId: number,
@@ -133,7 +138,7 @@ export function payoutTypedData(
   payout: Payout,
 ): TypedDataDefinition<typeof payoutTypes, 'Payout'> {
   return {
-    domain: { name: 'CovenantEscrow', version: '1', chainId, verifyingContract: escrow },
+    domain: escrowDomain(chainId, escrow),
     types: payoutTypes,
     primaryType: 'Payout',
     message: payout,
@@ -173,7 +178,7 @@ export function foreignReturnTypedData(
   foreignReturn: ForeignReturn,
 ): TypedDataDefinition<typeof foreignReturnTypes, 'ForeignReturn'> {
   return {
-    domain: { name: 'CovenantEscrow', version: '1', chainId, verifyingContract: escrow },
+    domain: escrowDomain(chainId, escrow),
     types: foreignReturnTypes,
     primaryType: 'ForeignReturn',
     message: foreignReturn,

@@ -35,6 +35,28 @@ async function alertsOf(dealId: string) {
   return alerts.filter((alert) => alert.details.escrow_id === escrow?.id);
 }
 
+/** An escrow of a deal of 1 WETH for 3,000 USDC; its asset leg's (the seller's) deposit address. */
+async function wethForUsdcEscrow() {
+  const dealId = await net.agreedDeal({
+    assetSymbol: 'WETH',
+    assetAmount: 1_000_000_000_000_000_000n,
+    stableSymbol: 'USDC',
+    stableAmount: 3_000_000_000n,
+  });
+  const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+  return { dealId, deposit: created.json().legs[0].deposit_address as string };
+}
+
+/** A payment from a wallet neither party gave the deal (an exchange's, say): the devnet's own. */
+function fromSharedWallet(symbol: string, to: string, amount: bigint) {
+  return fundFromDevnetWallet({
+    rpcUrl: net.chain.rpcUrl,
+    token: net.token(symbol)!,
+    to: to as Address,
+    amount,
+  });
+}
+
 /** A deal's audit entries of one action. */
 function eventsOf(dealId: string, action: string) {
   return net.database.db
@@ -89,14 +111,7 @@ describe('the deposit watcher', () => {
   });
 
   it('does not count another token paid to a leg, alerts staff, and sends it back to the depositor who sent it', async () => {
-    const dealId = await net.agreedDeal({
-      assetSymbol: 'WETH',
-      assetAmount: 1_000_000_000_000_000_000n,
-      stableSymbol: 'USDC',
-      stableAmount: 3_000_000_000n,
-    });
-    const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
-    const deposit = created.json().legs[0].deposit_address as string;
+    const { dealId, deposit } = await wethForUsdcEscrow();
     const before = await net.balance('USDC', net.seller.wallet);
     // The seller pays 123.456789 USDC into the WETH leg's escrow by mistake.
     await net.pay(net.seller, 'USDC', deposit, 123_456_789n);
@@ -129,14 +144,7 @@ describe('the deposit watcher', () => {
   });
 
   it('sends a token the buyer paid to the seller’s escrow back to the buyer, not to the depositor', async () => {
-    const dealId = await net.agreedDeal({
-      assetSymbol: 'WETH',
-      assetAmount: 1_000_000_000_000_000_000n,
-      stableSymbol: 'USDC',
-      stableAmount: 3_000_000_000n,
-    });
-    const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
-    const deposit = created.json().legs[0].deposit_address as string;
+    const { dealId, deposit } = await wethForUsdcEscrow();
     const sellerBefore = await net.balance('USDC', net.seller.wallet);
     const buyerBefore = await net.balance('USDC', net.buyer.payoutAddress);
     // The buyer pays its 3,000 USDC to the WETH leg (the seller's) instead of the USDC leg.
@@ -164,28 +172,11 @@ describe('the deposit watcher', () => {
   });
 
   it('holds a token from an address neither party gave the deal until compliance returns it to the party who sent it', async () => {
-    const dealId = await net.agreedDeal({
-      assetSymbol: 'WETH',
-      assetAmount: 1_000_000_000_000_000_000n,
-      stableSymbol: 'USDC',
-      stableAmount: 3_000_000_000n,
-    });
-    const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
-    const deposit = created.json().legs[0].deposit_address as string;
+    const { dealId, deposit } = await wethForUsdcEscrow();
     // From an exchange's shared wallet, say. The seller's own deposit came from it too (withdrawn from
     // the same exchange): that makes it no address of the seller's.
-    await fundFromDevnetWallet({
-      rpcUrl: net.chain.rpcUrl,
-      token: net.token('WETH')!,
-      to: deposit as Address,
-      amount: 1_000n,
-    });
-    await fundFromDevnetWallet({
-      rpcUrl: net.chain.rpcUrl,
-      token: net.token('USDC')!,
-      to: deposit as Address,
-      amount: 5_000_000n,
-    });
+    await fromSharedWallet('WETH', deposit, 1_000n);
+    await fromSharedWallet('USDC', deposit, 5_000_000n);
     await net.settle(async () => (await alertsOf(dealId)).length > 0);
     for (let pass = 0; pass < 3; pass++) {
       await net.mine(1);
@@ -242,20 +233,8 @@ describe('the deposit watcher', () => {
   });
 
   it('sends again a return the watcher decided on but could not send', async () => {
-    const dealId = await net.agreedDeal({
-      assetSymbol: 'WETH',
-      assetAmount: 1_000_000_000_000_000_000n,
-      stableSymbol: 'USDC',
-      stableAmount: 3_000_000_000n,
-    });
-    const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
-    const deposit = created.json().legs[0].deposit_address as string;
-    await fundFromDevnetWallet({
-      rpcUrl: net.chain.rpcUrl,
-      token: net.token('USDC')!,
-      to: deposit as Address,
-      amount: 7_000_000n,
-    });
+    const { dealId, deposit } = await wethForUsdcEscrow();
+    await fromSharedWallet('USDC', deposit, 7_000_000n);
     await net.settle(async () => (await alertsOf(dealId)).length > 0);
     // As if the watcher had named the buyer and the node had not answered while the return was signed:
     // an alert naming the sender, and no return stored.
