@@ -126,6 +126,8 @@ describe('the deposit watcher', () => {
       expect.objectContaining({
         kind: 'wrong_token_deposit',
         details: expect.objectContaining({ leg: 'asset', amount: '123456789', sender: 'seller' }),
+        // Resolved once the return was mined: nothing is left for staff to do.
+        resolvedAt: expect.any(Date),
       }),
     ]);
     expect(await eventsOf(dealId, 'foreign_deposit_returned')).toEqual([

@@ -1,6 +1,6 @@
 import { schema } from '@covenant/db';
 import type { Leg, SignedTransaction } from '@covenant/escrow';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { EscrowChain } from './escrow-chains.js';
 import { crashIfAt } from './escrow-crash-point.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
@@ -268,6 +268,20 @@ async function settle(
     touched.add(leg.escrowId);
   }
   await markConfirmed(deps, row);
+  if (row.kind === 'foreign_asset_return') {
+    // The deposit is back with the party who sent it: its alert needs nobody any more (the deal's
+    // history keeps the return).
+    await deps.db
+      .update(schema.staffAlerts)
+      .set({ resolvedAt: deps.now() })
+      .where(
+        and(
+          eq(schema.staffAlerts.kind, 'wrong_token_deposit'),
+          eq(schema.staffAlerts.subject, row.subject),
+          isNull(schema.staffAlerts.resolvedAt),
+        ),
+      );
+  }
 }
 
 async function markConfirmed(deps: EscrowEngineDeps, row: RelayerTransactionRow): Promise<void> {
@@ -339,7 +353,7 @@ async function fail(
     await raiseStaffAlert(deps, {
       kind: 'foreign_asset_return_failed',
       subject: row.id,
-      message: 'A wrong-token deposit could not be sent back to the depositor',
+      message: 'A wrong-token deposit could not be sent back to the party who sent it',
       details: {
         escrow_id: row.escrowId,
         leg: row.leg,
