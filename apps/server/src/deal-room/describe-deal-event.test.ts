@@ -89,6 +89,9 @@ describe('describeDealEvent', () => {
       'settlement_window_closing',
       'funding_deadline_closing',
       'dispute_evidence_added',
+      'foreign_deposit_returned',
+      'foreign_deposit_held',
+      'foreign_deposit_return_failed',
     ];
     for (const action of events) {
       const described = describeDealEvent(action, { escrow_id: 'x' });
@@ -98,6 +101,12 @@ describe('describeDealEvent', () => {
     expect(describeDealEvent('settlement_window_passed', {})).toEqual({
       title: 'Settlement window closed',
       body: 'The deal did not settle within its settlement window, so it was cancelled. Both deposits go back to their refund addresses.',
+    });
+    expect(
+      describeDealEvent('foreign_deposit_return_failed', { leg: 'asset', symbol: 'USDC', amount: '4000000' }),
+    ).toEqual({
+      title: 'Wrong-token deposit return failed',
+      body: 'A deposit of 4 USDC reached the asset leg’s escrow, which does not hold that token, and its return did not go through. It is still in the escrow and will be sent again; nothing else in the deal changes.',
     });
     expect(describeDealEvent('funding_deadline_passed', {})?.title).toBe('Funding deadline passed');
     expect(describeDealEvent('settlement_window_closing', { settle_by: '2026-12-02T01:00:30.000Z' })).toEqual(

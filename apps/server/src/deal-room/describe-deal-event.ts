@@ -239,6 +239,11 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
         body: `${foreignDeposit(payload)} reached the ${legName(payload)} escrow, which does not hold that token. It is being sent back to ${whose} address in the terms${toAddress ? ` (${toAddress})` : ''}; it was never part of the deal.`,
       };
     }
+    case 'foreign_deposit_return_failed':
+      return {
+        title: 'Wrong-token deposit return failed',
+        body: `${foreignDeposit(payload)} reached the ${legName(payload)} escrow, which does not hold that token, and its return did not go through. It is still in the escrow and will be sent again; nothing else in the deal changes.`,
+      };
     case 'foreign_deposit_held': {
       const transaction = text(payload, 'deposit_transaction');
       return {

@@ -1,23 +1,29 @@
 import { schema } from '@covenant/db';
-import { AppError, type CanonicalValue } from '@covenant/domain';
-import type { DepositMovement, Leg } from '@covenant/escrow';
+import { AppError } from '@covenant/domain';
+import type { Leg } from '@covenant/escrow';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { appendDealEvent } from '../deals/append-deal-event.js';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { type RelayerTransactionRow, sendRelayerTransaction } from './relayer-transactions.js';
-import { raiseStaffAlert } from './staff-alerts.js';
+import {
+  appendEscrowDealEvent,
+  type ForeignDeposit,
+  foreignDepositAlert,
+  foreignDepositPayload,
+  foreignReturnFailed,
+  foreignReturnFailedAlert,
+  tokenOf,
+} from './foreign-deposit-events.js';
+import {
+  type RelayerTransactionRow,
+  revertedOnChain,
+  sendRelayerTransaction,
+} from './relayer-transactions.js';
+import { raiseStaffAlert, resolveStaffAlert, type StaffAlertRow } from './staff-alerts.js';
 
 export type Party = 'buyer' | 'seller';
 
 type LegRow = typeof schema.escrowLegs.$inferSelect;
-
-/** A deposit of an asset its escrow does not hold for the deal, as the watcher saw it. */
-export type ForeignDeposit = Pick<
-  DepositMovement,
-  'watched' | 'tokenAddress' | 'amount' | 'txRef' | 'position' | 'from'
->;
 
 /** The party who gives a leg: the seller the asset, the buyer the stable. */
 function depositorOf(leg: Leg): Party {
@@ -63,47 +69,16 @@ export async function senderOfForeignDeposit(
   return byBuyer ? 'buyer' : 'seller';
 }
 
-/** A token's symbol on the chain, or its address when the platform does not trade it. */
-function assetName(chain: EscrowChain, tokenAddress: string | null): string {
-  const token = chain.info.tokens.find(
-    (candidate) => (candidate.address ?? '').toLowerCase() === (tokenAddress ?? '').toLowerCase(),
-  );
-  return token?.symbol ?? tokenAddress ?? 'the chain’s coin';
-}
-
-/** The deal event's description of the deposit, for the parties' history and notifications. */
-function depositPayload(chain: EscrowChain, deposit: ForeignDeposit): { [key: string]: CanonicalValue } {
-  const token = chain.info.tokens.find(
-    (candidate) => (candidate.address ?? '').toLowerCase() === (deposit.tokenAddress ?? '').toLowerCase(),
-  );
-  return {
-    escrow_id: deposit.watched.escrowId,
-    leg: deposit.watched.leg,
-    symbol: token?.symbol ?? null,
-    token: deposit.tokenAddress,
-    amount: deposit.amount.toString(),
-    deposit_transaction: deposit.txRef,
-  };
-}
-
-async function appendEscrowDealEvent(
-  deps: EscrowEngineDeps,
-  escrowId: string,
-  event: { actorId: string | null; action: string; payload: { [key: string]: CanonicalValue } },
-): Promise<void> {
-  await deps.db.transaction(async (tx) => {
-    const [escrow] = await tx
-      .select({ dealId: schema.escrows.dealId })
-      .from(schema.escrows)
-      .where(eq(schema.escrows.id, escrowId));
-    if (!escrow) return;
-    await tx
-      .select({ id: schema.deals.id })
-      .from(schema.deals)
-      .where(eq(schema.deals.id, escrow.dealId))
-      .for('update');
-    await appendDealEvent(tx, { dealId: escrow.dealId, createdAt: deps.now(), ...event });
-  });
+/** The node refused to build a return (its estimate failed: the call would revert, or it did not answer): nothing was sent. */
+class ReturnRefused extends Error {
+  readonly reason: string;
+  constructor(cause: unknown) {
+    const short =
+      cause instanceof Error ? ((cause as { shortMessage?: string }).shortMessage ?? cause.message) : '';
+    const reason = short.split('\n')[0]?.slice(0, 300) || 'no reason given';
+    super(`the node refused the return: ${reason}`, { cause });
+    this.reason = reason;
+  }
 }
 
 /**
@@ -132,20 +107,24 @@ async function returnForeignDeposit(
       depositAddress: leg.depositAddress,
     },
     () =>
-      signReturn.call(chain.adapter, leg.depositAddress, {
-        txRef: deposit.txRef,
-        position: deposit.position,
-        tokenAddress: deposit.tokenAddress,
-        amount: deposit.amount,
-        to,
-      }),
+      signReturn
+        .call(chain.adapter, leg.depositAddress, {
+          txRef: deposit.txRef,
+          position: deposit.position,
+          tokenAddress: deposit.tokenAddress,
+          amount: deposit.amount,
+          to,
+        })
+        .catch((error: unknown) => {
+          throw new ReturnRefused(error);
+        }),
   );
   if (!sent) return null;
   await appendEscrowDealEvent(deps, leg.escrowId, {
     actorId: decision.staffId,
     action: 'foreign_deposit_returned',
     payload: {
-      ...depositPayload(chain, deposit),
+      ...foreignDepositPayload(chain, leg, deposit),
       to: decision.party,
       to_address: to,
       return_transaction: sent.txRef,
@@ -153,6 +132,37 @@ async function returnForeignDeposit(
     },
   });
   return sent;
+}
+
+/**
+ * The engine's return of a foreign deposit to the party whose address sent it. When the node refuses
+ * to build it, staff are alerted with the node's reason (once while open) and the next full pass
+ * tries again (`retryForeignReturns`) until it goes or staff resolve the deposit's alert.
+ */
+async function returnBySender(
+  deps: EscrowEngineDeps,
+  chain: EscrowChain,
+  leg: LegRow,
+  deposit: ForeignDeposit,
+  sender: Party,
+): Promise<void> {
+  try {
+    await returnForeignDeposit(deps, chain, leg, deposit, { party: sender, staffId: null });
+  } catch (error) {
+    deps.logger.warn({ err: error, escrowId: leg.escrowId }, 'returning a wrong-token deposit failed');
+    if (!(error instanceof ReturnRefused)) return;
+    await foreignReturnFailed(
+      deps,
+      {
+        chain: leg.chain,
+        subject: `${deposit.txRef}:${deposit.position}`,
+        escrowId: leg.escrowId,
+        leg: leg.leg,
+        txRef: null,
+      },
+      { error: error.reason, reverted: false },
+    );
+  }
 }
 
 /**
@@ -189,14 +199,14 @@ export async function handleForeignDeposit(
   if (!leg) return;
   const canReturn = chain.adapter.signReturnForeignAsset !== undefined;
   const sender = canReturn ? await senderOfForeignDeposit(deps, leg, deposit.from) : null;
-  const asset = assetName(chain, deposit.tokenAddress);
+  const asset = tokenOf(chain, deposit.tokenAddress)?.symbol ?? deposit.tokenAddress ?? 'the chain’s coin';
   const message = !canReturn
     ? `A deposit of another token (${asset}) reached the ${watched.leg} leg's escrow; staff return it by hand`
     : sender
       ? `A deposit of another token (${asset}) reached the ${watched.leg} leg's escrow from the ${sender}; it is being sent back to the ${sender}'s address in the terms`
       : `A deposit of another token (${asset}) reached the ${watched.leg} leg's escrow from ${deposit.from ?? 'an unknown sender'}, an address of neither party; it is held until staff return it to the party who sent it`;
   const raised = await raiseStaffAlert(deps, {
-    kind: 'wrong_token_deposit',
+    kind: foreignDepositAlert,
     subject,
     message,
     details: {
@@ -212,21 +222,14 @@ export async function handleForeignDeposit(
   });
   if (!canReturn) return;
   if (sender) {
-    try {
-      await returnForeignDeposit(deps, chain, leg, deposit, { party: sender, staffId: null });
-    } catch (error) {
-      deps.logger.warn(
-        { err: error, escrowId: watched.escrowId },
-        'returning a wrong-token deposit failed; staff alerted',
-      );
-    }
+    await returnBySender(deps, chain, leg, deposit, sender);
     return;
   }
   if (raised) {
     await appendEscrowDealEvent(deps, watched.escrowId, {
       actorId: null,
       action: 'foreign_deposit_held',
-      payload: { ...depositPayload(chain, deposit), from: deposit.from },
+      payload: { ...foreignDepositPayload(chain, leg, deposit), from: deposit.from },
     });
   }
 }
@@ -269,10 +272,12 @@ async function alertedDeposit(deps: EscrowEngineDeps, details: ForeignDepositDet
 }
 
 /**
- * Sends again the returns the watcher decided on and could not send (the node did not answer while it
- * signed): an open wrong-token alert naming its sender, with no return of that deposit stored in any
- * state. One that was sent and failed on-chain is left to staff (its own alert says why). Each full
- * engine pass; the open alerts are few.
+ * Sends again the returns the watcher decided on and that never reached the chain: the node did not
+ * answer while it signed (no return stored), or the return was stored and never mined (refused by
+ * the node, its lifetime ended). An open wrong-token alert naming its sender, with no return of that
+ * deposit on its way or done. One that was mined and reverted is left to staff: sending the same
+ * again would revert the same way unless something changed (its own alert says so). Each full engine
+ * pass; the open alerts are few.
  */
 export async function retryForeignReturns(deps: EscrowEngineDeps): Promise<void> {
   const relayed = schema.escrowRelayerTransactions;
@@ -281,10 +286,10 @@ export async function retryForeignReturns(deps: EscrowEngineDeps): Promise<void>
     .from(schema.staffAlerts)
     .where(
       and(
-        eq(schema.staffAlerts.kind, 'wrong_token_deposit'),
+        eq(schema.staffAlerts.kind, foreignDepositAlert),
         isNull(schema.staffAlerts.resolvedAt),
         sql`${schema.staffAlerts.details}->>'sender' is not null`,
-        sql`not exists (select 1 from ${relayed} where ${relayed.kind} = 'foreign_asset_return' and ${relayed.subject} = ${schema.staffAlerts.subject})`,
+        sql`not exists (select 1 from ${relayed} where ${relayed.kind} = 'foreign_asset_return' and ${relayed.subject} = ${schema.staffAlerts.subject} and (${relayed.status} <> 'failed' or ${relayed.error} = ${revertedOnChain}))`,
       ),
     );
   for (const alert of alerts) {
@@ -292,48 +297,65 @@ export async function retryForeignReturns(deps: EscrowEngineDeps): Promise<void>
     if (!details.success || details.data.sender === null) continue;
     const found = await alertedDeposit(deps, details.data);
     if (!found) continue;
-    try {
-      await returnForeignDeposit(deps, found.chain, found.leg, found.deposit, {
-        party: details.data.sender,
-        staffId: null,
-      });
-    } catch (error) {
-      deps.logger.warn({ err: error, alert: alert.id }, 'returning a wrong-token deposit failed again');
-    }
+    await returnBySender(deps, found.chain, found.leg, found.deposit, details.data.sender);
   }
 }
 
 /**
- * Staff's return of a foreign deposit the engine held (its sender was no address of either party)
- * to the party who showed it was theirs: the alert names the deposit, the return goes to that
- * party's address in the leg's terms, and the alert is resolved. 404 for an alert that is not open;
- * 409 for one that is not a held foreign deposit, or one whose return is already on its way.
+ * Whether staff may send the deposit an alert names: a wrong-token deposit the engine held (its
+ * sender was no address of either party), or one whose return failed (whoever decided it).
+ */
+function returnableByStaff(alert: StaffAlertRow, details: ForeignDepositDetails): boolean {
+  if (alert.kind === foreignDepositAlert) return details.sender === null;
+  return alert.kind === foreignReturnFailedAlert;
+}
+
+/**
+ * Staff's return of a foreign deposit to the party who showed it was theirs: one the engine held
+ * (its sender was no address of either party), or one whose return failed on-chain. The alert names
+ * the deposit, the return goes to that party's address in the leg's terms (the contract accepts no
+ * other address on the platform's signature alone, and returns each deposit once), and the
+ * deposit's open alerts are resolved. 404 for an alert that is not open; 409 for one that is
+ * neither, one whose return is already on its way or done, or one the chain refuses to return
+ * (nothing is sent then; the node's reason is given).
  */
 export async function returnHeldForeignDeposit(
   deps: EscrowEngineDeps,
   input: { alertId: string; party: Party; staffId: string },
-): Promise<{ alert: typeof schema.staffAlerts.$inferSelect; returnTransaction: string; to: string }> {
+): Promise<{ alert: StaffAlertRow; returnTransaction: string; to: string }> {
   const [alert] = await deps.db
     .select()
     .from(schema.staffAlerts)
     .where(and(eq(schema.staffAlerts.id, input.alertId), isNull(schema.staffAlerts.resolvedAt)));
   if (!alert) throw new AppError('NOT_FOUND', 'No open alert with this id');
   const details = foreignDepositDetails.safeParse(alert.details);
-  if (alert.kind !== 'wrong_token_deposit' || !details.success || details.data.sender !== null) {
-    throw new AppError('CONFLICT', 'This alert is not a wrong-token deposit held for staff');
+  if (!details.success || !returnableByStaff(alert, details.data)) {
+    throw new AppError(
+      'CONFLICT',
+      'This alert is not a wrong-token deposit held for staff or one whose return failed',
+    );
   }
   const found = await alertedDeposit(deps, details.data);
   if (!found) throw new AppError('CONFLICT', 'This escrow cannot return another token by itself');
   const { leg, chain, deposit } = found;
-  const sent = await returnForeignDeposit(deps, chain, leg, deposit, {
-    party: input.party,
-    staffId: input.staffId,
-  });
+  let sent: RelayerTransactionRow | null;
+  try {
+    sent = await returnForeignDeposit(deps, chain, leg, deposit, {
+      party: input.party,
+      staffId: input.staffId,
+    });
+  } catch (error) {
+    if (!(error instanceof ReturnRefused)) throw error;
+    deps.logger.warn({ err: error, alert: alert.id }, 'staff return of a wrong-token deposit refused');
+    throw new AppError(
+      'CONFLICT',
+      `The chain’s node refused this return, so nothing was sent: ${error.reason}`,
+    );
+  }
   if (!sent) throw new AppError('CONFLICT', 'A return of this deposit is already on its way or done');
-  const [resolved] = await deps.db
-    .update(schema.staffAlerts)
-    .set({ resolvedAt: deps.now() })
-    .where(and(eq(schema.staffAlerts.id, alert.id), isNull(schema.staffAlerts.resolvedAt)))
-    .returning();
+  const resolved = await resolveStaffAlert(deps, { id: alert.id });
+  for (const kind of [foreignDepositAlert, foreignReturnFailedAlert]) {
+    await resolveStaffAlert(deps, { kind, subject: alert.subject });
+  }
   return { alert: resolved ?? alert, returnTransaction: sent.txRef, to: returnAddressOf(leg, input.party) };
 }

@@ -1,10 +1,10 @@
 import { schema } from '@covenant/db';
 import type { Leg, SignedTransaction } from '@covenant/escrow';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { EscrowChain } from './escrow-chains.js';
 import { crashIfAt } from './escrow-crash-point.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
-import { raiseStaffAlert } from './staff-alerts.js';
+import { foreignReturnFailed, foreignReturnMined } from './foreign-deposit-events.js';
 import {
   keepSentTransactionMoving,
   type SentTransactionStore,
@@ -24,6 +24,9 @@ export interface RelayerWork {
 }
 
 const live = ['submitting', 'submitted'] as const;
+
+/** The error of a relayer transaction mined and reverted: doing the same again fails the same way unless something changed. */
+export const revertedOnChain = 'reverted on-chain';
 
 const described: Record<schema.RelayerTransactionKind, string> = {
   deployment: 'An escrow deployment transaction',
@@ -232,7 +235,7 @@ async function settle(
   if (!leg) return;
   const { reverted, movements } = await chain.adapter.outgoingMovements(row.txRef, leg);
   if (reverted) {
-    await fail(deps, row, 'reverted on-chain', touched);
+    await fail(deps, row, revertedOnChain, touched);
     return;
   }
   if (row.kind === 'sweep') {
@@ -268,20 +271,7 @@ async function settle(
     touched.add(leg.escrowId);
   }
   await markConfirmed(deps, row);
-  if (row.kind === 'foreign_asset_return') {
-    // The deposit is back with the party who sent it: its alert needs nobody any more (the deal's
-    // history keeps the return).
-    await deps.db
-      .update(schema.staffAlerts)
-      .set({ resolvedAt: deps.now() })
-      .where(
-        and(
-          eq(schema.staffAlerts.kind, 'wrong_token_deposit'),
-          eq(schema.staffAlerts.subject, row.subject),
-          isNull(schema.staffAlerts.resolvedAt),
-        ),
-      );
-  }
+  if (row.kind === 'foreign_asset_return') await foreignReturnMined(deps, row);
 }
 
 async function markConfirmed(deps: EscrowEngineDeps, row: RelayerTransactionRow): Promise<void> {
@@ -322,7 +312,8 @@ async function failIfNeverSent(
 
 /**
  * A relayer transaction that did not do its work. A sweep is tried again (its escrow is touched); a
- * deployment waits for the next opening of the escrow; staff are told of the rest.
+ * deployment waits for the next opening of the escrow; a wrong-token return is for staff and the
+ * parties to hear of (`foreignReturnFailed`).
  */
 async function fail(
   deps: EscrowEngineDeps,
@@ -350,17 +341,6 @@ async function fail(
     return;
   }
   if (row.kind === 'foreign_asset_return') {
-    await raiseStaffAlert(deps, {
-      kind: 'foreign_asset_return_failed',
-      subject: row.id,
-      message: 'A wrong-token deposit could not be sent back to the party who sent it',
-      details: {
-        escrow_id: row.escrowId,
-        leg: row.leg,
-        deposit: row.subject,
-        transaction_hash: row.txRef,
-        error,
-      },
-    });
+    await foreignReturnFailed(deps, row, { error, reverted: error === revertedOnChain });
   }
 }

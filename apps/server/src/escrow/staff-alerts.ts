@@ -1,4 +1,5 @@
 import { schema } from '@covenant/db';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 
 export interface StaffAlert {
@@ -23,4 +24,28 @@ export async function raiseStaffAlert(
     .returning({ id: schema.staffAlerts.id });
   if (inserted.length > 0) deps.logger.warn({ alert: alert.kind, subject: alert.subject }, alert.message);
   return inserted.length > 0;
+}
+
+export type StaffAlertRow = typeof schema.staffAlerts.$inferSelect;
+
+/**
+ * Marks the open alert with this id, or the open one of this kind and subject, resolved: one
+ * conditional update, so two callers at once cannot both resolve it. The alert it resolved; null
+ * when none was open.
+ */
+export async function resolveStaffAlert(
+  deps: Pick<EscrowEngineDeps, 'db' | 'now'>,
+  match: { id: string } | { kind: string; subject: string },
+): Promise<StaffAlertRow | null> {
+  const { staffAlerts } = schema;
+  const which =
+    'id' in match
+      ? eq(staffAlerts.id, match.id)
+      : and(eq(staffAlerts.kind, match.kind), eq(staffAlerts.subject, match.subject));
+  const [resolved] = await deps.db
+    .update(staffAlerts)
+    .set({ resolvedAt: deps.now() })
+    .where(and(which, isNull(staffAlerts.resolvedAt)))
+    .returning();
+  return resolved ?? null;
 }

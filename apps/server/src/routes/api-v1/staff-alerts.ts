@@ -1,10 +1,9 @@
-import { schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireStaff } from '../../api/require-staff.js';
+import { resolveStaffAlert, type StaffAlertRow } from '../../escrow/staff-alerts.js';
 import { apiErrorSchema } from './error-schema.js';
 import { principalOf } from './principal-of.js';
 
@@ -17,8 +16,6 @@ const staffAlertSchema = z.object({
   created_at: z.string(),
   resolved_at: z.string().nullable(),
 });
-
-type StaffAlertRow = typeof schema.staffAlerts.$inferSelect;
 
 function toStaffAlert(alert: StaffAlertRow): z.infer<typeof staffAlertSchema> {
   return {
@@ -77,12 +74,8 @@ export const staffAlertRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      // One conditional update, so two staff resolving at once cannot both succeed.
-      const [resolved] = await db
-        .update(schema.staffAlerts)
-        .set({ resolvedAt: app.clock() })
-        .where(and(eq(schema.staffAlerts.id, request.params.id), isNull(schema.staffAlerts.resolvedAt)))
-        .returning();
+      // Two staff resolving at once cannot both succeed (one conditional update).
+      const resolved = await resolveStaffAlert({ db, now: app.clock }, { id: request.params.id });
       if (!resolved) throw new AppError('NOT_FOUND', 'No open alert with this id');
       request.log.info(
         { staff_id: principalOf(request).userId, alert_id: resolved.id, kind: resolved.kind },
@@ -102,14 +95,17 @@ export const staffAlertRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['Staff'],
         summary:
-          'Send a wrong-token deposit held for staff back to the party who sent it (compliance, admins)',
+          'Send a wrong-token deposit held for staff, or one whose return failed, back to the party who sent it (compliance, admins)',
         description:
           'For a `wrong_token_deposit` alert whose sender was no address of either party (`details.sender` ' +
-          'null): the deposit goes back to `party` at that party’s address in the leg’s terms (the ' +
-          'escrow allows no other address on the platform’s signature alone), the deal’s history records ' +
-          'it (`foreign_deposit_returned`) and the alert is resolved. 404 NOT_FOUND for an alert that is ' +
-          'not open; 409 CONFLICT for another kind of alert, a deposit the engine already returned, or a ' +
-          'chain whose escrow cannot return it by itself.',
+          'null), or a `foreign_asset_return_failed` alert (the return reverted, was never mined, or the ' +
+          'node refused to build it): the deposit goes back to `party` at that party’s address in the ' +
+          'leg’s terms (the escrow allows no other address on the platform’s signature alone, and returns ' +
+          'each deposit once), the deal’s history records it (`foreign_deposit_returned`) and the ' +
+          'deposit’s open alerts are resolved. 404 NOT_FOUND for an alert that is not open; 409 CONFLICT ' +
+          'for another kind of alert, a deposit whose return is already on its way or done, a chain whose ' +
+          'escrow cannot return it by itself, or a return the chain’s node refuses (nothing is sent; the ' +
+          'message gives the node’s reason).',
         params: z.object({ id: z.uuid() }),
         body: z.object({
           party: z.enum(['buyer', 'seller']).describe('The party who showed the deposit was theirs'),

@@ -1,6 +1,7 @@
 const kinds: Record<string, string> = {
   escrow_reconciliation: 'Escrow books do not balance',
   wrong_token_deposit: 'Deposit of the wrong token',
+  foreign_asset_return_failed: 'Return of a wrong-token deposit failed',
   payout_refused: 'Payout refused by the chain',
   payout_reverted: 'Payout reverted on-chain',
   payout_stuck: 'Payout not mined after fee increases',

@@ -4,19 +4,21 @@ import type { StaffAlert } from '../api/get-staff-alerts.js';
 import { type DealParty, useReturnForeignDeposit } from '../api/return-foreign-deposit.js';
 
 /**
- * Whether an alert is a wrong-token deposit the engine held for staff: it could not tie the sending
- * address to either party (`sender` null), so someone must say whose it is.
+ * Whether staff may send back the deposit an alert names: a wrong-token deposit the engine held (it
+ * could not tie the sending address to either party: `sender` null), or one whose return failed
+ * (reverted, never mined, or refused by the node).
  */
-export function isHeldForeignDeposit(alert: StaffAlert): boolean {
-  return (
-    alert.kind === 'wrong_token_deposit' && alert.details.sender === null && 'log_index' in alert.details
-  );
+export function isReturnableForeignDeposit(alert: StaffAlert): boolean {
+  if (!('log_index' in alert.details)) return false;
+  if (alert.kind === 'wrong_token_deposit') return alert.details.sender === null;
+  return alert.kind === 'foreign_asset_return_failed';
 }
 
 /**
- * "Return to the buyer" / "Return to the seller" for a held wrong-token deposit, each asking to be
- * confirmed first: the deposit goes to that party's address in the leg's terms and cannot be called
- * back. For compliance and admins, once the party has shown the deposit was theirs.
+ * "Return to the buyer" / "Return to the seller" for a held wrong-token deposit or one whose return
+ * failed, each asking to be confirmed first: the deposit goes to that party's address in the leg's
+ * terms and cannot be called back. For compliance and admins, once the party has shown the deposit
+ * was theirs (for a failed return, the sender the engine named is in the details).
  */
 export function ReturnForeignDeposit({ alert }: { alert: StaffAlert }) {
   const [party, setParty] = useState<DealParty | null>(null);
@@ -25,7 +27,11 @@ export function ReturnForeignDeposit({ alert }: { alert: StaffAlert }) {
   if (party === null) {
     return (
       <div className="flex flex-wrap items-center gap-2">
-        <p className="text-sm">Sent from an address of neither party. Once one shows it was theirs:</p>
+        <p className="text-sm">
+          {alert.kind === 'foreign_asset_return_failed'
+            ? 'Its return did not arrive; the deposit is still in the escrow. Send it again:'
+            : 'Sent from an address of neither party. Once one shows it was theirs:'}
+        </p>
         <Button size="sm" variant="outline" onClick={() => setParty('buyer')}>
           Return to the buyer
         </Button>

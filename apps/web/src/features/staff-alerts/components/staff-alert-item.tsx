@@ -5,7 +5,7 @@ import type { StaffAlert } from '../api/get-staff-alerts.js';
 import { useResolveStaffAlert } from '../api/resolve-staff-alert.js';
 import { AlertDetails } from './alert-details.js';
 import { describeAlertKind } from './describe-alert-kind.js';
-import { isHeldForeignDeposit, ReturnForeignDeposit } from './return-foreign-deposit.js';
+import { isReturnableForeignDeposit, ReturnForeignDeposit } from './return-foreign-deposit.js';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', {
   dateStyle: 'medium',
@@ -28,7 +28,8 @@ export function staffDealLinkOf(details: Record<string, unknown>): string | null
 /**
  * One open alert: when, what kind, the engine's message, its subject and details, a link to the deal
  * in the staff deal view when the alert is about one, and "Mark resolved" for those who may close it
- * (`canResolve`), who also send a held wrong-token deposit back to the party who sent it.
+ * (`canResolve`), who also send a held wrong-token deposit, or one whose return failed, back to the
+ * party who sent it.
  */
 export function StaffAlertItem({ alert, canResolve }: { alert: StaffAlert; canResolve: boolean }) {
   const kind = describeAlertKind(alert.kind);
@@ -53,7 +54,7 @@ export function StaffAlertItem({ alert, canResolve }: { alert: StaffAlert; canRe
         )}
       </div>
       <AlertDetails details={alert.details} />
-      {canResolve && isHeldForeignDeposit(alert) && <ReturnForeignDeposit alert={alert} />}
+      {canResolve && isReturnableForeignDeposit(alert) && <ReturnForeignDeposit alert={alert} />}
       {dealLink && (
         <Link to={dealLink} className="inline-block font-medium text-primary text-sm hover:underline">
           Open the deal

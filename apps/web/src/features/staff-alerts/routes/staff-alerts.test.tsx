@@ -57,6 +57,35 @@ const heldDeposit: StaffAlert = {
   resolved_at: null,
 };
 
+const failedReturn: StaffAlert = {
+  id: 'alert-failed',
+  kind: 'foreign_asset_return_failed',
+  subject: '0xfed:0',
+  message:
+    'The return of a wrong-token deposit reverted on-chain; the deposit is still in the escrow: send it again to the party who sent it',
+  details: {
+    ...heldDeposit.details,
+    transaction_hash: '0xfed',
+    log_index: 0,
+    from: '0x2222',
+    sender: 'seller',
+    return_transaction: '0x999',
+    error: 'reverted on-chain',
+  },
+  created_at: '2026-03-06T10:50:00.000Z',
+  resolved_at: null,
+};
+// Its return is on its way (the engine named the sender): nothing for staff to send.
+const returning: StaffAlert = {
+  ...failedReturn,
+  id: 'alert-returning',
+  kind: 'wrong_token_deposit',
+  subject: '0xfee:0',
+  message:
+    "A deposit of another token (USDC) reached the asset leg's escrow from the seller; it is being sent back to the seller's address in the terms",
+  details: { ...heldDeposit.details, transaction_hash: '0xfee', log_index: 0, sender: 'seller' },
+};
+
 /** Opens /staff/alerts through the whole app (staff gate, header) as staff with `roles` at aal2. */
 function openAlerts(roles: string[], alerts: StaffAlert[]) {
   const auth = createFakeAuthServer();
@@ -75,6 +104,13 @@ function openAlerts(roles: string[], alerts: StaffAlert[]) {
       return { status: 200, body: { ...alert, resolved_at: '2026-03-06T11:00:00.000Z' } };
     });
   }
+  api.on('POST /staff/alerts/alert-failed/return-foreign-deposit', () =>
+    apiError(
+      409,
+      'CONFLICT',
+      'The chain’s node refused this return, so nothing was sent: execution reverted',
+    ),
+  );
   api.on('POST /staff/alerts/alert-held/return-foreign-deposit', (request) => {
     open = open.filter((kept) => kept !== heldDeposit);
     const party = (request.body as { party: string }).party;
@@ -213,6 +249,28 @@ describe('/staff/alerts', () => {
     await expect
       .poll(() => within(list).queryByRole('listitem', { name: 'Deposit of the wrong token' }))
       .toBeNull();
+  });
+
+  it('offers the return again on a failed return, not on one on its way, and says why the chain refused it', async () => {
+    const { api } = openAlerts(['admin'], [failedReturn, returning]);
+    const list = await screen.findByRole('list', { name: 'Open alerts' });
+    const onItsWay = within(list).getByRole('listitem', { name: 'Deposit of the wrong token' });
+    expect(within(onItsWay).queryByRole('button', { name: 'Return to the seller' })).not.toBeInTheDocument();
+    const failed = within(list).getByRole('listitem', { name: 'Return of a wrong-token deposit failed' });
+    expect(failed).toHaveTextContent(
+      'Its return did not arrive; the deposit is still in the escrow. Send it again:',
+    );
+    await userEvent.click(within(failed).getByRole('button', { name: 'Return to the seller' }));
+    await userEvent.click(within(failed).getByRole('button', { name: 'Confirm return to the seller' }));
+    expect(await screen.findByText('Not returned')).toBeInTheDocument();
+    expect(
+      screen.getByText('The chain’s node refused this return, so nothing was sent: execution reverted'),
+    ).toBeInTheDocument();
+    expect(api.requestsTo('POST /staff/alerts/alert-failed/return-foreign-deposit')).toHaveLength(1);
+    // Still open: the list keeps it.
+    expect(
+      within(list).getByRole('listitem', { name: 'Return of a wrong-token deposit failed' }),
+    ).toBeInTheDocument();
   });
 
   it('offers mediators no return of a held deposit', async () => {

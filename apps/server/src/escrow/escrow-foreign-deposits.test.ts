@@ -1,0 +1,438 @@
+import { randomUUID } from 'node:crypto';
+import { schema } from '@covenant/db';
+import { fundFromDevnetWallet } from '@covenant/devnets';
+import type { EscrowStatusView } from '@covenant/domain';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import {
+  type Address,
+  createTestClient,
+  encodeAbiParameters,
+  type Hex,
+  http,
+  keccak256,
+  numberToHex,
+} from 'viem';
+import { foundry } from 'viem/chains';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestTrader } from '../testing/create-test-trader.js';
+import { type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
+
+// A token an escrow does not hold for its deal (ADR 036): never counted, sent back to the party who
+// sent it. Deposits count at 2 confirmations, as in the watcher's tests.
+let net: EscrowDevnet;
+
+beforeAll(async () => {
+  net = await startEscrowDevnet({ confirmations: 2 });
+});
+
+afterAll(async () => {
+  await net?.close();
+});
+
+/** The wrong-token alerts of a deal's escrow. */
+async function alertsOf(dealId: string) {
+  const [escrow] = await net.database.db
+    .select()
+    .from(schema.escrows)
+    .where(eq(schema.escrows.dealId, dealId));
+  const alerts = await net.database.db
+    .select()
+    .from(schema.staffAlerts)
+    .where(eq(schema.staffAlerts.kind, 'wrong_token_deposit'));
+  return alerts.filter((alert) => alert.details.escrow_id === escrow?.id);
+}
+
+/** An escrow of a deal of 1 WETH for 3,000 USDC; its asset leg's (the seller's) deposit address. */
+async function wethForUsdcEscrow() {
+  const dealId = await net.agreedDeal({
+    assetSymbol: 'WETH',
+    assetAmount: 1_000_000_000_000_000_000n,
+    stableSymbol: 'USDC',
+    stableAmount: 3_000_000_000n,
+  });
+  const created = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+  return { dealId, deposit: created.json().legs[0].deposit_address as string };
+}
+
+/** A payment from a wallet neither party gave the deal (an exchange's, say): the devnet's own. */
+function fromSharedWallet(symbol: string, to: string, amount: bigint) {
+  return fundFromDevnetWallet({
+    rpcUrl: net.chain.rpcUrl,
+    token: net.token(symbol)!,
+    to: to as Address,
+    amount,
+  });
+}
+
+/**
+ * Sets an address's balance of a devnet token in the token's storage (OpenZeppelin's ERC20 keeps the
+ * balances in slot 0): the chain's state changes with no transfer for the watcher to see, as when a
+ * token contract freezes an account.
+ */
+async function setTokenBalance(symbol: string, holder: string, amount: bigint) {
+  const test = createTestClient({ chain: foundry, mode: 'anvil', transport: http(net.chain.rpcUrl) });
+  const slot = keccak256(
+    encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [holder as Address, 0n]),
+  );
+  await test.setStorageAt({
+    address: net.token(symbol)!,
+    index: slot,
+    value: numberToHex(amount, { size: 32 }) as Hex,
+  });
+  expect(await net.balance(symbol, holder)).toBe(amount);
+}
+
+/** The open alerts of one kind about a deal's escrow. */
+async function openAlertsOf(dealId: string, kind: string) {
+  const [escrow] = await net.database.db
+    .select()
+    .from(schema.escrows)
+    .where(eq(schema.escrows.dealId, dealId));
+  const alerts = await net.database.db
+    .select()
+    .from(schema.staffAlerts)
+    .where(and(eq(schema.staffAlerts.kind, kind), isNull(schema.staffAlerts.resolvedAt)));
+  return alerts.filter((alert) => alert.details.escrow_id === escrow?.id);
+}
+
+/** A deal's audit entries of one action. */
+function eventsOf(dealId: string, action: string) {
+  return net.database.db
+    .select()
+    .from(schema.dealAuditEntries)
+    .where(and(eq(schema.dealAuditEntries.dealId, dealId), eq(schema.dealAuditEntries.action, action)));
+}
+
+describe('a deposit of another token than the leg’s', () => {
+  it('does not count another token paid to a leg, alerts staff, and sends it back to the depositor who sent it', async () => {
+    const { dealId, deposit } = await wethForUsdcEscrow();
+    const before = await net.balance('USDC', net.seller.wallet);
+    // The seller pays 123.456789 USDC into the WETH leg's escrow by mistake.
+    await net.pay(net.seller, 'USDC', deposit, 123_456_789n);
+    await net.settle(async () => (await net.balance('USDC', deposit)) === 0n);
+    expect((await net.balance('USDC', net.seller.wallet)) - before).toBe(123_456_789n);
+    const view: EscrowStatusView = (
+      await net.call('GET', `/api/v1/deals/${dealId}/escrow`, net.seller.token)
+    ).json();
+    expect(view.legs[0]).toMatchObject({ state: 'awaiting_deposit', received: '0', pending: '0' });
+    const alerts = await alertsOf(dealId);
+    expect(alerts).toEqual([
+      expect.objectContaining({
+        kind: 'wrong_token_deposit',
+        details: expect.objectContaining({ leg: 'asset', amount: '123456789', sender: 'seller' }),
+        // Resolved once the return was mined: nothing is left for staff to do.
+        resolvedAt: expect.any(Date),
+      }),
+    ]);
+    expect(await eventsOf(dealId, 'foreign_deposit_returned')).toEqual([
+      expect.objectContaining({
+        actorId: null,
+        payload: expect.objectContaining({
+          leg: 'asset',
+          symbol: 'USDC',
+          amount: '123456789',
+          to: 'seller',
+          to_address: net.seller.wallet,
+          decided_by: 'sender_address',
+        }),
+      }),
+    ]);
+  });
+
+  it('sends a token the buyer paid to the seller’s escrow back to the buyer, not to the depositor', async () => {
+    const { dealId, deposit } = await wethForUsdcEscrow();
+    const sellerBefore = await net.balance('USDC', net.seller.wallet);
+    const buyerBefore = await net.balance('USDC', net.buyer.payoutAddress);
+    // The buyer pays its 3,000 USDC to the WETH leg (the seller's) instead of the USDC leg.
+    await net.pay(net.buyer, 'USDC', deposit, 3_000_000_000n);
+    await net.settle(async () => (await net.balance('USDC', deposit)) === 0n);
+    // Back to the buyer at its address in the WETH leg's terms (where it is paid the WETH).
+    expect((await net.balance('USDC', net.buyer.payoutAddress)) - buyerBefore).toBe(3_000_000_000n);
+    expect(await net.balance('USDC', net.seller.wallet)).toBe(sellerBefore);
+    expect(await eventsOf(dealId, 'foreign_deposit_returned')).toEqual([
+      expect.objectContaining({
+        payload: expect.objectContaining({ to: 'buyer', to_address: net.buyer.payoutAddress }),
+      }),
+    ]);
+    const notices = await net.database.db
+      .select()
+      .from(schema.notifications)
+      .where(
+        and(
+          eq(schema.notifications.dealId, dealId),
+          eq(schema.notifications.title, 'Wrong-token deposit returned'),
+        ),
+      );
+    expect(notices.map((notice) => notice.userId).sort()).toEqual([net.buyer.id, net.seller.id].sort());
+    expect(notices[0]?.body).toContain('A deposit of 3000 USDC reached the asset leg’s escrow');
+  });
+
+  it('holds a token from an address neither party gave the deal until compliance returns it to the party who sent it', async () => {
+    const { dealId, deposit } = await wethForUsdcEscrow();
+    // From an exchange's shared wallet, say. The seller's own deposit came from it too (withdrawn from
+    // the same exchange): that makes it no address of the seller's.
+    await fromSharedWallet('WETH', deposit, 1_000n);
+    await fromSharedWallet('USDC', deposit, 5_000_000n);
+    await net.settle(async () => (await alertsOf(dealId)).length > 0);
+    for (let pass = 0; pass < 3; pass++) {
+      await net.mine(1);
+      await net.app.escrow.tick();
+    }
+    // Nobody can say whose it is: it stays, staff are alerted, both parties are told.
+    expect(await net.balance('USDC', deposit)).toBe(5_000_000n);
+    const [alert] = await alertsOf(dealId);
+    expect(alert).toMatchObject({
+      kind: 'wrong_token_deposit',
+      details: { sender: null, amount: '5000000' },
+    });
+    expect(alert?.message).toContain('an address of neither party');
+    expect(await eventsOf(dealId, 'foreign_deposit_held')).toHaveLength(1);
+    expect(await eventsOf(dealId, 'foreign_deposit_returned')).toEqual([]);
+
+    const url = `/api/v1/staff/alerts/${alert!.id}/return-foreign-deposit`;
+    const mediator = await createTestTrader(net.app, { roles: ['mediator'] });
+    const compliance = await createTestTrader(net.app, { roles: ['compliance'] });
+    // Neither a party nor a mediator may send it anywhere.
+    expect((await net.call('POST', url, net.buyer.token, { party: 'buyer' })).statusCode).toBe(403);
+    expect((await net.call('POST', url, mediator.token, { party: 'buyer' })).statusCode).toBe(403);
+    expect((await net.call('POST', url, compliance.token, { party: 'nobody' })).statusCode).toBe(400);
+    expect((await net.call('POST', url, compliance.token, {})).statusCode).toBe(400);
+
+    const before = await net.balance('USDC', net.buyer.payoutAddress);
+    const returned = await net.call('POST', url, compliance.token, { party: 'buyer' });
+    expect(returned.statusCode, returned.body).toBe(200);
+    expect(returned.json()).toMatchObject({
+      to: net.buyer.payoutAddress,
+      alert: { resolved_at: expect.any(String) },
+    });
+    await net.settle(async () => (await net.balance('USDC', deposit)) === 0n);
+    expect((await net.balance('USDC', net.buyer.payoutAddress)) - before).toBe(5_000_000n);
+    expect(await eventsOf(dealId, 'foreign_deposit_returned')).toEqual([
+      expect.objectContaining({
+        actorId: compliance.id,
+        payload: expect.objectContaining({ to: 'buyer', decided_by: 'staff', amount: '5000000' }),
+      }),
+    ]);
+    // Resolved: not again.
+    const again = await net.call('POST', url, compliance.token, { party: 'seller' });
+    expect(again.statusCode).toBe(404);
+    // The watcher reading those blocks again (as after a reorg) finds the deposit returned: no new
+    // alert, no second event.
+    await net.database.db
+      .update(schema.chainScanCursors)
+      .set({ scannedHeight: 0n, scannedBlockRef: null })
+      .where(eq(schema.chainScanCursors.chain, 'ETH'));
+    await net.app.escrow.tick();
+    expect(await alertsOf(dealId)).toHaveLength(1);
+    expect(await eventsOf(dealId, 'foreign_deposit_held')).toHaveLength(1);
+    expect(await eventsOf(dealId, 'foreign_deposit_returned')).toHaveLength(1);
+  });
+
+  it('sends again a return the watcher decided on but could not send', async () => {
+    const { dealId, deposit } = await wethForUsdcEscrow();
+    await fromSharedWallet('USDC', deposit, 7_000_000n);
+    await net.settle(async () => (await alertsOf(dealId)).length > 0);
+    // As if the watcher had named the buyer and the node had not answered while the return was signed:
+    // an alert naming the sender, and no return stored.
+    const [alert] = await alertsOf(dealId);
+    await net.database.db
+      .update(schema.staffAlerts)
+      .set({ details: { ...alert!.details, sender: 'buyer' } })
+      .where(eq(schema.staffAlerts.id, alert!.id));
+    const before = await net.balance('USDC', net.buyer.payoutAddress);
+    await net.settle(async () => (await net.balance('USDC', deposit)) === 0n);
+    expect((await net.balance('USDC', net.buyer.payoutAddress)) - before).toBe(7_000_000n);
+    expect(await eventsOf(dealId, 'foreign_deposit_returned')).toEqual([
+      expect.objectContaining({
+        payload: expect.objectContaining({ to: 'buyer', decided_by: 'sender_address' }),
+      }),
+    ]);
+    // Sent once: further passes leave it.
+    await net.app.escrow.tick();
+    const returns = await net.database.db
+      .select()
+      .from(schema.escrowRelayerTransactions)
+      .where(eq(schema.escrowRelayerTransactions.subject, alert!.subject));
+    expect(returns).toHaveLength(1);
+  });
+
+  it('refuses the staff return on an alert that is not a held deposit', async () => {
+    const admin = await createTestTrader(net.app, { roles: ['admin'] });
+    const [other] = await net.database.db
+      .insert(schema.staffAlerts)
+      .values({
+        kind: 'escrow_reconciliation',
+        subject: randomUUID(),
+        message: 'books do not balance',
+        details: { escrow_id: randomUUID(), leg: 'stable' },
+        createdAt: new Date(),
+      })
+      .returning();
+    const [returnedAlready] = await net.database.db
+      .insert(schema.staffAlerts)
+      .values({
+        kind: 'wrong_token_deposit',
+        subject: randomUUID(),
+        message: 'returned to the seller',
+        details: {
+          escrow_id: randomUUID(),
+          leg: 'asset',
+          token: net.token('USDC'),
+          amount: '1',
+          transaction_hash: `0x${'ab'.repeat(32)}`,
+          log_index: 0,
+          from: net.seller.wallet,
+          sender: 'seller',
+        },
+        createdAt: new Date(),
+      })
+      .returning();
+    for (const alert of [other!, returnedAlready!]) {
+      const answer = await net.call(
+        'POST',
+        `/api/v1/staff/alerts/${alert.id}/return-foreign-deposit`,
+        admin.token,
+        {
+          party: 'seller',
+        },
+      );
+      expect(answer.statusCode, answer.body).toBe(409);
+      expect(answer.json().error.code).toBe('CONFLICT');
+    }
+    const unknown = await net.call(
+      'POST',
+      `/api/v1/staff/alerts/${randomUUID()}/return-foreign-deposit`,
+      admin.token,
+      {
+        party: 'seller',
+      },
+    );
+    expect(unknown.statusCode).toBe(404);
+    await net.database.db
+      .delete(schema.staffAlerts)
+      .where(inArray(schema.staffAlerts.id, [other!.id, returnedAlready!.id]));
+  });
+  it('sends again, from its failure alert, a staff return the chain refused or that reverted', async () => {
+    const { dealId, deposit } = await wethForUsdcEscrow();
+    await fromSharedWallet('USDC', deposit, 4_000_000n);
+    await net.settle(async () => (await alertsOf(dealId)).length > 0);
+    const [held] = await alertsOf(dealId);
+    const compliance = await createTestTrader(net.app, { roles: ['compliance'] });
+    const returnFrom = (alertId: string) =>
+      net.call('POST', `/api/v1/staff/alerts/${alertId}/return-foreign-deposit`, compliance.token, {
+        party: 'buyer',
+      });
+
+    // The token holds the escrow's balance frozen at 0 (as a blacklisting token can): the node refuses
+    // to build the return; nothing is sent, staff read why, the alert stays open.
+    await setTokenBalance('USDC', deposit, 0n);
+    const refused = await returnFrom(held!.id);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().error.message).toMatch(
+      /^The chain’s node refused this return, so nothing was sent: ./,
+    );
+    expect(await openAlertsOf(dealId, 'wrong_token_deposit')).toHaveLength(1);
+    const relayed = () =>
+      net.database.db
+        .select()
+        .from(schema.escrowRelayerTransactions)
+        .where(eq(schema.escrowRelayerTransactions.subject, held!.subject));
+    expect(await relayed()).toEqual([]);
+
+    // Built and sent, then the balance is frozen before it is mined: it reverts on-chain.
+    await setTokenBalance('USDC', deposit, 4_000_000n);
+    await net.automine(false);
+    try {
+      const sent = await returnFrom(held!.id);
+      expect(sent.statusCode, sent.body).toBe(200);
+      await setTokenBalance('USDC', deposit, 0n);
+      await net.settle(async () => (await openAlertsOf(dealId, 'foreign_asset_return_failed')).length > 0);
+    } finally {
+      await net.automine(true);
+    }
+    const [failed] = await openAlertsOf(dealId, 'foreign_asset_return_failed');
+    expect(failed).toMatchObject({
+      subject: held!.subject,
+      details: { sender: null, amount: '4000000', error: 'reverted on-chain' },
+    });
+    expect(failed!.message).toContain('reverted on-chain; the deposit is still in the escrow');
+    expect(await relayed()).toEqual([
+      expect.objectContaining({ status: 'failed', error: 'reverted on-chain' }),
+    ]);
+    // Both parties, told it was on its way, are told it did not arrive.
+    expect(await eventsOf(dealId, 'foreign_deposit_return_failed')).toEqual([
+      expect.objectContaining({ payload: expect.objectContaining({ amount: '4000000', symbol: 'USDC' }) }),
+    ]);
+
+    // The engine does not send a reverted return again by itself.
+    await setTokenBalance('USDC', deposit, 4_000_000n);
+    for (let pass = 0; pass < 2; pass++) {
+      await net.mine(1);
+      await net.app.escrow.tick();
+    }
+    expect(await relayed()).toHaveLength(1);
+    expect(await net.balance('USDC', deposit)).toBe(4_000_000n);
+
+    // Staff send it again from the failure alert: it arrives, every alert of the deposit is resolved.
+    const before = await net.balance('USDC', net.buyer.payoutAddress);
+    const again = await returnFrom(failed!.id);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({
+      to: net.buyer.payoutAddress,
+      alert: { resolved_at: expect.any(String) },
+    });
+    await net.settle(async () => (await net.balance('USDC', deposit)) === 0n);
+    expect((await net.balance('USDC', net.buyer.payoutAddress)) - before).toBe(4_000_000n);
+    expect(await openAlertsOf(dealId, 'foreign_asset_return_failed')).toEqual([]);
+    expect(await openAlertsOf(dealId, 'wrong_token_deposit')).toEqual([]);
+    expect(await eventsOf(dealId, 'foreign_deposit_returned')).toHaveLength(2);
+    // Done: the alert is closed, and the contract would refuse a second return of the same arrival.
+    expect((await returnFrom(failed!.id)).statusCode).toBe(404);
+  });
+
+  it('sends again by itself a return the watcher decided on that was never mined, not one that reverted', async () => {
+    const { dealId, deposit } = await wethForUsdcEscrow();
+    await fromSharedWallet('USDC', deposit, 6_000_000n);
+    await net.settle(async () => (await alertsOf(dealId)).length > 0);
+    // As if the watcher had named the buyer and its return had reverted on-chain.
+    const [alert] = await alertsOf(dealId);
+    await net.database.db
+      .update(schema.staffAlerts)
+      .set({ details: { ...alert!.details, sender: 'buyer' } })
+      .where(eq(schema.staffAlerts.id, alert!.id));
+    const [failedReturn] = await net.database.db
+      .insert(schema.escrowRelayerTransactions)
+      .values({
+        chain: 'ETH',
+        kind: 'foreign_asset_return',
+        subject: alert!.subject,
+        escrowId: alert!.details.escrow_id as string,
+        leg: 'asset',
+        depositAddress: deposit,
+        status: 'failed',
+        error: 'reverted on-chain',
+        rawTransaction: '0x00',
+        txRef: `0x${'cd'.repeat(32)}`,
+        submittedAt: new Date(),
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .returning();
+    for (let pass = 0; pass < 2; pass++) {
+      await net.mine(1);
+      await net.app.escrow.tick();
+    }
+    expect(await net.balance('USDC', deposit)).toBe(6_000_000n);
+
+    // Never mined instead (the node refused it and never saw it): the next pass sends it again.
+    await net.database.db
+      .update(schema.escrowRelayerTransactions)
+      .set({ error: 'refused by the node and never sent' })
+      .where(eq(schema.escrowRelayerTransactions.id, failedReturn!.id));
+    const before = await net.balance('USDC', net.buyer.payoutAddress);
+    // Mined: its alert resolves itself.
+    await net.settle(async () => (await openAlertsOf(dealId, 'wrong_token_deposit')).length === 0);
+    expect(await net.balance('USDC', deposit)).toBe(0n);
+    expect((await net.balance('USDC', net.buyer.payoutAddress)) - before).toBe(6_000_000n);
+  });
+});
