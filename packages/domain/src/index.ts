@@ -21,6 +21,7 @@ export * from './escrow/escrow-api.js';
 export * from './escrow/minimum-bitcoin-deposit.js';
 export * from './fees.js';
 export * from './format-amount.js';
+export * from './format-utc-minute.js';
 export * from './kyc/kyc-application.js';
 export * from './kyc/kyc-submission.js';
 export * from './matching/jurisdiction-deny-list.js';

@@ -1,4 +1,10 @@
-import { type CanonicalValue, formatAmount, isTokenSymbol, tokenDecimals } from '@covenant/domain';
+import {
+  type CanonicalValue,
+  formatAmount,
+  formatUtcMinute,
+  isTokenSymbol,
+  tokenDecimals,
+} from '@covenant/domain';
 
 export interface NotificationText {
   title: string;
@@ -11,13 +17,6 @@ type Payload = { [key: string]: CanonicalValue };
 function text(payload: Payload, key: string): string | undefined {
   const value = payload[key];
   return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
-}
-
-/** An ISO time as "2026-12-02 01:00 UTC"; undefined when it is not one. */
-function utcMinute(iso: string): string | undefined {
-  const time = new Date(iso);
-  if (Number.isNaN(time.getTime())) return undefined;
-  return `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 const unfundedLegs = {
@@ -139,7 +138,7 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
       };
     case 'funding_deadline_closing': {
       const deadline = text(payload, 'funding_deadline');
-      const when = deadline ? utcMinute(deadline) : undefined;
+      const when = deadline ? formatUtcMinute(deadline) : undefined;
       const unfunded: readonly CanonicalValue[] = Array.isArray(payload.unfunded) ? payload.unfunded : [];
       const legs = unfunded.flatMap((leg) =>
         leg === 'asset' || leg === 'stable' ? [unfundedLegs[leg]] : [],
@@ -152,7 +151,7 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
     }
     case 'settlement_window_closing': {
       const settleBy = text(payload, 'settle_by');
-      const when = settleBy ? utcMinute(settleBy) : undefined;
+      const when = settleBy ? formatUtcMinute(settleBy) : undefined;
       return {
         title: 'Settlement window closing',
         body: `${when ? `The deal must start to settle by ${when}.` : 'The deal’s settlement window closes soon.'} Approve your release in the deal room (after the meeting, if the terms require one); otherwise the deal is cancelled and both deposits are refunded.`,

@@ -6,6 +6,7 @@ import {
   type DisputePayout,
   disputePayout,
   disputeResolution,
+  formatUtcMinute,
   nextDealStatus,
 } from '@covenant/domain';
 import { eq } from 'drizzle-orm';
@@ -139,7 +140,7 @@ export async function decideDispute(
  * would hold its payouts (`legsStillLocked`), since a party may soon take its own leg back on-chain.
  */
 function settlementWindowClosed(decision: 'release' | 'split', decideBy: Date): AppError {
-  const when = `${decideBy.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const when = formatUtcMinute(decideBy);
   return new AppError(
     'CONFLICT',
     `A ${decision} had to be decided by ${when}: the escrow's on-chain deadline is too near to pay its legs against each other, since a party may then take its own leg back. Only a refund can be decided, returning every deposit to the party that made it`,

@@ -2,6 +2,7 @@ import {
   type DisputeDecision,
   type DisputeDecisionRequest,
   disputeDecisionSchema,
+  formatUtcMinute,
   type StaffDisputeCase,
 } from '@covenant/domain';
 import { useId, useState } from 'react';
@@ -36,19 +37,14 @@ export const cancelsDealNotice =
 export const refundOnlyNotice =
   'Release and split are not available: the escrow is not fully funded, and they would pay one side out of a deposit the other never matched. Refund both returns every deposit to the party that made it.';
 
-/** "2026-03-09 23:00 UTC" */
-function utcMinute(iso: string): string {
-  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-}
-
 /** Why release and split are no longer offered once the escrow's on-chain deadline is near (the server refuses them too). */
 export function windowClosedNotice(decideBy: string): string {
-  return `Release and split are no longer available: they had to be decided by ${utcMinute(decideBy)}. The escrow’s on-chain deadline is near, after which a party may take its own leg back, so the legs can no longer be paid against each other. Refund both returns every deposit to the party that made it.`;
+  return `Release and split are no longer available: they had to be decided by ${formatUtcMinute(decideBy) ?? decideBy}. The escrow’s on-chain deadline is near, after which a party may take its own leg back, so the legs can no longer be paid against each other. Refund both returns every deposit to the party that made it.`;
 }
 
 /** Until when release and split may still be decided, while they may. */
 export function decideByNotice(decideBy: string): string {
-  return `Release and split must be decided by ${utcMinute(decideBy)}, an hour before the escrow’s on-chain deadline; after that only a refund can be decided.`;
+  return `Release and split must be decided by ${formatUtcMinute(decideBy) ?? decideBy}, an hour before the escrow’s on-chain deadline; after that only a refund can be decided.`;
 }
 
 type ShortLegs = StaffDisputeCase['escrow_short_legs'];
