@@ -1,6 +1,6 @@
 import { schema } from '@covenant/db';
 import type { CanonicalValue } from '@covenant/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { escrowsWithLegDue } from './escrow-rows.js';
@@ -64,6 +64,8 @@ export async function remindFunding(deps: EscrowEngineDeps): Promise<void> {
     due: 'deadline',
     before: new Date(now.getTime() + deadlineReminderMs),
     unlessAudited: 'funding_deadline_closing',
+    // A short window's midpoint not reached yet: nothing to remind of this pass.
+    where: sql`${schema.escrows.createdAt} + (${schema.escrowLegs.deadline} - ${schema.escrows.createdAt}) / 2 <= ${now.toISOString()}::timestamptz`,
   });
   for (const target of due) {
     await remindOnce(deps, target, 'funding_deadline_closing', 'terms_agreed', async (tx) => {

@@ -165,6 +165,41 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
     expect(await net.balance('USDC', net.seller.payoutAddress)).toBe(0n);
     expect(await dealStatus(net.database, dealId)).toBe('cancelled');
   });
+
+  it('leaves a deal whose settlement is on its way when the margin comes: it completes, uncancelled and unreminded', async () => {
+    const { dealId } = await fundedDeal();
+    const opened = await view(net.seller, dealId);
+    const refundAfter = Date.parse(leg(opened, 'asset').refund_after ?? '');
+    // Both approve; the release payouts are sent and wait in the mempool.
+    await net.automine(false);
+    try {
+      await approve(net.seller, dealId, 'asset');
+      await approve(net.buyer, dealId, 'stable');
+      await net.app.escrow.tick();
+      const sending = await view(net.seller, dealId);
+      expect(leg(sending, 'asset').payout).toMatchObject({ kind: 'release', status: 'submitted' });
+      expect(leg(sending, 'stable').payout).toMatchObject({ kind: 'release', status: 'submitted' });
+
+      // The server's clock passes the reminder time and enters the margin before they are mined.
+      await net.clock.advance(refundAfter - settlementSafetyMarginMs / 2 - net.clock.now.getTime());
+      await net.app.escrow.tick();
+      await net.app.escrow.tick();
+      expect(await dealStatus(net.database, dealId)).toBe('escrow_funded');
+    } finally {
+      await net.automine(true);
+    }
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed');
+    const trail = await net.database.db
+      .select({ action: schema.dealAuditEntries.action })
+      .from(schema.dealAuditEntries)
+      .where(eq(schema.dealAuditEntries.dealId, dealId));
+    const actions = trail.map((entry) => entry.action);
+    expect(actions).not.toContain('settlement_window_passed');
+    expect(actions).not.toContain('settlement_window_closing');
+    const done = await view(net.seller, dealId);
+    expect(leg(done, 'asset').payout).toMatchObject({ kind: 'release', status: 'confirmed' });
+    expect(leg(done, 'stable').payout).toMatchObject({ kind: 'release', status: 'confirmed' });
+  });
 });
 
 describe('an approval on a deal that is not settling', () => {

@@ -11,7 +11,7 @@ import {
   type LegState,
   type SignedTransaction,
 } from '@covenant/escrow';
-import { and, eq, inArray, lt, ne, notExists } from 'drizzle-orm';
+import { and, eq, inArray, lt, ne, notExists, type SQL } from 'drizzle-orm';
 
 export type LegRow = typeof schema.escrowLegs.$inferSelect;
 export type LedgerRow = typeof schema.escrowLedgerEntries.$inferSelect;
@@ -175,7 +175,9 @@ export function storedTransactionOf(payout: PayoutRow): SignedTransaction | null
 /**
  * The escrows in `escrowStatus` of deals in `dealStatus` with a leg whose `due` time (its funding
  * `deadline`, or its on-chain `refundAfter`) comes before `before`; with `unlessAudited`, only deals
- * whose audit trail has no entry of that action yet. The deadline steps' work list.
+ * whose audit trail has no entry of that action yet; with `where`, only those it holds for too
+ * (so a step does not lock and re-read a deal every pass only to find nothing to do). The deadline
+ * steps' work list; each step checks again under the deal's lock.
  */
 export function escrowsWithLegDue(
   db: Db,
@@ -185,6 +187,7 @@ export function escrowsWithLegDue(
     due: 'deadline' | 'refundAfter';
     before: Date;
     unlessAudited?: string;
+    where?: SQL;
   },
 ) {
   const audit = schema.dealAuditEntries;
@@ -206,6 +209,7 @@ export function escrowsWithLegDue(
                 .where(and(eq(audit.dealId, schema.deals.id), eq(audit.action, filter.unlessAudited))),
             )
           : undefined,
+        filter.where,
       ),
     );
 }

@@ -1,5 +1,5 @@
 import { schema } from '@covenant/db';
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
 import { cancelDealBySystem } from './cancel-deal-by-system.js';
 import { deadlineReminderMs, remindOnce, type Tx } from './deadline-reminders.js';
 import { escrowDecideBy } from './escrow-decide-by.js';
@@ -12,6 +12,14 @@ const sentStatuses = ['submitting', 'submitted', 'confirmed'] as const;
 
 /** Funded escrows of funded deals, by their legs' on-chain deadlines. */
 const fundedClosing = { escrowStatus: 'funded', dealStatus: 'escrow_funded', due: 'refundAfter' } as const;
+
+/**
+ * The same rule as `settlementUnderWay`, for the work lists: escrows whose settlement has started
+ * are not picked (the check under the deal's lock stays the one that decides).
+ */
+const notSettling = notExists(
+  sql`(select 1 from ${schema.escrowPayouts} where ${schema.escrowPayouts.escrowId} = ${schema.escrows.id} and ${schema.escrowPayouts.source} <> 'late_deposit' and ((${schema.escrowPayouts.source} = 'travel' and ${schema.escrowPayouts.status} in ('ready', 'submitting', 'submitted')) or (${schema.escrowPayouts.source} <> 'travel' and ${schema.escrowPayouts.status} in ('submitting', 'submitted', 'confirmed'))))`,
+);
 
 /**
  * Whether the escrow's settlement has started, so the window no longer applies: a payout of a leg
@@ -48,6 +56,7 @@ export async function remindSettlements(deps: EscrowEngineDeps): Promise<void> {
     ...fundedClosing,
     before: new Date(now.getTime() + settlementSafetyMarginMs + deadlineReminderMs),
     unlessAudited: 'settlement_window_closing',
+    where: notSettling,
   });
   for (const target of due) {
     await remindOnce(deps, target, 'settlement_window_closing', 'escrow_funded', async (tx) => {
@@ -74,6 +83,7 @@ export async function expireSettlements(deps: EscrowEngineDeps): Promise<string[
   const due = await escrowsWithLegDue(deps.db, {
     ...fundedClosing,
     before: new Date(now.getTime() + settlementSafetyMarginMs),
+    where: notSettling,
   });
   const expired: string[] = [];
   for (const target of due) {
