@@ -109,7 +109,9 @@ describe('a deposit of another token than the leg’s', () => {
     const before = await net.balance('USDC', net.seller.wallet);
     // The seller pays 123.456789 USDC into the WETH leg's escrow by mistake.
     await net.pay(net.seller, 'USDC', deposit, 123_456_789n);
-    await net.settle(async () => (await net.balance('USDC', deposit)) === 0n);
+    // Returned once deep enough; its alert resolves once the return is mined.
+    await net.settle(async () => (await openAlertsOf(dealId, 'wrong_token_deposit')).length === 0);
+    expect(await net.balance('USDC', deposit)).toBe(0n);
     expect((await net.balance('USDC', net.seller.wallet)) - before).toBe(123_456_789n);
     const view: EscrowStatusView = (
       await net.call('GET', `/api/v1/deals/${dealId}/escrow`, net.seller.token)
@@ -323,6 +325,12 @@ describe('a deposit of another token than the leg’s', () => {
         party: 'buyer',
       });
 
+    // Seen in its block, not yet as deep as a deposit must be to count: not yet.
+    const early = await returnFrom(held!.id);
+    expect(early.statusCode, early.body).toBe(409);
+    expect(early.json().error.details).toEqual({ reason: 'deposit_not_confirmed' });
+    await net.mine(1);
+
     // The token holds the escrow's balance frozen at 0 (as a blacklisting token can): the node refuses
     // to build the return; nothing is sent, staff read why, the alert stays open.
     await setTokenBalance('USDC', deposit, 0n);
@@ -390,49 +398,100 @@ describe('a deposit of another token than the leg’s', () => {
     expect((await returnFrom(failed!.id)).statusCode).toBe(404);
   });
 
-  it('sends again by itself a return the watcher decided on that was never mined, not one that reverted', async () => {
+  it('returns a wrong token from a party once it is deep; one that reverted goes back to that party only, one never mined the engine sends again', async () => {
     const { dealId, deposit } = await wethForUsdcEscrow();
-    await fromSharedWallet('USDC', deposit, 6_000_000n);
-    await net.settle(async () => (await alertsOf(dealId)).length > 0);
-    // As if the watcher had named the buyer and its return had reverted on-chain.
+    const relayed = (subject: string) =>
+      net.database.db
+        .select()
+        .from(schema.escrowRelayerTransactions)
+        .where(eq(schema.escrowRelayerTransactions.subject, subject));
+    // The buyer pays 6 USDC into the seller's WETH escrow by mistake. Seen at one confirmation of the
+    // two a deposit needs: alerted, nothing sent yet.
+    await net.pay(net.buyer, 'USDC', deposit, 6_000_000n);
+    await net.app.escrow.tick();
     const [alert] = await alertsOf(dealId);
-    await net.database.db
-      .update(schema.staffAlerts)
-      .set({ details: { ...alert!.details, sender: 'buyer' } })
-      .where(eq(schema.staffAlerts.id, alert!.id));
-    const [failedReturn] = await net.database.db
-      .insert(schema.escrowRelayerTransactions)
-      .values({
-        chain: 'ETH',
-        kind: 'foreign_asset_return',
-        subject: alert!.subject,
-        escrowId: alert!.details.escrow_id as string,
-        leg: 'asset',
-        depositAddress: deposit,
-        status: 'failed',
-        error: 'reverted on-chain',
-        rawTransaction: '0x00',
-        txRef: `0x${'cd'.repeat(32)}`,
-        submittedAt: new Date(),
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      })
-      .returning();
+    expect(alert).toMatchObject({ details: { sender: 'buyer', block_ref: expect.any(String) } });
+    expect(await relayed(alert!.subject)).toEqual([]);
+
+    // Deep enough: the return is sent; the escrow's balance is frozen before it is mined, so it reverts.
+    await net.automine(false);
+    try {
+      await net.mine(1);
+      await net.app.escrow.tick();
+      expect(await relayed(alert!.subject)).toEqual([expect.objectContaining({ status: 'submitted' })]);
+      await setTokenBalance('USDC', deposit, 0n);
+      await net.settle(async () => (await openAlertsOf(dealId, 'foreign_asset_return_failed')).length > 0);
+    } finally {
+      await net.automine(true);
+    }
+    const [failed] = await openAlertsOf(dealId, 'foreign_asset_return_failed');
+    expect(failed).toMatchObject({ details: { sender: 'buyer', error: 'reverted on-chain' } });
+    expect(await eventsOf(dealId, 'foreign_deposit_return_failed')).toHaveLength(1);
+
+    // Not sent again by itself: it would revert the same way.
+    await setTokenBalance('USDC', deposit, 6_000_000n);
     for (let pass = 0; pass < 2; pass++) {
       await net.mine(1);
       await net.app.escrow.tick();
     }
-    expect(await net.balance('USDC', deposit)).toBe(6_000_000n);
+    expect(await relayed(alert!.subject)).toHaveLength(1);
+    // Staff may send it again, but only to the buyer, whose address sent it.
+    const admin = await createTestTrader(net.app, { roles: ['admin'] });
+    const toSeller = await net.call(
+      'POST',
+      `/api/v1/staff/alerts/${failed!.id}/return-foreign-deposit`,
+      admin.token,
+      { party: 'seller' },
+    );
+    expect(toSeller.statusCode, toSeller.body).toBe(409);
+    expect(toSeller.json().error.message).toBe(
+      "This deposit came from the buyer's address: it can only be returned to the buyer",
+    );
 
-    // Never mined instead (the node refused it and never saw it): the next pass sends it again.
+    // Had it never been mined instead (refused by the node and never seen by it), the next pass
+    // sends it again by itself; mined, every alert of the deposit resolves.
     await net.database.db
       .update(schema.escrowRelayerTransactions)
       .set({ error: 'refused by the node and never sent' })
-      .where(eq(schema.escrowRelayerTransactions.id, failedReturn!.id));
+      .where(eq(schema.escrowRelayerTransactions.subject, alert!.subject));
     const before = await net.balance('USDC', net.buyer.payoutAddress);
-    // Mined: its alert resolves itself.
-    await net.settle(async () => (await openAlertsOf(dealId, 'wrong_token_deposit')).length === 0);
+    await net.settle(
+      async () =>
+        (await openAlertsOf(dealId, 'wrong_token_deposit')).length === 0 &&
+        (await openAlertsOf(dealId, 'foreign_asset_return_failed')).length === 0,
+    );
     expect(await net.balance('USDC', deposit)).toBe(0n);
     expect((await net.balance('USDC', net.buyer.payoutAddress)) - before).toBe(6_000_000n);
+    expect(await relayed(alert!.subject)).toHaveLength(2);
+  });
+  it('sends nothing back for a wrong-token deposit a reorg dropped before it was deep enough', async () => {
+    const { dealId, deposit } = await wethForUsdcEscrow();
+    const before = await net.snapshot();
+    await net.pay(net.buyer, 'USDC', deposit, 2_000_000n);
+    await net.app.escrow.tick();
+    const [ghost] = await alertsOf(dealId);
+    expect(ghost).toMatchObject({ details: { sender: 'buyer' } });
+    // The block is reorged away, and the buyer's payment with it.
+    await net.revert(before);
+    await net.mine(3);
+    for (let pass = 0; pass < 3; pass++) {
+      await net.app.escrow.tick();
+      await net.mine(1);
+    }
+    const returns = () =>
+      net.database.db
+        .select()
+        .from(schema.escrowRelayerTransactions)
+        .where(eq(schema.escrowRelayerTransactions.kind, 'foreign_asset_return'));
+    const sentBefore = await returns();
+    expect(sentBefore.filter((row) => row.subject === ghost!.subject)).toEqual([]);
+    // The buyer pays again, for real this time: that deposit alone goes back.
+    const buyerBefore = await net.balance('USDC', net.buyer.wallet);
+    await net.pay(net.buyer, 'USDC', deposit, 2_000_000n);
+    await net.settle(async () => (await net.balance('USDC', deposit)) === 0n);
+    expect(await net.balance('USDC', net.buyer.wallet)).toBe(buyerBefore);
+    const sent = (await returns()).filter((row) => row.escrowId === ghost!.details.escrow_id);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.subject).not.toBe(ghost!.subject);
   });
 });

@@ -1,6 +1,6 @@
 import { schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
-import type { Leg } from '@covenant/escrow';
+import { type Leg, meetsPolicy } from '@covenant/escrow';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { EscrowChain } from './escrow-chains.js';
@@ -175,7 +175,7 @@ async function returnBySender(
 export async function handleForeignDeposit(
   deps: EscrowEngineDeps,
   chain: EscrowChain,
-  deposit: ForeignDeposit,
+  deposit: ForeignDeposit & { blockRef: string | null },
 ): Promise<void> {
   const { watched } = deposit;
   const subject = `${deposit.txRef}:${deposit.position}`;
@@ -203,26 +203,38 @@ export async function handleForeignDeposit(
   const message = !canReturn
     ? `A deposit of another token (${asset}) reached the ${watched.leg} leg's escrow; staff return it by hand`
     : sender
-      ? `A deposit of another token (${asset}) reached the ${watched.leg} leg's escrow from the ${sender}; it is being sent back to the ${sender}'s address in the terms`
+      ? `A deposit of another token (${asset}) reached the ${watched.leg} leg's escrow from the ${sender}; it is sent back to the ${sender}'s address in the terms once it is confirmed`
       : `A deposit of another token (${asset}) reached the ${watched.leg} leg's escrow from ${deposit.from ?? 'an unknown sender'}, an address of neither party; it is held until staff return it to the party who sent it`;
-  const raised = await raiseStaffAlert(deps, {
-    kind: foreignDepositAlert,
-    subject,
-    message,
-    details: {
-      escrow_id: watched.escrowId,
-      leg: watched.leg,
-      token: deposit.tokenAddress,
-      amount: deposit.amount.toString(),
-      transaction_hash: deposit.txRef,
-      log_index: deposit.position,
-      from: deposit.from,
-      sender,
-    },
-  });
+  const details: ForeignDepositDetails = {
+    escrow_id: watched.escrowId,
+    leg: watched.leg,
+    token: deposit.tokenAddress,
+    amount: deposit.amount.toString(),
+    transaction_hash: deposit.txRef,
+    log_index: deposit.position,
+    block_ref: deposit.blockRef,
+    from: deposit.from,
+    sender,
+  };
+  const raised = await raiseStaffAlert(deps, { kind: foreignDepositAlert, subject, message, details });
+  if (!raised) {
+    // Seen again in another block (a reorg): its depth is counted from there.
+    await deps.db
+      .update(schema.staffAlerts)
+      .set({ details })
+      .where(
+        and(
+          eq(schema.staffAlerts.kind, foreignDepositAlert),
+          eq(schema.staffAlerts.subject, subject),
+          isNull(schema.staffAlerts.resolvedAt),
+          sql`${schema.staffAlerts.details}->>'block_ref' is distinct from ${deposit.blockRef}`,
+        ),
+      );
+  }
   if (!canReturn) return;
   if (sender) {
-    await returnBySender(deps, chain, leg, deposit, sender);
+    // Sent once the deposit is as deep as a deposit must be to count; usually by a later pass.
+    if ((await depthOf(chain, details)) === 'deep') await returnBySender(deps, chain, leg, deposit, sender);
     return;
   }
   if (raised) {
@@ -234,6 +246,23 @@ export async function handleForeignDeposit(
   }
 }
 
+/**
+ * Whether a foreign deposit is as deep as a deposit of the leg's own asset must be to count (the
+ * chain's confirmation policy) in the block it was last seen in: only then may it go back, so a
+ * reorg cannot make the escrow pay back a deposit that never arrived, nor one seen again at
+ * another position (a new subject) be paid back twice. `moved`: its transaction is deep in another
+ * block, where the watcher saw it again (that sighting's alert is the live one).
+ */
+async function depthOf(
+  chain: EscrowChain,
+  details: Pick<ForeignDepositDetails, 'transaction_hash' | 'block_ref'>,
+): Promise<'deep' | 'waiting' | 'moved'> {
+  const status = await chain.adapter.confirmations(details.transaction_hash);
+  if (status.state !== 'included' || !meetsPolicy(chain.adapter.confirmationPolicy, status)) return 'waiting';
+  if (details.block_ref && status.blockRef !== details.block_ref) return 'moved';
+  return 'deep';
+}
+
 /** A wrong-token alert's details, as `handleForeignDeposit` writes them. */
 const foreignDepositDetails = z.object({
   escrow_id: z.uuid(),
@@ -242,6 +271,8 @@ const foreignDepositDetails = z.object({
   amount: z.string().regex(/^[1-9]\d{0,77}$/),
   transaction_hash: z.string(),
   log_index: z.number().int().nonnegative(),
+  /** The block it was last seen in; absent on alerts raised before it was recorded. */
+  block_ref: z.string().nullable().optional(),
   from: z.string().nullable(),
   sender: z.enum(['buyer', 'seller']).nullable(),
 });
@@ -272,12 +303,12 @@ async function alertedDeposit(deps: EscrowEngineDeps, details: ForeignDepositDet
 }
 
 /**
- * Sends again the returns the watcher decided on and that never reached the chain: the node did not
- * answer while it signed (no return stored), or the return was stored and never mined (refused by
- * the node, its lifetime ended). An open wrong-token alert naming its sender, with no return of that
- * deposit on its way or done. One that was mined and reverted is left to staff: sending the same
- * again would revert the same way unless something changed (its own alert says so). Each full engine
- * pass; the open alerts are few.
+ * Sends the returns the watcher decided on and that have not reached the chain: an open wrong-token
+ * alert naming its sender, with no return of that deposit on its way or done, once the deposit is
+ * deep enough (`depthOf`) — the first time, or again when the node did not answer while it signed
+ * (no return stored) or the return was never mined (refused by the node, its lifetime ended). One
+ * that was mined and reverted is left to staff: sending the same again would revert the same way
+ * unless something changed (its own alert says so). Each full engine pass; the open alerts are few.
  */
 export async function retryForeignReturns(deps: EscrowEngineDeps): Promise<void> {
   const relayed = schema.escrowRelayerTransactions;
@@ -297,6 +328,13 @@ export async function retryForeignReturns(deps: EscrowEngineDeps): Promise<void>
     if (!details.success || details.data.sender === null) continue;
     const found = await alertedDeposit(deps, details.data);
     if (!found) continue;
+    const depth = await depthOf(found.chain, details.data);
+    if (depth === 'moved') {
+      // Seen again at another position of its new block: the alert of that sighting carries it.
+      await resolveStaffAlert(deps, { id: alert.id });
+      continue;
+    }
+    if (depth === 'waiting') continue;
     await returnBySender(deps, found.chain, found.leg, found.deposit, details.data.sender);
   }
 }
@@ -335,9 +373,28 @@ export async function returnHeldForeignDeposit(
       'This alert is not a wrong-token deposit held for staff or one whose return failed',
     );
   }
+  const { sender } = details.data;
+  if (sender !== null && input.party !== sender) {
+    // The engine named the sender by an address that party gave the deal: it goes back to them only.
+    throw new AppError(
+      'CONFLICT',
+      `This deposit came from the ${sender}'s address: it can only be returned to the ${sender}`,
+      { sender },
+    );
+  }
   const found = await alertedDeposit(deps, details.data);
   if (!found) throw new AppError('CONFLICT', 'This escrow cannot return another token by itself');
   const { leg, chain, deposit } = found;
+  const depth = await depthOf(chain, details.data);
+  if (depth !== 'deep') {
+    throw new AppError(
+      'CONFLICT',
+      depth === 'waiting'
+        ? 'This deposit is not confirmed yet: it can be returned once it is as deep as a deposit must be to count'
+        : 'This deposit’s transaction is now in another block: return it from the alert raised for it there',
+      { reason: depth === 'waiting' ? 'deposit_not_confirmed' : 'deposit_moved' },
+    );
+  }
   let sent: RelayerTransactionRow | null;
   try {
     sent = await returnForeignDeposit(deps, chain, leg, deposit, {
