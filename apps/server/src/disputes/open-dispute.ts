@@ -1,8 +1,8 @@
 import { schema } from '@covenant/db';
 import { AppError, type Dispute, nextDealStatus, type OpenDispute } from '@covenant/domain';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { isUniqueViolation } from '../auth/unique-violation.js';
-import { appendDealEvent } from '../deals/append-deal-event.js';
+import { appendDealEvent, type Transaction } from '../deals/append-deal-event.js';
 import type { DisputeDeps } from './dispute-deps.js';
 import { findPartyDeal } from './find-party-deal.js';
 import { linkDisputeEvidence } from './link-dispute-evidence.js';
@@ -17,6 +17,34 @@ import {
 
 const alreadyOpen = () =>
   new AppError('CONFLICT', 'This deal already has an open dispute', { reason: 'dispute_open' });
+
+/**
+ * A funded deal whose settlement has started (a leg's release is on its way or paid) can no longer
+ * be disputed: the mediator could not undo the leg that went, and a dispute would hold back the
+ * other, which is now owed. Checked with the deal locked: the engine marks a settlement's first leg
+ * as sent under the same lock, so one of the two comes first.
+ */
+async function assertSettlementNotUnderWay(tx: Transaction, dealId: string): Promise<void> {
+  const [sent] = await tx
+    .select({ leg: schema.escrowPayouts.leg })
+    .from(schema.escrowPayouts)
+    .innerJoin(schema.escrows, eq(schema.escrows.id, schema.escrowPayouts.escrowId))
+    .where(
+      and(
+        eq(schema.escrows.dealId, dealId),
+        eq(schema.escrowPayouts.source, 'settlement'),
+        inArray(schema.escrowPayouts.status, ['submitting', 'submitted', 'confirmed']),
+      ),
+    )
+    .limit(1);
+  if (sent) {
+    throw new AppError(
+      'CONFLICT',
+      'The settlement is under way: a leg has been paid out, so the deal can no longer be disputed. The other leg follows; contact support if it does not arrive',
+      { reason: 'settlement_under_way' },
+    );
+  }
+}
 
 /**
  * A party disputes its deal (once terms are agreed or the escrow is funded): the deal becomes
@@ -43,6 +71,7 @@ export async function openDispute(
     disputeId = await deps.db.transaction(async (tx) => {
       const locked = await findPartyDeal(tx, userId, dealId, { lock: true });
       const status = nextDealStatus(locked.status, 'open_dispute', locked.role);
+      await assertSettlementNotUnderWay(tx, dealId);
       await tx.update(schema.deals).set({ status, updatedAt: now }).where(eq(schema.deals.id, dealId));
       const [row] = await tx
         .insert(schema.dealDisputes)

@@ -1,7 +1,7 @@
 import { schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
 import { type Leg, legDepositor, legGivenBy } from '@covenant/escrow';
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import { loadMeetingRecords, settlementWaits } from '../meetings/meeting-state.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { type LegRow, type PayoutRow, receivedOf } from './escrow-rows.js';
@@ -10,16 +10,48 @@ import { unsignedPayoutOf } from './payout-variants.js';
 
 type Party = 'buyer' | 'seller';
 
+/** Payout statuses of a payout on its way out of its leg, or out of it. */
+export const sentPayoutStatuses = ['submitting', 'submitted', 'confirmed'] as const;
+
+/** A settlement's or a mediator's release or split: one payout per leg, carried out together. */
+export function pairedPayout(payout: Pick<PayoutRow, 'source' | 'kind'>): boolean {
+  return (payout.source === 'settlement' || payout.source === 'mediator') && payout.kind !== 'refund';
+}
+
 /**
  * Who may approve a payout besides the platform: the depositor for the deal's own release and for
  * a cancelled deal's refund (the party giving the money, or getting it back); either party for a
  * mediator's decision, so the decision is carried out whichever side cooperates, and for a late
- * deposit's return, whose destination (the depositor's refund address) is fixed.
+ * deposit's return, whose destination (the depositor's refund address) is fixed. Either party too
+ * for a leg of a settlement another leg of which has gone out (`committed`): that leg is owed, and
+ * its content is the engine's, fixed by the terms, so the party it pays may approve it when it had
+ * to be built again (its signed form expired) and the depositor, paid already, does not.
  */
-export function eligibleSigners(payout: Pick<PayoutRow, 'source'>, leg: Leg): Party[] {
-  return payout.source === 'mediator' || payout.source === 'late_deposit'
+export function eligibleSigners(payout: Pick<PayoutRow, 'source'>, leg: Leg, committed = false): Party[] {
+  return committed || payout.source === 'mediator' || payout.source === 'late_deposit'
     ? ['buyer', 'seller']
     : [legDepositor[leg]];
+}
+
+/** Whether another leg's payout of the same settlement (or mediator release or split) has gone out. */
+export async function committedPayout(
+  db: EscrowEngineDeps['db'],
+  payout: Pick<PayoutRow, 'escrowId' | 'source' | 'kind' | 'leg'>,
+): Promise<boolean> {
+  if (!pairedPayout(payout)) return false;
+  const started = await db
+    .select({ id: schema.escrowPayouts.id })
+    .from(schema.escrowPayouts)
+    .where(
+      and(
+        eq(schema.escrowPayouts.escrowId, payout.escrowId),
+        eq(schema.escrowPayouts.source, payout.source),
+        ne(schema.escrowPayouts.leg, payout.leg),
+        inArray(schema.escrowPayouts.status, [...sentPayoutStatuses]),
+      ),
+    )
+    .limit(1);
+  return started.length > 0;
 }
 
 /** What a `signature` approval is on each chain that takes one. */
@@ -130,7 +162,7 @@ export async function approvePayout(
       },
     );
   }
-  if (!eligibleSigners(payout, input.leg).includes(party)) {
+  if (!eligibleSigners(payout, input.leg, await committedPayout(deps.db, payout)).includes(party)) {
     throw new AppError('FORBIDDEN', 'The other party approves this leg’s payout', { leg: input.leg });
   }
   if (payout.status !== 'collecting' && payout.status !== 'ready') {

@@ -179,6 +179,15 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
       const sending = await view(net.seller, dealId);
       expect(leg(sending, 'asset').payout).toMatchObject({ kind: 'release', status: 'submitted' });
       expect(leg(sending, 'stable').payout).toMatchObject({ kind: 'release', status: 'submitted' });
+      // Its legs are on their way: a dispute could undo neither, and would hold back the one owed.
+      const dispute = await net.call('POST', `/api/v1/deals/${dealId}/disputes`, net.buyer.token, {
+        reason: 'The seller has not answered my messages since the payouts went out.',
+      });
+      expect(dispute.statusCode, dispute.body).toBe(409);
+      expect(dispute.json().error).toMatchObject({
+        code: 'CONFLICT',
+        details: { reason: 'settlement_under_way' },
+      });
 
       // The server's clock passes the reminder time and enters the margin before they are mined.
       await net.clock.advance(refundAfter - settlementSafetyMarginMs / 2 - net.clock.now.getTime());

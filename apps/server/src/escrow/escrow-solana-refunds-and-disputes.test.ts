@@ -1,3 +1,5 @@
+import { schema } from '@covenant/db';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTrader } from '../testing/create-test-trader.js';
 import { escrowSteps } from '../testing/escrow-steps.js';
@@ -172,6 +174,11 @@ describe('a deposit arriving after a Solana payout was approved', () => {
     await net.settle(async () => leg(await view(net.buyer, dealId), 'stable').received === '250000005');
     await approveSolana(net.seller, dealId, 'asset');
     await net.settle(async () => leg(await view(net.buyer, dealId), 'stable').signing_payload !== null);
+    // The seller's SOL has not gone to the buyer meanwhile: no leg goes until every leg signs, so the
+    // buyer cannot take the SOL and leave the stable leg waiting for an approval it never gives.
+    const waiting = await view(net.buyer, dealId);
+    expect(leg(waiting, 'asset').payout).toMatchObject({ status: 'ready', transaction_hash: null });
+    expect(await sol().lamports(deposit.asset)).toBeGreaterThanOrEqual(1_000_000_000n);
     const again = await approveSolana(net.buyer, dealId, 'stable');
     expect(again.data).not.toBe(first.data);
     expect(again.summary.transfers).toEqual([
@@ -183,5 +190,42 @@ describe('a deposit arriving after a Solana payout was approved', () => {
     expect((await sol().tokens('USDC', seller.payoutAddress)) - before.seller).toBe(249_975_000n);
     expect((await sol().tokens('USDC', buyer.refundAddress)) - before.buyer).toBe(5n);
     await expectBooksBalance(net, dealId);
+  });
+  it('lets the party a leg pays approve it when it was built again after the other leg had gone', async () => {
+    const { dealId, deposit } = await openedEscrow(solForUsdc(1_000_000_000n, 120_000_000n));
+    const seller = net.seller.solana!;
+    const sellerBefore = await sol().tokens('USDC', seller.payoutAddress);
+    await sol().pay('SOL', deposit.asset, 1_000_000_000n);
+    await sol().pay('USDC', deposit.stable, 120_000_000n);
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'escrow_funded');
+    await approveSolana(net.buyer, dealId, 'stable');
+    // As if the asset leg's payout had gone out (its sending came first), and then a deposit landed
+    // on the stable leg before its own payout went: built again, it needs an approval again. The
+    // buyer, who has the SOL, would not give it; the seller, whom it pays, may.
+    const [escrow] = await net.database.db
+      .select()
+      .from(schema.escrows)
+      .where(eq(schema.escrows.dealId, dealId));
+    await net.database.db
+      .update(schema.escrowPayouts)
+      .set({ status: 'confirmed' })
+      .where(and(eq(schema.escrowPayouts.escrowId, escrow!.id), eq(schema.escrowPayouts.leg, 'asset')));
+    // And the deal disputed in the same instant (the API refuses a dispute once a leg has gone): the
+    // leg still owed goes all the same.
+    await net.database.db.update(schema.deals).set({ status: 'disputed' }).where(eq(schema.deals.id, dealId));
+    await sol().pay('USDC', deposit.stable, 5n);
+    await net.settle(async () => leg(await view(net.seller, dealId), 'stable').signing_payload !== null);
+    expect(leg(await view(net.buyer, dealId), 'stable').signing_payload).not.toBeNull();
+    const approved = await approveSolana(net.seller, dealId, 'stable');
+    expect(approved.summary.transfers).toEqual([
+      { kind: 'payout', to: seller.payoutAddress, amount: '119988000' },
+      { kind: 'fee', to: sol().info.feeAddress, amount: '12000' },
+      { kind: 'refund', to: net.buyer.solana!.refundAddress, amount: '5' },
+    ]);
+    await net.settle(
+      async () => leg(await view(net.seller, dealId), 'stable').payout?.status === 'confirmed',
+      30,
+    );
+    expect((await sol().tokens('USDC', seller.payoutAddress)) - sellerBefore).toBe(119_988_000n);
   });
 });

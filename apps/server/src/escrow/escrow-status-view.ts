@@ -1,6 +1,6 @@
 import type { EscrowStatusView, TypedDataJson } from '@covenant/domain';
 import { legDepositor, viewLeg } from '@covenant/escrow';
-import { eligibleSigners } from './approve-payout.js';
+import { eligibleSigners, pairedPayout, sentPayoutStatuses } from './approve-payout.js';
 import { settleByOf } from './escrow-decide-by.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { ledgerEntryOf, legOf, loadEscrowBooks, settlementTransactionsOf } from './escrow-rows.js';
@@ -30,10 +30,20 @@ export async function escrowStatusView(
     const approvedBy = signatures.map((signature) => signature.signer);
     // What the caller is asked to sign: the leg's payout, or after it a late deposit's return.
     const candidates = [...(payout ? [payout] : []), ...books.lateDepositPayouts(row.leg)];
+    // A settlement another leg of which has gone out is owed: the party it pays may approve it too.
+    const committed = (candidate: (typeof candidates)[number]) =>
+      pairedPayout(candidate) &&
+      books.legs.some((other) => {
+        const theirs = other.leg === row.leg ? null : books.payout(other.leg);
+        return (
+          theirs?.source === candidate.source &&
+          (sentPayoutStatuses as readonly string[]).includes(theirs.status)
+        );
+      });
     const awaiting = candidates.find(
       (candidate) =>
         candidate.status === 'collecting' &&
-        eligibleSigners(candidate, row.leg).includes(party) &&
+        eligibleSigners(candidate, row.leg, committed(candidate)).includes(party) &&
         !books.signatures(candidate.id).some((signature) => signature.signer === party),
     );
     // Ethereum's payload is the EIP-712 typed data itself; other chains' carry their format.

@@ -1,7 +1,7 @@
 import { schema } from '@covenant/db';
 import type { SettlementPlan } from '@covenant/escrow';
 import { and, eq, inArray } from 'drizzle-orm';
-import { eligibleSigners } from './approve-payout.js';
+import { committedPayout, eligibleSigners } from './approve-payout.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { depositOutputsOf, heldOf, loadEscrowBooks, type PayoutRow } from './escrow-rows.js';
 import { buildStoredPayout, planJson } from './payout-variants.js';
@@ -51,7 +51,7 @@ export async function renewExpiredPayout(
       leg,
       plan,
       depositOutputsOf(leg, ledger),
-      eligibleSigners(payout, payout.leg),
+      eligibleSigners(payout, payout.leg, await committedPayout(deps.db, payout)),
     );
   } catch (error) {
     return refuse(`it cannot be built again: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,6 +1,7 @@
 import { schema } from '@covenant/db';
 import { type PartySignature, PayoutExpiredError, type SignedTransaction } from '@covenant/escrow';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
+import { pairedPayout, sentPayoutStatuses } from './approve-payout.js';
 import { crashIfAt } from './escrow-crash-point.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { type PayoutRow, plannedDepositsOf, setLegState, storedTransactionOf } from './escrow-rows.js';
@@ -12,7 +13,11 @@ import { renewTravelPayout } from './travel-payouts.js';
 
 /**
  * Sends approved payouts, each exactly once. A settlement is atomic across the deal: its two legs go
- * only when both giving parties have approved and the deal is still funded (not disputed). The
+ * only when both giving parties have approved, the deal is still funded (not disputed), and every
+ * leg's payout still signs (`everyLegSigns`: one whose signed form expired is built again and
+ * approved again first, so a depositor cannot have the other leg paid and then withhold its own);
+ * once one leg has gone the others are owed and go whatever happens to the deal, approved by
+ * either party if one must be built again (`eligibleSigners`). The
  * platform co-signs, the relayer's signed transaction is stored with its hash (`submitting`), and
  * only then broadcast; after a crash anywhere in between, the next pass re-sends the same stored
  * bytes, or co-signs again (deterministic signatures) when nothing was stored, and the escrow
@@ -35,11 +40,10 @@ export async function submitPayouts(deps: EscrowEngineDeps): Promise<string[]> {
     .innerJoin(schema.deals, eq(schema.deals.id, schema.escrows.dealId))
     .where(eq(schema.escrowPayouts.status, 'ready'));
   // A settlement or a mediator's release or split whose first payout is already on its way (a crash,
-  // or a send that failed, came between the legs) is committed: its other legs go on their own.
-  const paired = (payout: PayoutRow) =>
-    (payout.source === 'settlement' || payout.source === 'mediator') && payout.kind !== 'refund';
+  // or a send that failed, came between the legs) is committed: its other legs go on their own,
+  // whatever the deal's status has become meanwhile.
   const pairing = [
-    ...new Set(ready.filter(({ payout }) => paired(payout)).map(({ payout }) => payout.escrowId)),
+    ...new Set(ready.filter(({ payout }) => pairedPayout(payout)).map(({ payout }) => payout.escrowId)),
   ];
   const started =
     pairing.length === 0
@@ -51,7 +55,7 @@ export async function submitPayouts(deps: EscrowEngineDeps): Promise<string[]> {
             and(
               inArray(schema.escrowPayouts.escrowId, pairing),
               inArray(schema.escrowPayouts.source, ['settlement', 'mediator']),
-              inArray(schema.escrowPayouts.status, ['submitting', 'submitted', 'confirmed']),
+              inArray(schema.escrowPayouts.status, [...sentPayoutStatuses]),
             ),
           );
   const locked = new Map<string, boolean>();
@@ -61,31 +65,77 @@ export async function submitPayouts(deps: EscrowEngineDeps): Promise<string[]> {
     const legsStarted = started.filter(
       (other) => other.escrowId === payout.escrowId && other.source === payout.source,
     );
-    if (payout.source === 'settlement') {
+    const first = pairedPayout(payout) && legsStarted.length === 0;
+    if (payout.source === 'settlement' && first) {
       if (dealStatus !== 'escrow_funded') continue;
       const legsReady = ready.filter(
         (other) => other.payout.escrowId === payout.escrowId && other.payout.source === 'settlement',
       );
-      if (legsReady.length + legsStarted.length < 2) continue;
+      if (legsReady.length < 2) continue;
     }
-    // Before the first leg goes, every leg must still be held for the deal (legs-still-locked.ts).
-    if (paired(payout) && legsStarted.length === 0) {
-      let stillLocked = locked.get(payout.escrowId);
-      if (stillLocked === undefined) {
-        stillLocked = await legsStillLocked(deps, payout.escrowId);
-        locked.set(payout.escrowId, stillLocked);
+    if (first) {
+      const group = `${payout.escrowId}:${payout.source}`;
+      // Before the first leg goes, every leg must still be held for the deal (legs-still-locked.ts)
+      // and every leg's payout must still sign: a leg whose signed form expired (a deposit landed
+      // after it was built) is built again and approved again, and no leg goes meanwhile.
+      let go = locked.get(group);
+      if (go === undefined) {
+        go = (await legsStillLocked(deps, payout.escrowId)) && (await everyLegSigns(deps, payout));
+        locked.set(group, go);
       }
-      if (!stillLocked) continue;
+      if (!go) continue;
     }
     const chain = deps.chains.get(payout.chain);
-    if (chain && (await chain.relayerTurn(() => cosignAndSend(deps, payout)))) touched.add(payout.escrowId);
+    if (!chain) continue;
+    const outcome = await chain.relayerTurn(() =>
+      cosignAndSend(deps, payout, { firstOfSettlement: first && payout.source === 'settlement' }),
+    );
+    if (outcome !== 'not_sent') touched.add(payout.escrowId);
+    // A group whose first leg did not go (it expired since, or the deal was disputed) waits whole.
+    if (first && outcome !== 'sent') locked.set(`${payout.escrowId}:${payout.source}`, false);
   }
   return [...touched];
 }
 
-async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise<boolean> {
+/**
+ * Whether every leg of the payout's group (its settlement, or its mediator's release or split) is
+ * ready and signs now, read afresh: the list the pass started from may be stale. A leg whose signed
+ * form expired is built again (`renewExpiredPayout`), one the chain refuses is for staff; either
+ * holds every leg back.
+ */
+async function everyLegSigns(deps: EscrowEngineDeps, payout: PayoutRow): Promise<boolean> {
+  const group = await deps.db
+    .select()
+    .from(schema.escrowPayouts)
+    .where(
+      and(
+        eq(schema.escrowPayouts.escrowId, payout.escrowId),
+        eq(schema.escrowPayouts.source, payout.source),
+        ne(schema.escrowPayouts.status, 'superseded'),
+      ),
+    );
+  if (group.some((leg) => leg.status !== 'ready')) return false;
+  for (const leg of group) {
+    const chain = deps.chains.get(leg.chain);
+    if (!chain) return false;
+    const signed = await chain.relayerTurn(() => signForSending(deps, leg));
+    if (signed === null || signed === 'renewed') return false;
+  }
+  return true;
+}
+
+/**
+ * The payout's transaction, co-signed by the platform over the first approving party's version and
+ * signed by the relayer, ready to store and send; null when it cannot be sent now: no approval yet,
+ * its signed form expired (built again: `renewExpiredPayout`, or the travel quote's), or the chain
+ * refuses it (staff alerted).
+ */
+async function signForSending(
+  deps: EscrowEngineDeps,
+  payout: PayoutRow,
+): Promise<SignedTransaction | 'renewed' | null> {
   const chain = deps.chains.get(payout.chain);
-  if (!chain) return false;
+  if (!chain) return null;
   const signatures = await deps.db
     .select()
     .from(schema.escrowPayoutSignatures)
@@ -94,7 +144,7 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
   const party = signatures
     .filter((row) => row.signer !== 'platform')
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.signer.localeCompare(b.signer))[0];
-  if (!party || party.signer === 'platform') return false;
+  if (!party || party.signer === 'platform') return null;
   const unsigned = unsignedPayoutOf(payout, party.signer);
   let platform = signatures.find((row) => row.signer === 'platform');
   if (!platform) {
@@ -105,7 +155,7 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
       })
       .from(schema.escrowLegs)
       .where(and(eq(schema.escrowLegs.escrowId, payout.escrowId), eq(schema.escrowLegs.leg, payout.leg)));
-    if (!leg) return false;
+    if (!leg) return null;
     const signature = await chain.adapter.cosign(unsigned, leg.platformKeyIndex);
     [platform] = await deps.db
       .insert(schema.escrowPayoutSignatures)
@@ -130,38 +180,62 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
         )
     )[0];
   }
-  if (!platform) return false;
+  if (!platform) return null;
   const pair: PartySignature[] = [
     { signer: party.signer, signature: party.signature },
     { signer: 'platform', signature: platform.signature },
   ];
-  let signed: SignedTransaction;
   try {
-    signed = await chain.adapter.signPayoutTransaction(unsigned, pair);
+    return await chain.adapter.signPayoutTransaction(unsigned, pair);
   } catch (error) {
     if (error instanceof PayoutExpiredError) {
       // A travel payout is built again from its quote by the next pass, and approved again.
-      if (payout.source === 'travel') {
-        await renewTravelPayout(deps, payout, error.message);
-        return true;
-      }
-      await renewExpiredPayout(deps, payout, error.message);
-      return true;
+      if (payout.source === 'travel') await renewTravelPayout(deps, payout, error.message);
+      else await renewExpiredPayout(deps, payout, error.message);
+      return 'renewed';
     }
-    return handleRefused(deps, payout, error);
+    await handleRefused(deps, payout, error);
+    return null;
   }
-  const marked = await deps.db
-    .update(schema.escrowPayouts)
-    .set({
-      status: 'submitting',
-      rawTransaction: signed.rawTransaction,
-      txRef: signed.txRef,
-      submittedAt: deps.now(),
-      updatedAt: deps.now(),
-    })
-    .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'ready')))
-    .returning();
-  if (marked.length === 0) return false;
+}
+
+/**
+ * Signs and sends an approved payout: stored with its transaction (`submitting`) before it is
+ * broadcast. The first leg of a settlement is marked with the deal locked and still funded, so a
+ * dispute opened at the same moment either comes first (nothing goes) or finds the settlement under
+ * way (and is refused: `openDispute`).
+ */
+async function cosignAndSend(
+  deps: EscrowEngineDeps,
+  payout: PayoutRow,
+  options: { firstOfSettlement: boolean },
+): Promise<'sent' | 'renewed' | 'not_sent'> {
+  const signed = await signForSending(deps, payout);
+  if (signed === null) return 'not_sent';
+  if (signed === 'renewed') return 'renewed';
+  const marked = await deps.db.transaction(async (tx) => {
+    if (options.firstOfSettlement) {
+      const [deal] = await tx
+        .select({ status: schema.deals.status })
+        .from(schema.deals)
+        .innerJoin(schema.escrows, eq(schema.escrows.dealId, schema.deals.id))
+        .where(eq(schema.escrows.id, payout.escrowId))
+        .for('update', { of: schema.deals });
+      if (deal?.status !== 'escrow_funded') return [];
+    }
+    return tx
+      .update(schema.escrowPayouts)
+      .set({
+        status: 'submitting',
+        rawTransaction: signed.rawTransaction,
+        txRef: signed.txRef,
+        submittedAt: deps.now(),
+        updatedAt: deps.now(),
+      })
+      .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'ready')))
+      .returning();
+  });
+  if (marked.length === 0) return 'not_sent';
   // A late deposit's return leaves the settled leg's state as it is; travel leaves it funded.
   if (payout.source !== 'late_deposit' && payout.source !== 'travel') {
     await setLegState(
@@ -178,7 +252,7 @@ async function cosignAndSend(deps: EscrowEngineDeps, payout: PayoutRow): Promise
     `payout ${payout.id} of the ${payout.leg} leg on ${payout.chain} stored, not broadcast`,
   );
   await broadcastStored(deps, marked[0]!);
-  return true;
+  return 'sent';
 }
 
 async function broadcastStored(deps: EscrowEngineDeps, payout: PayoutRow): Promise<void> {

@@ -37,7 +37,9 @@ export const disputeRoutes: FastifyPluginAsync = async (app) => {
         description:
           'JSON {reason} (20–4000 characters), or multipart/form-data with the field reason and 0–5 files ' +
           'named evidence (PDF, PNG or JPEG by content, at most 10 MB each), stored encrypted. ' +
-          '409 INVALID_STATE_TRANSITION from any other status (a deal already disputed included).',
+          '409 INVALID_STATE_TRANSITION from any other status (a deal already disputed included); ' +
+          '409 CONFLICT (`details.reason` `settlement_under_way`) once a leg of the settlement has been ' +
+          'paid out: the other leg is owed and follows.',
         consumes: ['application/json', 'multipart/form-data'],
         params: dealIdParams,
         response: { 201: disputeSchema },

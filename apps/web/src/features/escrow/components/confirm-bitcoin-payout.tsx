@@ -10,10 +10,9 @@ import { formatDealAmount } from '@/features/trading/components/format-deal-amou
 import type { EscrowLegWithSigning, PsbtSummary } from '../api/escrow-leg-signing.js';
 import { useReleaseEscrow } from '../api/release-escrow.js';
 import { signEscrowPsbt } from '../lib/sign-escrow-psbt.js';
+import { approvalSentence } from './approval-sentence.js';
 import type { EscrowViewer } from './escrow-viewer.js';
 import { PayoutTransfers } from './payout-transfers.js';
-
-const legTitles = { asset: 'asset leg', stable: 'stablecoin leg' } as const;
 
 /**
  * The viewer's approval of a Bitcoin leg's payout: what the transaction pays (recipient, platform fee,
@@ -27,9 +26,12 @@ export function ConfirmBitcoinPayout({
   leg,
   psbt,
   summary,
+  owed,
 }: {
   deal: DealWithHistory;
   viewer: EscrowViewer;
+  /** The other leg has been paid out: this one is owed (`approvalSentence`). */
+  owed: boolean;
   leg: EscrowLegWithSigning;
   psbt: string;
   summary: PsbtSummary | null;
@@ -65,11 +67,7 @@ export function ConfirmBitcoinPayout({
       <h3 id={titleId} className="font-medium">
         {label}
       </h3>
-      <p className="text-muted text-sm">
-        {refund
-          ? `You approve returning the ${legTitles[leg.leg]}’s ${formatDealAmount(leg.amount, leg.symbol)}, exactly as below.`
-          : `You approve paying out the ${legTitles[leg.leg]}’s ${formatDealAmount(leg.amount, leg.symbol)}, exactly as below. The escrow pays only once ${viewer.counterparty} has confirmed the other leg too.`}
-      </p>
+      <p className="text-muted text-sm">{approvalSentence(leg, viewer, owed)}</p>
       <PayoutTransfers deal={deal} viewer={viewer} leg={leg} transfers={transfers} />
       {summary ? (
         <p className="text-sm">

@@ -3,12 +3,10 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { UnlockEscrowKey } from '@/features/escrow-key/components/unlock-escrow-key.js';
 import { signEscrowTypedData } from '@/features/escrow-key/lib/escrow-seed.js';
-import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
 import { useReleaseEscrow } from '../api/release-escrow.js';
+import { approvalSentence } from './approval-sentence.js';
 import type { EscrowViewer } from './escrow-viewer.js';
 import { PayoutTransfers } from './payout-transfers.js';
-
-const legTitles = { asset: 'asset leg', stable: 'stablecoin leg' } as const;
 
 /**
  * The viewer's approval of one leg's payout: what exactly it pays (each transfer, the fee included),
@@ -20,9 +18,12 @@ export function ConfirmPayout({
   viewer,
   leg,
   typedData,
+  owed,
 }: {
   deal: DealWithHistory;
   viewer: EscrowViewer;
+  /** The other leg has been paid out: this one is owed (`approvalSentence`). */
+  owed: boolean;
   leg: EscrowStatusLegView;
   typedData: TypedDataJson;
 }) {
@@ -54,11 +55,7 @@ export function ConfirmPayout({
       <h3 id={titleId} className="font-medium">
         {label}
       </h3>
-      <p className="text-muted text-sm">
-        {refund
-          ? `You approve returning the ${legTitles[leg.leg]}’s ${formatDealAmount(leg.amount, leg.symbol)}, exactly as below.`
-          : `You approve paying out the ${legTitles[leg.leg]}’s ${formatDealAmount(leg.amount, leg.symbol)}, exactly as below. The escrow pays only once ${viewer.counterparty} has confirmed the other leg too.`}
-      </p>
+      <p className="text-muted text-sm">{approvalSentence(leg, viewer, owed)}</p>
       {leg.payout ? (
         <PayoutTransfers deal={deal} viewer={viewer} leg={leg} transfers={leg.payout.transfers} />
       ) : null}

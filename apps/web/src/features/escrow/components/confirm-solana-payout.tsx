@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { UnlockEscrowKey } from '@/features/escrow-key/components/unlock-escrow-key.js';
 import { solanaEscrowKeyFromSeed } from '@/features/escrow-key/lib/solana-escrow-key.js';
-import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
 import type { EscrowLegWithSigning, SolanaLegCustody, SolanaSummary } from '../api/escrow-leg-signing.js';
 import { useReleaseEscrow } from '../api/release-escrow.js';
 import {
@@ -12,10 +11,9 @@ import {
   type SolanaPayoutExpectation,
   signSolanaPayout,
 } from '../lib/check-solana-payout.js';
+import { approvalSentence } from './approval-sentence.js';
 import type { EscrowViewer } from './escrow-viewer.js';
 import { PayoutTransfers } from './payout-transfers.js';
-
-const legTitles = { asset: 'asset leg', stable: 'stablecoin leg' } as const;
 
 /** What the message is checked against, or why it cannot be. */
 function expectationOf(
@@ -54,9 +52,12 @@ export function ConfirmSolanaPayout({
   custody,
   message,
   summary,
+  owed,
 }: {
   deal: DealWithHistory;
   viewer: EscrowViewer;
+  /** The other leg has been paid out: this one is owed (`approvalSentence`). */
+  owed: boolean;
   leg: EscrowLegWithSigning;
   custody: SolanaLegCustody | null;
   message: string;
@@ -100,11 +101,7 @@ export function ConfirmSolanaPayout({
       <h3 id={titleId} className="font-medium">
         {label}
       </h3>
-      <p className="text-muted text-sm">
-        {refund
-          ? `You approve returning the ${legTitles[leg.leg]}’s ${formatDealAmount(leg.amount, leg.symbol)}, exactly as below.`
-          : `You approve paying out the ${legTitles[leg.leg]}’s ${formatDealAmount(leg.amount, leg.symbol)}, exactly as below. The escrow pays only once ${viewer.counterparty} has confirmed the other leg too.`}
-      </p>
+      <p className="text-muted text-sm">{approvalSentence(leg, viewer, owed)}</p>
       <PayoutTransfers deal={deal} viewer={viewer} leg={leg} transfers={transfers} />
       <p className="text-sm">
         Network fee <span className="font-medium">none</span>{' '}

@@ -374,6 +374,9 @@ describe('confirming the settlement', () => {
     expect(transfers.getByText(addresses.adaPayout)).toBeInTheDocument();
     expect(transfers.getByText(/^Fee of/)).toHaveTextContent('Fee of 0.00005 ETH to Covenant’s fee address');
     expect(confirm.getByText(signerAddress)).toBeInTheDocument();
+    expect(
+      confirm.getByText(/The escrow pays only once .* has confirmed the other leg too\./),
+    ).toBeInTheDocument();
 
     await user.click(confirm.getByRole('button', { name: 'Confirm settlement' }));
     await waitFor(() => expect(api.requestsTo('POST /escrow/release')).toHaveLength(1));
@@ -417,6 +420,26 @@ describe('confirming the settlement', () => {
     await user.click(await panel.findByRole('button', { name: 'Confirm settlement' }));
     expect(await panel.findByRole('alert')).toHaveTextContent('Your escrow key could not sign this payout.');
     expect(api.requestsTo('POST /escrow/release')).toHaveLength(0);
+  });
+
+  it('says a leg is owed once the other leg has been paid out', async () => {
+    // The stable leg's payout went out; the asset leg's was built again and awaits an approval.
+    const paid = fundedEscrow();
+    paid.legs[1]!.payout = {
+      ...releasePayout,
+      transfers: [],
+      status: 'confirmed',
+      transaction_hash: '0xabc',
+    };
+    const { api } = openDeal('escrow_funded');
+    api.on('GET /deals/deal-1/escrow', { status: 200, body: paid });
+    renderApp('/trading/deals/deal-1', api.server);
+    const panel = await escrowPanel();
+    const section = (await panel.findByRole('heading', { name: 'Confirm settlement' })).closest('section')!;
+    expect(section).toHaveTextContent(
+      'The other leg has been paid out, so this one is owed: you approve paying out the asset leg’s 0.5 ETH, exactly as below.',
+    );
+    expect(section).not.toHaveTextContent('The escrow pays only once');
   });
 
   it('confirms a refund of a cancelled deal with the same flow', async () => {

@@ -14,6 +14,7 @@ import {
 import { type ChainView, listedMintOf, useChains } from '../api/get-chains.js';
 import { useEscrow } from '../api/get-escrow.js';
 import { useEscrowFollowsDeal } from '../api/use-escrow-follows-deal.js';
+import { otherLegPaid } from './approval-sentence.js';
 import { ConfirmBitcoinPayout } from './confirm-bitcoin-payout.js';
 import { ConfirmPayout } from './confirm-payout.js';
 import { ConfirmSolanaPayout } from './confirm-solana-payout.js';
@@ -147,7 +148,14 @@ function EscrowUnderWay({
         </p>
       ) : null}
       {toSign.map(({ leg, typedData }) => (
-        <ConfirmPayout key={leg.leg} deal={deal} viewer={viewer} leg={leg} typedData={typedData} />
+        <ConfirmPayout
+          key={leg.leg}
+          deal={deal}
+          viewer={viewer}
+          leg={leg}
+          owed={otherLegPaid(escrow.legs, leg)}
+          typedData={typedData}
+        />
       ))}
       {psbtsToSign.map(({ leg, psbt, summary }) => (
         <ConfirmBitcoinPayout
@@ -155,6 +163,7 @@ function EscrowUnderWay({
           deal={deal}
           viewer={viewer}
           leg={leg}
+          owed={otherLegPaid(escrow.legs, leg)}
           psbt={psbt}
           summary={summary}
         />
@@ -165,6 +174,7 @@ function EscrowUnderWay({
           deal={deal}
           viewer={viewer}
           leg={leg}
+          owed={otherLegPaid(escrow.legs, leg)}
           custody={isSolanaCustody(leg.custody) ? leg.custody : null}
           message={message}
           summary={summary}
