@@ -209,6 +209,45 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
     expect(leg(done, 'asset').payout).toMatchObject({ kind: 'release', status: 'confirmed' });
     expect(leg(done, 'stable').payout).toMatchObject({ kind: 'release', status: 'confirmed' });
   });
+  it('sends again a refund after the deadline whose stored transaction the node refused and never saw', async () => {
+    const { dealId, deposit } = await fundedDeal();
+    const opened = await view(net.seller, dealId);
+    const refundAfter = Date.parse(leg(opened, 'asset').refund_after ?? '');
+    // Nobody approves anything: the deal is cancelled at the margin, and past the deadline (both
+    // clocks) the engine sends each leg back without signatures.
+    await net.clock.advance(refundAfter - settlementSafetyMarginMs / 2 - net.clock.now.getTime());
+    await net.app.escrow.tick();
+    expect(await dealStatus(net.database, dealId)).toBe('cancelled');
+    await net.clock.advance(refundAfter + 60_000 - net.clock.now.getTime());
+    const client = createPublicClient({
+      chain: foundry,
+      transport: http(net.chain.rpcUrl, { retryCount: 0 }),
+    });
+    const chainNow = Number((await client.getBlock()).timestamp) * 1000;
+    await net.mine(1, Math.max(1, Math.ceil((refundAfter - chainNow) / 1000) + 60));
+    // As if the deadline step had stored the asset leg's refund and the node had refused it and never
+    // seen it (its nonce taken meanwhile): a transaction that can never be mined.
+    const [escrow] = await net.database.db
+      .select()
+      .from(schema.escrows)
+      .where(eq(schema.escrows.dealId, dealId));
+    const assetRefund = and(
+      eq(schema.escrowPayouts.escrowId, escrow!.id),
+      eq(schema.escrowPayouts.leg, 'asset'),
+      eq(schema.escrowPayouts.kind, 'refund'),
+    );
+    await net.database.db
+      .update(schema.escrowPayouts)
+      .set({ status: 'submitting', rawTransaction: '0x02deadbeef', txRef: `0x${'ef'.repeat(32)}` })
+      .where(assetRefund);
+    const sellerWeth = await net.balance('WETH', net.seller.wallet);
+    await net.settle(async () => (await view(net.seller, dealId)).status === 'refunded');
+    expect(await net.balance('WETH', deposit.asset)).toBe(0n);
+    expect((await net.balance('WETH', net.seller.wallet)) - sellerWeth).toBe(assetAmount);
+    const [refund] = await net.database.db.select().from(schema.escrowPayouts).where(assetRefund);
+    expect(refund).toMatchObject({ kind: 'refund', status: 'confirmed' });
+    expect(refund!.txRef).not.toBe(`0x${'ef'.repeat(32)}`);
+  });
 });
 
 describe('an approval on a deal that is not settling', () => {

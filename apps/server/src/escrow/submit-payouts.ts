@@ -295,7 +295,8 @@ async function handleRefused(deps: EscrowEngineDeps, payout: PayoutRow, error: u
 
 /**
  * A stored transaction the node refuses and has never seen (its nonce was used meanwhile, say) is
- * signed again with a fresh nonce. Unless the leg is already settled (on a UTXO chain: the deposit
+ * signed again with a fresh nonce: an approved payout goes back to `ready`, a refund after the
+ * deadline nobody approved back to `collecting`, where the deadline step sends it again. Unless the leg is already settled (on a UTXO chain: the deposit
  * outputs the payout spends were spent by a mined transaction): then some other transaction paid it
  * out (Bitcoin's buyer and seller signing one of their own, ADR 019), this payout can never be sent,
  * it fails and staff are alerted.
@@ -331,8 +332,24 @@ async function resignIfStale(deps: EscrowEngineDeps, payout: PayoutRow): Promise
     }
     return;
   }
+  // Back to where it was sent from: approved, or (a refund after the deadline, sent unsigned) still
+  // collecting, where the deadline step sends it again.
+  const approvals = await deps.db
+    .select({ signer: schema.escrowPayoutSignatures.signer })
+    .from(schema.escrowPayoutSignatures)
+    .where(
+      and(
+        eq(schema.escrowPayoutSignatures.payoutId, payout.id),
+        ne(schema.escrowPayoutSignatures.signer, 'platform'),
+      ),
+    );
   await deps.db
     .update(schema.escrowPayouts)
-    .set({ status: 'ready', rawTransaction: null, txRef: null, updatedAt: deps.now() })
+    .set({
+      status: approvals.length > 0 ? 'ready' : 'collecting',
+      rawTransaction: null,
+      txRef: null,
+      updatedAt: deps.now(),
+    })
     .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'submitting')));
 }
