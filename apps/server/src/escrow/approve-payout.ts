@@ -170,19 +170,15 @@ export async function approvePayout(
       status: payout.status,
     });
   }
-  await verifyAndStoreApproval(deps, payout, leg, party, input.approval);
-  const now = deps.now();
-  await deps.db
-    .update(schema.escrowPayouts)
-    .set({ status: 'ready', updatedAt: now })
-    .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'collecting')));
+  await verifyAndStoreApproval(deps, payout, leg, party, input.approval, { ready: true });
   return { escrowId: found.escrow.id };
 }
 
 /**
  * Checks a party's approval of `payout` against the party's key in the leg's custody, over exactly
  * the payout the engine built (in the party's own version where the chain has one per party), and
- * stores it. Throws APPROVAL_FORM_MISMATCH or INVALID_SIGNATURE.
+ * stores it (with `ready`, the payout is then ready to send, in the same transaction). Throws
+ * APPROVAL_FORM_MISMATCH, INVALID_SIGNATURE, or CONFLICT when the payout was built again meanwhile.
  */
 export async function verifyAndStoreApproval(
   deps: Pick<EscrowEngineDeps, 'db' | 'chains' | 'now'>,
@@ -190,6 +186,7 @@ export async function verifyAndStoreApproval(
   leg: Pick<LegRow, 'chain' | 'buyerSigner' | 'sellerSigner'>,
   party: Party,
   input: Approval,
+  options: { ready: boolean } = { ready: false },
 ): Promise<void> {
   const chain = deps.chains.get(payout.chain);
   if (!chain) throw new AppError('NOT_IMPLEMENTED', `Escrow on ${payout.chain} is not available`);
@@ -219,15 +216,55 @@ export async function verifyAndStoreApproval(
       },
     );
   }
+  await storeApproval(deps, payout, { party, signerAddress: expected, signature: check.signature }, options);
+}
+
+/**
+ * Stores a verified approval of `payout` with the payout locked, as it was verified: the engine may
+ * have built it again meanwhile (its signed form expired), and a signature over the old form would
+ * hold the new one back (CONFLICT `payout_changed`). With `ready`, the payout is then ready to send,
+ * in the same transaction.
+ */
+export async function storeApproval(
+  deps: Pick<EscrowEngineDeps, 'db' | 'now'>,
+  payout: Pick<PayoutRow, 'id' | 'payoutRef'>,
+  approval: { party: Party; signerAddress: string; signature: string },
+  options: { ready: boolean },
+): Promise<void> {
   const now = deps.now();
-  await deps.db
-    .insert(schema.escrowPayoutSignatures)
-    .values({
-      payoutId: payout.id,
-      signer: party,
-      signerAddress: expected,
-      signature: check.signature,
-      createdAt: now,
-    })
-    .onConflictDoNothing();
+  await deps.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ payoutRef: schema.escrowPayouts.payoutRef, status: schema.escrowPayouts.status })
+      .from(schema.escrowPayouts)
+      .where(eq(schema.escrowPayouts.id, payout.id))
+      .for('update');
+    if (current?.payoutRef !== payout.payoutRef) {
+      throw new AppError(
+        'CONFLICT',
+        'The payout was built again while you approved it: review the new one and approve it again',
+        { reason: 'payout_changed' },
+      );
+    }
+    if (current.status !== 'collecting' && current.status !== 'ready') {
+      throw new AppError('INVALID_STATE_TRANSITION', 'This payout has already been sent', {
+        status: current.status,
+      });
+    }
+    await tx
+      .insert(schema.escrowPayoutSignatures)
+      .values({
+        payoutId: payout.id,
+        signer: approval.party,
+        signerAddress: approval.signerAddress,
+        signature: approval.signature,
+        createdAt: now,
+      })
+      .onConflictDoNothing();
+    if (options.ready) {
+      await tx
+        .update(schema.escrowPayouts)
+        .set({ status: 'ready', updatedAt: now })
+        .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'collecting')));
+    }
+  });
 }

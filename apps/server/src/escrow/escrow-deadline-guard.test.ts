@@ -7,6 +7,7 @@ import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escrowSteps } from '../testing/escrow-steps.js';
 import { dealStatus, type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
+import { storeApproval } from './approve-payout.js';
 import { settlementSafetyMarginMs } from './legs-still-locked.js';
 
 let net: EscrowDevnet;
@@ -280,6 +281,48 @@ describe('an approval on a deal that is not settling', () => {
       message: 'The deal is in dispute: the payouts follow the mediator’s decision',
       details: { leg: 'asset', status: 'disputed' },
     });
+  });
+
+  it('is not stored over a payout built again since it was checked, and leaves that payout collecting', async () => {
+    const { dealId } = await fundedDeal();
+    const [escrow] = await net.database.db
+      .select()
+      .from(schema.escrows)
+      .where(eq(schema.escrows.dealId, dealId));
+    const [payout] = await net.database.db
+      .select()
+      .from(schema.escrowPayouts)
+      .where(and(eq(schema.escrowPayouts.escrowId, escrow!.id), eq(schema.escrowPayouts.leg, 'asset')));
+    expect(payout).toMatchObject({ kind: 'release', status: 'collecting' });
+    const deps = { db: net.database.db, now: () => net.clock.now };
+    const approval = {
+      party: 'seller' as const,
+      signerAddress: net.seller.escrowKey.address,
+      signature: '0x01',
+    };
+    // Checked against the payout as it was; the engine built it again (a new payoutRef) before it was stored.
+    const stale = { id: payout!.id, payoutRef: `${payout!.payoutRef}-before` };
+    await expect(storeApproval(deps, stale, approval, { ready: true })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: { reason: 'payout_changed' },
+    });
+    const signatures = await net.database.db
+      .select()
+      .from(schema.escrowPayoutSignatures)
+      .where(eq(schema.escrowPayoutSignatures.payoutId, payout!.id));
+    expect(signatures).toEqual([]);
+    const [after] = await net.database.db
+      .select()
+      .from(schema.escrowPayouts)
+      .where(eq(schema.escrowPayouts.id, payout!.id));
+    expect(after?.status).toBe('collecting');
+    // As checked: stored, and ready in the same transaction.
+    await storeApproval(deps, payout!, approval, { ready: true });
+    const [ready] = await net.database.db
+      .select()
+      .from(schema.escrowPayouts)
+      .where(eq(schema.escrowPayouts.id, payout!.id));
+    expect(ready?.status).toBe('ready');
   });
 });
 
