@@ -231,6 +231,13 @@ export interface EscrowChainAdapter extends ChainAdapter {
   signRefundAfterDeadline?(depositAddress: string): Promise<SignedTransaction>;
 
   /**
+   * Ethereum: the mined transaction that refunded the escrow after its deadline (anyone may send
+   * one, the depositor included), searched from the first block at or after `refundAfter`; null
+   * when there is none.
+   */
+  findDeadlineRefund?(depositAddress: string, refundAfter: Date): Promise<string | null>;
+
+  /**
    * Ethereum: sends a token other than the leg's (`tokenAddress`, null = ETH) that arrived in the
    * deposit `arrival` back to `to`, which must be one of the two parties' addresses in the leg's
    * terms (the platform's signature alone allows no other).

@@ -97,16 +97,17 @@ async function sendDeadlineRefund(
   try {
     signed = await signRefund.call(chain.adapter, leg.depositAddress);
   } catch (error) {
-    // The chain's clock may trail ours by a block; a lasting refusal is for staff.
+    // The chain's clock may trail ours by a block; someone may have refunded it already; a lasting
+    // refusal is for staff.
     const message = error instanceof Error ? error.message : String(error);
-    if (!message.includes('DeadlineNotReached')) {
-      await raiseStaffAlert(deps, {
-        kind: 'deadline_refund_refused',
-        subject: payout.id,
-        message: 'The chain refuses the refund after the deadline',
-        details: { escrow_id: payout.escrowId, leg: payout.leg, error: message.slice(0, 500) },
-      });
-    }
+    if (message.includes('DeadlineNotReached')) return false;
+    if (await adoptDeadlineRefund(deps, chain, payout, leg)) return true;
+    await raiseStaffAlert(deps, {
+      kind: 'deadline_refund_refused',
+      subject: payout.id,
+      message: 'The chain refuses the refund after the deadline',
+      details: { escrow_id: payout.escrowId, leg: payout.leg, error: message.slice(0, 500) },
+    });
     return false;
   }
   const marked = await deps.db
@@ -134,5 +135,46 @@ async function sendDeadlineRefund(
       'deadline refund broadcast failed; retried next pass',
     );
   }
+  return true;
+}
+
+/**
+ * A refund the chain refuses because the escrow was already refunded after its deadline by someone
+ * else (anyone may call `refundAfterDeadline`: the depositor, say, while the platform was down): that
+ * transaction is the refund. It becomes this payout's, sent; confirming it records what it moved
+ * (`confirmPayouts`), and the escrow ends refunded as if the engine had sent it. False when the leg
+ * is not settled on-chain, or not by such a refund.
+ */
+export async function adoptDeadlineRefund(
+  deps: EscrowEngineDeps,
+  chain: EscrowChain,
+  payout: Pick<typeof schema.escrowPayouts.$inferSelect, 'id' | 'kind' | 'escrowId' | 'leg'>,
+  leg: Pick<
+    typeof schema.escrowLegs.$inferSelect,
+    'depositAddress' | 'depositorRefundAddress' | 'receiverPayoutAddress' | 'refundAfter'
+  >,
+): Promise<boolean> {
+  const find = chain.adapter.findDeadlineRefund;
+  if (payout.kind !== 'refund' || !leg.refundAfter || !find) return false;
+  if (!(await chain.adapter.isSettled(leg))) return false;
+  const txRef = await find.call(chain.adapter, leg.depositAddress, leg.refundAfter);
+  if (!txRef) return false;
+  const now = deps.now();
+  const adopted = await deps.db
+    .update(schema.escrowPayouts)
+    .set({ status: 'submitted', txRef, rawTransaction: null, submittedAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(schema.escrowPayouts.id, payout.id),
+        inArray(schema.escrowPayouts.status, ['collecting', 'ready']),
+      ),
+    )
+    .returning({ id: schema.escrowPayouts.id });
+  if (adopted.length === 0) return false;
+  await setLegState(deps.db, payout.escrowId, payout.leg, 'refunding', now);
+  deps.logger.info(
+    { payoutId: payout.id, escrowId: payout.escrowId, leg: payout.leg, txRef },
+    'the leg was refunded after its deadline by another transaction: recorded as its refund',
+  );
   return true;
 }

@@ -210,6 +210,48 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
     expect(leg(done, 'asset').payout).toMatchObject({ kind: 'release', status: 'confirmed' });
     expect(leg(done, 'stable').payout).toMatchObject({ kind: 'release', status: 'confirmed' });
   });
+  it('records a refund the depositor took itself after the deadline as the leg’s refund', async () => {
+    const { dealId, deposit } = await fundedDeal();
+    const opened = await view(net.seller, dealId);
+    const refundAfter = Date.parse(leg(opened, 'asset').refund_after ?? '');
+    await net.clock.advance(refundAfter - settlementSafetyMarginMs / 2 - net.clock.now.getTime());
+    await net.app.escrow.tick();
+    expect(await dealStatus(net.database, dealId)).toBe('cancelled');
+    // The platform is slow (or down): past the deadline, the seller takes its WETH back itself.
+    const transport = http(net.chain.rpcUrl, { retryCount: 0 });
+    const client = createPublicClient({ chain: foundry, transport });
+    const chainNow = Number((await client.getBlock()).timestamp) * 1000;
+    await net.mine(1, Math.max(1, Math.ceil((refundAfter - chainNow) / 1000) + 60));
+    const sellerWeth = await net.balance('WETH', net.seller.wallet);
+    const sellerWallet = createWalletClient({
+      chain: foundry,
+      transport,
+      account: privateKeyToAccount(net.seller.walletKey),
+    });
+    const own = await sellerWallet.writeContract({
+      address: getAddress(deposit.asset),
+      abi: covenantEscrowAbi,
+      functionName: 'refundAfterDeadline',
+    });
+    expect((await client.waitForTransactionReceipt({ hash: own })).status).toBe('success');
+    await net.mine(2);
+
+    // The engine's own refund is refused (already settled): the seller's transaction is the refund.
+    await net.clock.advance(refundAfter + 60_000 - net.clock.now.getTime());
+    await net.settle(async () => (await view(net.buyer, dealId)).status === 'refunded');
+    const refunded = await view(net.seller, dealId);
+    expect(leg(refunded, 'asset').payout).toMatchObject({
+      kind: 'refund',
+      status: 'confirmed',
+      transaction_hash: own,
+    });
+    expect(leg(refunded, 'stable').payout).toMatchObject({ kind: 'refund', status: 'confirmed' });
+    expect((await net.balance('WETH', net.seller.wallet)) - sellerWeth).toBe(assetAmount);
+    expect(await alertKinds(refunded.escrow_id)).toEqual([]);
+    const alerts = await net.database.db.select().from(schema.staffAlerts);
+    expect(alerts.filter((alert) => alert.details.escrow_id === refunded.escrow_id)).toEqual([]);
+  });
+
   it('sends again a refund after the deadline whose stored transaction the node refused and never saw', async () => {
     const { dealId, deposit } = await fundedDeal();
     const opened = await view(net.seller, dealId);

@@ -116,7 +116,10 @@ export async function sentVersionOf<Row extends SentTransactionRow>(
   store: SentTransactionStore<Row>,
 ): Promise<{ row: Row; status: TxStatus }> {
   const current = storedOf(row);
-  if (!current) return { row, status: { state: 'unknown' } };
+  // A transaction someone else sent (a refund after the deadline: `adoptDeadlineRefund`) is followed
+  // by its hash alone; with no bytes of ours, it has no earlier versions and is never sent again.
+  if (!current)
+    return { row, status: row.txRef ? await chain.adapter.confirmations(row.txRef) : { state: 'unknown' } };
   const status = await chain.adapter.confirmations(current.txRef);
   if (status.state === 'included') return { row, status };
   for (const earlier of row.replacedTransactions) {

@@ -2,6 +2,7 @@ import { schema } from '@covenant/db';
 import { type PartySignature, PayoutExpiredError, type SignedTransaction } from '@covenant/escrow';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import { pairedPayout, sentPayoutStatuses } from './approve-payout.js';
+import { adoptDeadlineRefund } from './enforce-deadlines.js';
 import { crashIfAt } from './escrow-crash-point.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { type PayoutRow, plannedDepositsOf, setLegState, storedTransactionOf } from './escrow-rows.js';
@@ -280,10 +281,21 @@ async function broadcastStored(deps: EscrowEngineDeps, payout: PayoutRow): Promi
     .where(and(eq(schema.escrowPayouts.id, payout.id), inArray(schema.escrowPayouts.status, ['submitting'])));
 }
 
-/** The chain refused the payout (the call would revert): settled by someone else, or wrong. Staff look. */
+/**
+ * The chain refused the payout (the call would revert): a refund already taken after the deadline
+ * is recorded as it (`adoptDeadlineRefund`); anything else, settled by someone else or wrong, is for
+ * staff.
+ */
 async function handleRefused(deps: EscrowEngineDeps, payout: PayoutRow, error: unknown): Promise<boolean> {
   const message = error instanceof Error ? error.message : String(error);
   deps.logger.warn({ payoutId: payout.id, err: error }, 'payout refused by the chain');
+  // A refund the depositor (or anyone) already took after the deadline: that transaction is it.
+  const chain = deps.chains.get(payout.chain);
+  const [leg] = await deps.db
+    .select()
+    .from(schema.escrowLegs)
+    .where(and(eq(schema.escrowLegs.escrowId, payout.escrowId), eq(schema.escrowLegs.leg, payout.leg)));
+  if (chain && leg && (await adoptDeadlineRefund(deps, chain, payout, leg))) return true;
   await raiseStaffAlert(deps, {
     kind: 'payout_refused',
     subject: payout.id,

@@ -223,6 +223,19 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
 
     signRefundAfterDeadline: (depositAddress) => signEscrowCall(depositAddress, 'refundAfterDeadline', []),
 
+    async findDeadlineRefund(depositAddress, refundAfter) {
+      const fromBlock = await firstBlockAtOrAfter(client, BigInt(Math.floor(refundAfter.getTime() / 1000)));
+      if (fromBlock === null) return null;
+      const [log] = await client.getContractEvents({
+        address: getAddress(depositAddress),
+        abi: covenantEscrowAbi,
+        eventName: 'RefundedAfterDeadline',
+        fromBlock,
+        toBlock: 'latest',
+      });
+      return log?.transactionHash ?? null;
+    },
+
     async signReturnForeignAsset(depositAddress, request) {
       const escrow = getAddress(depositAddress);
       if (!isHex(request.txRef)) throw new Error('a foreign deposit is named by its transaction hash');
@@ -291,4 +304,20 @@ function payoutTypedDataOf(payout: UnsignedPayout, chainId: number) {
     throw new Error(`payout ${payout.payoutRef} is not for chain ${chainId}`);
   }
   return typedData;
+}
+
+/**
+ * The first block whose timestamp is at or after `timestamp` (seconds), by bisection over the
+ * chain's heights (timestamps never decrease); null when the newest block is older.
+ */
+async function firstBlockAtOrAfter(client: PublicClient, timestamp: bigint): Promise<bigint | null> {
+  let high = await client.getBlockNumber();
+  if ((await client.getBlock({ blockNumber: high })).timestamp < timestamp) return null;
+  let low = 0n;
+  while (low < high) {
+    const middle = (low + high) / 2n;
+    if ((await client.getBlock({ blockNumber: middle })).timestamp < timestamp) low = middle + 1n;
+    else high = middle;
+  }
+  return low;
 }
