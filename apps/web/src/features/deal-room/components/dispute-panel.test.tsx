@@ -63,6 +63,52 @@ describe('DisputePanel', () => {
     expect(sent!.headers.get('Idempotency-Key')).toBeTruthy();
   });
 
+  it('offers no dispute once a leg of the settlement has been paid out, and says why', async () => {
+    const legOf = (leg: 'asset' | 'stable', status: string) => ({
+      leg,
+      chain: 'ETH',
+      symbol: leg === 'asset' ? 'ETH' : 'USDC',
+      amount: '1000',
+      deposit_address: `0x${(leg === 'asset' ? 'a' : 'b').repeat(40)}`,
+      depositor: leg === 'asset' ? 'seller' : 'buyer',
+      received: '1000',
+      pending: '0',
+      confirmations: 3,
+      required_confirmations: 3,
+      state: status === 'collecting' ? 'funded' : 'releasing',
+      deadline: '2026-03-06T10:00:00.000Z',
+      refund_after: null,
+      payout: {
+        kind: 'release',
+        source: 'settlement',
+        status,
+        transfers: [],
+        network_fee: null,
+        approved_by: [],
+        transaction_hash: status === 'collecting' ? null : '0xabc',
+      },
+      release_typed_data: null,
+      signer_address: null,
+    });
+    const api = openDeal('escrow_funded', []);
+    api.on('GET /deals/deal-1/escrow', {
+      status: 200,
+      body: {
+        escrow_id: 'escrow-1',
+        deal_id: 'deal-1',
+        status: 'funded',
+        legs: [legOf('asset', 'submitted'), legOf('stable', 'collecting')],
+        settlement_transactions: null,
+      },
+    });
+    expect(
+      await screen.findByText(
+        /^The settlement is under way: a leg has been paid out, so the deal can no longer be disputed\./,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Open a dispute' })).not.toBeInTheDocument();
+  });
+
   it('shows an open dispute as under review, and a decision with its amounts per leg and rationale', async () => {
     const base = {
       deal_id: 'deal-1',

@@ -2,6 +2,8 @@ import type { DealWithHistory } from '@covenant/domain';
 import { LoadError } from '@/components/load-error.js';
 import { Card } from '@/components/ui/card.js';
 import { Spinner } from '@/components/ui/spinner.js';
+import { useEscrow } from '@/features/escrow/api/get-escrow.js';
+import { settlementUnderWay } from '@/features/escrow/components/approval-sentence.js';
 import { useDealDisputes } from '../api/dispute-list.js';
 import { DisputeAddEvidence } from './dispute-add-evidence.js';
 import { DisputeEvidenceList } from './dispute-evidence-list.js';
@@ -17,6 +19,9 @@ export function DisputePanel({ deal, viewerId }: { deal: DealWithHistory; viewer
   const disputes = useDealDisputes(deal.id, mayHaveDisputes.has(deal.status));
   // The deal page only ever shows the viewer's own deals (the server answers 404 for others').
   const canOpen = disputable.has(deal.status);
+  // Once a leg has been paid out the other is owed: the server refuses a dispute (409).
+  const escrow = useEscrow(deal.id, deal.status === 'escrow_funded');
+  const settling = deal.status === 'escrow_funded' && settlementUnderWay(escrow.data?.legs ?? []);
   const list = disputes.data?.data ?? [];
   const open = list.find((dispute) => dispute.status === 'open');
   const decided = list.filter((dispute) => dispute.status === 'decided');
@@ -66,7 +71,13 @@ export function DisputePanel({ deal, viewerId }: { deal: DealWithHistory; viewer
                 <DisputeOutcome deal={deal} dispute={dispute} />
               </div>
             ))}
-            {canOpen && !open && <DisputeOpenForm dealId={deal.id} />}
+            {canOpen && !open && settling && (
+              <p className="text-muted text-sm">
+                The settlement is under way: a leg has been paid out, so the deal can no longer be disputed.
+                The other leg follows; contact support if it does not arrive.
+              </p>
+            )}
+            {canOpen && !open && !settling && <DisputeOpenForm dealId={deal.id} />}
           </>
         )}
       </Card>

@@ -7,18 +7,19 @@ export const legTitles = { asset: 'asset leg', stable: 'stablecoin leg' } as con
 /** Payout statuses of a payout on its way out of its leg, or out of it. */
 const gone = new Set(['submitting', 'submitted', 'confirmed']);
 
+/** Whether a leg's settlement payout (not a refund) has been sent: the settlement is under way. */
+export function settlementUnderWay(legs: readonly Pick<EscrowStatusLegView, 'payout'>[]): boolean {
+  return legs.some(
+    (leg) => leg.payout !== null && leg.payout.kind !== 'refund' && gone.has(leg.payout.status),
+  );
+}
+
 /** Whether a leg other than `leg` has had its settlement payout sent: `leg` is then owed. */
 export function otherLegPaid(
   legs: readonly Pick<EscrowStatusLegView, 'leg' | 'payout'>[],
   leg: Pick<EscrowStatusLegView, 'leg'>,
 ): boolean {
-  return legs.some(
-    (other) =>
-      other.leg !== leg.leg &&
-      other.payout !== null &&
-      other.payout.kind !== 'refund' &&
-      gone.has(other.payout.status),
-  );
+  return settlementUnderWay(legs.filter((other) => other.leg !== leg.leg));
 }
 
 /**
