@@ -64,7 +64,25 @@ export async function preparePayouts(deps: EscrowEngineDeps): Promise<string[]> 
     ) {
       continue;
     }
-    if (await preparePayoutsFor(deps, candidate.escrowId, source)) touched.push(candidate.escrowId);
+    // One escrow whose payout cannot be built (its deposits do not cover it, the node fails) must
+    // not hold back every other escrow's: staff are told, the next pass tries again.
+    try {
+      if (await preparePayoutsFor(deps, candidate.escrowId, source)) touched.push(candidate.escrowId);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      deps.logger.warn({ err: error, escrowId: candidate.escrowId, source }, 'a payout could not be built');
+      await raiseStaffAlert(deps, {
+        kind: 'payout_not_buildable',
+        subject: `${candidate.escrowId}:${source}`,
+        message: `A ${source === 'settlement' ? 'settlement' : 'refund'} payout of this escrow cannot be built: ${reason.slice(0, 300)}`,
+        details: {
+          escrow_id: candidate.escrowId,
+          deal_id: candidate.dealId,
+          source,
+          error: reason.slice(0, 500),
+        },
+      });
+    }
   }
   const instructions = await deps.db
     .select()

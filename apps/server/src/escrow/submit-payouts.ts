@@ -88,9 +88,16 @@ export async function submitPayouts(deps: EscrowEngineDeps): Promise<string[]> {
     }
     const chain = deps.chains.get(payout.chain);
     if (!chain) continue;
-    const outcome = await chain.relayerTurn(() =>
-      cosignAndSend(deps, payout, { firstOfSettlement: first && payout.source === 'settlement' }),
-    );
+    // A payout that fails here (a node error while co-signing, say) leaves the others to go; the next
+    // pass tries it again.
+    const outcome = await chain
+      .relayerTurn(() =>
+        cosignAndSend(deps, payout, { firstOfSettlement: first && payout.source === 'settlement' }),
+      )
+      .catch((error: unknown) => {
+        deps.logger.warn({ err: error, payoutId: payout.id }, 'a payout could not be sent; next pass');
+        return 'not_sent' as const;
+      });
     if (outcome !== 'not_sent') touched.add(payout.escrowId);
     // A group whose first leg did not go (it expired since, or the deal was disputed) waits whole.
     if (first && outcome !== 'sent') locked.set(`${payout.escrowId}:${payout.source}`, false);
@@ -119,7 +126,12 @@ async function everyLegSigns(deps: EscrowEngineDeps, payout: PayoutRow): Promise
   for (const leg of group) {
     const chain = deps.chains.get(leg.chain);
     if (!chain) return false;
-    const signed = await chain.relayerTurn(() => signForSending(deps, leg));
+    const signed = await chain
+      .relayerTurn(() => signForSending(deps, leg))
+      .catch((error: unknown) => {
+        deps.logger.warn({ err: error, payoutId: leg.id }, 'a leg of the settlement could not be signed');
+        return null;
+      });
     if (signed === null || signed === 'renewed') return false;
   }
   return true;

@@ -1,0 +1,74 @@
+import { schema } from '@covenant/db';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escrowSteps } from '../testing/escrow-steps.js';
+import { dealStatus, type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
+
+// One escrow the engine cannot pay out must not stop the pass for every other deal on the platform.
+let net: EscrowDevnet;
+
+beforeAll(async () => {
+  net = await startEscrowDevnet();
+});
+
+afterAll(async () => {
+  await net?.close();
+});
+
+const { view, leg, approve, openedEscrow } = escrowSteps(() => net);
+
+// 1 WETH (seller's asset leg) for 3 000 USDC (buyer's stable leg), both paid in full.
+const assetAmount = 1_000_000_000_000_000_000n;
+const stableAmount = 3_000_000_000n;
+
+async function fundedDeal() {
+  const { dealId, deposit } = await openedEscrow({
+    assetSymbol: 'WETH',
+    assetAmount,
+    stableSymbol: 'USDC',
+    stableAmount,
+  });
+  await net.pay(net.seller, 'WETH', deposit.asset, assetAmount);
+  await net.pay(net.buyer, 'USDC', deposit.stable, stableAmount);
+  await net.settle(async () => (await dealStatus(net.database, dealId)) === 'escrow_funded');
+  return { dealId, deposit };
+}
+
+describe('an escrow whose payout cannot be built', () => {
+  it('is alerted to staff while every other deal settles in the same pass', async () => {
+    const broken = await fundedDeal();
+    const healthy = await fundedDeal();
+    // The broken deal's release payouts are gone and its asset leg now asks more than it holds, as a
+    // leg whose deposits no longer cover its payout would (a capped Bitcoin input set, say).
+    const [escrow] = await net.database.db
+      .select()
+      .from(schema.escrows)
+      .where(eq(schema.escrows.dealId, broken.dealId));
+    await net.database.db.delete(schema.escrowPayouts).where(eq(schema.escrowPayouts.escrowId, escrow!.id));
+    await net.database.db
+      .update(schema.escrowLegs)
+      .set({ requiredAmount: (assetAmount * 2n).toString() })
+      .where(and(eq(schema.escrowLegs.escrowId, escrow!.id), eq(schema.escrowLegs.leg, 'asset')));
+
+    // The healthy deal's parties approve; its settlement goes in the very pass that meets the broken one.
+    await approve(net.seller, healthy.dealId, 'asset');
+    await approve(net.buyer, healthy.dealId, 'stable');
+    await net.app.escrow.tick();
+    const sending = await view(net.seller, healthy.dealId);
+    expect(leg(sending, 'asset').payout?.status).toMatch(/^(submitted|confirmed)$/);
+    expect(leg(sending, 'stable').payout?.status).toMatch(/^(submitted|confirmed)$/);
+    await net.settle(async () => (await dealStatus(net.database, healthy.dealId)) === 'completed');
+
+    const alerts = await net.database.db
+      .select()
+      .from(schema.staffAlerts)
+      .where(eq(schema.staffAlerts.kind, 'payout_not_buildable'));
+    expect(alerts).toEqual([
+      expect.objectContaining({
+        subject: `${escrow!.id}:settlement`,
+        details: expect.objectContaining({ deal_id: broken.dealId, source: 'settlement' }),
+      }),
+    ]);
+    expect(alerts[0]!.message).toMatch(/^A settlement payout of this escrow cannot be built: /);
+  });
+});
