@@ -27,10 +27,21 @@ const STATUS_CACHE_SLOTS = 300;
 
 type Config = Record<string, unknown>;
 
+/**
+ * Faults a test can ask of the devnet, as a real RPC provider shows them: `sendsAnsweredLate`
+ * transactions sent next are taken and land `landAfterMs` later, while their `sendTransaction` is
+ * answered with an error (a provider that timed out after forwarding them).
+ */
+export interface SolanaDevnetFaults {
+  sendsAnsweredLate: number;
+  landAfterMs: number;
+}
+
 /** Every method the devnet serves, over a ledger, with requestAirdrop paid by `airdrop`. */
 export function createSolanaRpcMethods(
   ledger: SolanaLedger,
   airdrop: (to: Address, lamports: bigint) => Promise<string>,
+  faults: SolanaDevnetFaults = { sendsAnsweredLate: 0, landAfterMs: 0 },
 ): Record<string, RpcMethod> {
   const context = (commitment: Commitment = 'finalized') => ({
     apiVersion: CORE_VERSION,
@@ -320,6 +331,11 @@ export function createSolanaRpcMethods(
         }
         if (simulation.err !== null)
           throw preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed);
+      }
+      if (faults.sendsAnsweredLate > 0) {
+        faults.sendsAnsweredLate -= 1;
+        setTimeout(() => ledger.send(transaction), faults.landAfterMs);
+        throw new RpcError(-32000, 'Request timed out: the transaction was forwarded, its status is unknown');
       }
       const outcome = ledger.send(transaction);
       if ('refused' in outcome && options.skipPreflight !== true) {

@@ -37,7 +37,7 @@ import { parseStateJson, stringifyStateJson } from './json-with-bigints.js';
 import { type PubSubTopic, serveJsonRpc } from './serve-json-rpc.js';
 import { readTokenAccount } from './solana-devnet-accounts.js';
 import { type Block, SolanaLedger } from './solana-devnet-ledger.js';
-import { createSolanaRpcMethods } from './solana-devnet-rpc.js';
+import { createSolanaRpcMethods, type SolanaDevnetFaults } from './solana-devnet-rpc.js';
 
 /** Solana's slot subscription. */
 const slotTopic: PubSubTopic = {
@@ -82,6 +82,8 @@ export interface SolanaDevnet {
   /** Mint authority of both test mints. */
   mintAuthority: KeyPairSigner;
   faucet: SolanaDevnetFaucet;
+  /** Faults tests ask of the RPC (never set by the product). */
+  faults: SolanaDevnetFaults;
   stop(): Promise<void>;
 }
 
@@ -279,7 +281,8 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
     },
   };
 
-  const methods = createSolanaRpcMethods(ledger, (to, amount) => faucetApi.fundSol(to, amount));
+  const faults: SolanaDevnetFaults = { sendsAnsweredLate: 0, landAfterMs: 0 };
+  const methods = createSolanaRpcMethods(ledger, (to, amount) => faucetApi.fundSol(to, amount), faults);
   server = await serveJsonRpc(methods, options.port ?? 0, [slotTopic]);
   const ticker = setInterval(closeSlot, slotIntervalMs);
   ticker.unref();
@@ -300,6 +303,7 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
     mints,
     mintAuthority,
     faucet: faucetApi,
+    faults,
     stop,
   };
 }

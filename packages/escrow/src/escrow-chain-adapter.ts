@@ -227,6 +227,14 @@ export interface EscrowChainAdapter extends ChainAdapter {
    */
   bumpRelayerTransaction?(sent: SignedTransaction, attempt: number): Promise<SignedTransaction>;
 
+  /**
+   * Whether a payout's signed transaction, unknown to the node now, may still land later (Solana: a
+   * durable-nonce transaction lives until its nonce moves, and an RPC that answered its send with an
+   * error may have forwarded it). Such a payout must not be built anew: it is sent again as it is.
+   * Chains without it: an unknown transaction whose send was refused can never land.
+   */
+  payoutMayStillLand?(payout: UnsignedPayout): Promise<boolean>;
+
   /** Ethereum: anyone's refund after the escrow's on-chain deadline, no signatures needed. */
   signRefundAfterDeadline?(depositAddress: string): Promise<SignedTransaction>;
 

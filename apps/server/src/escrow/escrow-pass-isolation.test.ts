@@ -72,3 +72,38 @@ describe('an escrow whose payout cannot be built', () => {
     expect(alerts[0]!.message).toMatch(/^A settlement payout of this escrow cannot be built: /);
   });
 });
+
+describe('a payout whose sending failed after the node took it', () => {
+  it('is followed to its confirmation, not left sending', async () => {
+    const { dealId } = await fundedDeal();
+    await net.automine(false);
+    try {
+      await approve(net.seller, dealId, 'asset');
+      await approve(net.buyer, dealId, 'stable');
+      await net.app.escrow.tick();
+      // As if the send of the asset leg's payout had failed after the node took it: stored, not sent.
+      const [escrow] = await net.database.db
+        .select()
+        .from(schema.escrows)
+        .where(eq(schema.escrows.dealId, dealId));
+      await net.database.db
+        .update(schema.escrowPayouts)
+        .set({ status: 'submitting' })
+        .where(
+          and(
+            eq(schema.escrowPayouts.escrowId, escrow!.id),
+            eq(schema.escrowPayouts.leg, 'asset'),
+            eq(schema.escrowPayouts.status, 'submitted'),
+          ),
+        );
+      await net.mine(1);
+    } finally {
+      await net.automine(true);
+    }
+    // Sent again, the node refuses it (mined already): it is followed from there and the deal completes.
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed');
+    const done = await view(net.seller, dealId);
+    expect(leg(done, 'asset').payout).toMatchObject({ status: 'confirmed' });
+    expect(await net.balance('WETH', net.buyer.payoutAddress)).toBeGreaterThan(0n);
+  });
+});

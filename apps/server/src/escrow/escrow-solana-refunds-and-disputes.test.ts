@@ -227,5 +227,30 @@ describe('a deposit arriving after a Solana payout was approved', () => {
       30,
     );
     expect((await sol().tokens('USDC', seller.payoutAddress)) - sellerBefore).toBe(119_988_000n);
+    // Signed before the watcher had seen the 5 units, the rebuilt payout was the same one: staff were
+    // alerted once (the next pass built it with them). Cleared for the books checks of later tests.
+    await net.database.db.delete(schema.staffAlerts).where(eq(schema.staffAlerts.kind, 'payout_refused'));
+  });
+});
+
+describe('a Solana payout whose send was answered with an error after the RPC forwarded it', () => {
+  it('is sent again as it is, not built anew, and the deal settles once with the books balanced', async () => {
+    const { dealId, deposit } = await openedEscrow(solForUsdc(500_000_000n, 80_000_000n));
+    await sol().pay('SOL', deposit.asset, 500_000_000n);
+    await sol().pay('USDC', deposit.stable, 80_000_000n);
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'escrow_funded');
+    await approveSolana(net.buyer, dealId, 'stable');
+    // The next send is taken by the RPC, answered with a time-out, and lands a moment later.
+    sol().devnet.faults.landAfterMs = 60;
+    sol().devnet.faults.sendsAnsweredLate = 1;
+    await approveSolana(net.seller, dealId, 'asset');
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed', 40);
+    expect(sol().devnet.faults.sendsAnsweredLate).toBe(0);
+    const done = await view(net.seller, dealId);
+    expect(leg(done, 'asset').payout).toMatchObject({ status: 'confirmed' });
+    expect(leg(done, 'stable').payout).toMatchObject({ status: 'confirmed' });
+    const alerts = await net.database.db.select().from(schema.staffAlerts);
+    expect(alerts.filter((alert) => alert.details.escrow_id === done.escrow_id)).toEqual([]);
+    await expectBooksBalance(net, dealId);
   });
 });

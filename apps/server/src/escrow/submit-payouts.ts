@@ -330,6 +330,26 @@ async function resignIfStale(deps: EscrowEngineDeps, payout: PayoutRow): Promise
   if (!chain || !payout.txRef) return;
   const status = await chain.adapter.confirmations(payout.txRef);
   if (status.state !== 'unknown') return;
+  if (chain.adapter.payoutMayStillLand) {
+    const [approval] = await deps.db
+      .select({ signer: schema.escrowPayoutSignatures.signer })
+      .from(schema.escrowPayoutSignatures)
+      .where(
+        and(
+          eq(schema.escrowPayoutSignatures.payoutId, payout.id),
+          ne(schema.escrowPayoutSignatures.signer, 'platform'),
+        ),
+      )
+      .orderBy(schema.escrowPayoutSignatures.createdAt)
+      .limit(1);
+    const approver =
+      approval?.signer === 'buyer' || approval?.signer === 'seller' ? approval.signer : undefined;
+    // The RPC that refused it may have forwarded it: while it can still land it stays as it is and is
+    // sent again by the next pass; built anew now, the one that lands later would go unrecorded.
+    if (await chain.adapter.payoutMayStillLand(unsignedPayoutOf(payout, approver))) return;
+    // It can no longer land: it did (its status shows by now), or another transaction used its nonce.
+    if ((await chain.adapter.confirmations(payout.txRef)).state !== 'unknown') return;
+  }
   const [leg] = await deps.db
     .select()
     .from(schema.escrowLegs)

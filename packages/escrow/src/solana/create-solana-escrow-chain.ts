@@ -3,7 +3,11 @@ import { base58 } from '@scure/base';
 import { isAddress, signature } from '@solana/kit';
 import { getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { PartySignature, UnsignedPayout } from '../chain-adapter.js';
-import type { NewBlockHandlers, SignedTransaction } from '../escrow-chain-adapter.js';
+import {
+  type NewBlockHandlers,
+  PayoutExpiredError,
+  type SignedTransaction,
+} from '../escrow-chain-adapter.js';
 import { subscribeOverWebSocket } from '../subscribe-over-websocket.js';
 import { legDepositor } from '../types.js';
 import { broadcastSolanaTransaction } from './broadcast-solana-transaction.js';
@@ -170,6 +174,16 @@ export function createSolanaEscrowChain(options: SolanaEscrowChainOptions): Sola
       if (token.mint !== SOLANA_NATIVE_MINT) return token.amount === 0n;
       const rent = token.isNative.__option === 'Some' ? token.isNative.value : 0n;
       return account.lamports <= rent;
+    },
+
+    async payoutMayStillLand(payout) {
+      try {
+        await assertNonceUnused(context, payout);
+        return true;
+      } catch (error) {
+        if (error instanceof PayoutExpiredError) return false;
+        throw error;
+      }
     },
 
     async bumpFee(payout, sent) {
