@@ -72,6 +72,11 @@ export interface SolanaDevnetFaucet {
    * wallet address, to its associated token account (created in the same transaction when missing).
    */
   fundToken(ownerOrTokenAccount: string, mint: string, amount: bigint): Promise<Signature>;
+  /** Mints to several existing token accounts of `mint` in one transaction (a batched payment). */
+  fundTokenAccounts(
+    mint: string,
+    payments: readonly { tokenAccount: string; amount: bigint }[],
+  ): Promise<Signature>;
 }
 
 export interface SolanaDevnet {
@@ -278,6 +283,23 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
         }),
         mintTo(ata),
       ]);
+    },
+    fundTokenAccounts: (mint, payments) => {
+      const mintAddress = address(mint);
+      if (mintAddress !== mints.USDC && mintAddress !== mints.USDT) {
+        throw new Error(`the devnet faucet mints only its USDC and USDT, not ${mint}`);
+      }
+      return submit(
+        payments.map(({ tokenAccount, amount }) =>
+          getMintToCheckedInstruction({
+            mint: mintAddress,
+            token: address(tokenAccount),
+            mintAuthority,
+            amount,
+            decimals: SOLANA_DEVNET_TOKEN_DECIMALS,
+          }),
+        ),
+      );
     },
   };
 

@@ -55,6 +55,28 @@ describe('funding a Solana leg in parts', () => {
   });
 });
 
+describe('one Solana transaction paying two escrows', () => {
+  it('counts each escrow its own deposit (a batched payment funds both deals)', async () => {
+    const first = await openedEscrow(solForUsdc(200_000_000n, 30_000_000n));
+    const second = await openedEscrow(solForUsdc(300_000_000n, 45_000_000n));
+    await sol().pay('SOL', first.deposit.asset, 200_000_000n);
+    await sol().pay('SOL', second.deposit.asset, 300_000_000n);
+    // An exchange's batched withdrawal: both stable legs in one transaction.
+    await sol().devnet.faucet.fundTokenAccounts(sol().devnet.mints.USDC, [
+      { tokenAccount: first.deposit.stable, amount: 30_000_000n },
+      { tokenAccount: second.deposit.stable, amount: 45_000_000n },
+    ]);
+    await net.settle(
+      async () =>
+        (await dealStatus(net.database, first.dealId)) === 'escrow_funded' &&
+        (await dealStatus(net.database, second.dealId)) === 'escrow_funded',
+      30,
+    );
+    expect(leg(await view(net.buyer, first.dealId), 'stable')).toMatchObject({ received: '30000000' });
+    expect(leg(await view(net.buyer, second.dealId), 'stable')).toMatchObject({ received: '45000000' });
+  });
+});
+
 describe('the funding deadline passes with one Solana leg funded', () => {
   it('cancels the deal and refunds the deposit whole (no fee) once its depositor approves', async () => {
     // 0.75 SOL = 750_000_000 lamports from the seller; the buyer never pays its 60 USDC.

@@ -52,11 +52,13 @@ async function readBlock(context: SolanaChainContext, slot: bigint): Promise<Jso
  * are lamports (its wSOL account's lamport balance, less the rent-exempt reserve in the
  * transaction that created it as a token account; lamports reaching the address after the account
  * was closed count whole); a token leg's are increases of its token balance, and lamports
- * reaching it are a wrong-asset movement (tokenAddress null).
+ * reaching it are a wrong-asset movement (tokenAddress null). A deposit's position is the account's
+ * index among the transaction's keys: one transaction may pay several escrows (a batched payment),
+ * each its own deposit, and the index stays the same when a reorg puts the transaction in another
+ * block.
  */
 function depositsIn(
   tx: JsonTransaction,
-  position: number,
   watched: ReadonlyMap<string, WatchedLeg>,
   tokenAccountRent: bigint,
 ): Omit<DepositMovement, 'blockRef' | 'height'>[] {
@@ -83,7 +85,7 @@ function depositsIn(
         tokenAddress: null,
         amount: lamports,
         txRef,
-        position,
+        position: index,
         from: sender ?? null,
       });
     }
@@ -105,7 +107,7 @@ function depositsIn(
       tokenAddress: mint,
       amount: received,
       txRef,
-      position,
+      position: index,
       from: sender?.owner ?? null,
     });
   });
@@ -115,7 +117,7 @@ function depositsIn(
 /**
  * Deposits in the slots of `range`: each block is read once (getBlock, json, full transactions),
  * the account keys of its successful transactions are asked of the index in one query, and every
- * watched account's balance increase is a deposit at the transaction's index in the block.
+ * watched account's balance increase is a deposit at the account's index in the transaction.
  * Skipped slots have no block and are passed over.
  */
 export async function scanSolanaDeposits(
@@ -128,15 +130,13 @@ export async function scanSolanaDeposits(
   for (let slot = range.fromHeight; slot <= range.toHeight; slot++) {
     const block = await readBlock(context, slot);
     if (!block) continue;
-    const succeeded = block.transactions.flatMap((tx, position) =>
-      tx.meta && tx.meta.err === null ? [{ tx, position }] : [],
-    );
-    const candidates = new Set(succeeded.flatMap(({ tx }) => accountKeysOf(tx)));
+    const succeeded = block.transactions.filter((tx) => tx.meta && tx.meta.err === null);
+    const candidates = new Set(succeeded.flatMap((tx) => accountKeysOf(tx)));
     if (candidates.size === 0) continue;
     const watched = await index.match([...candidates]);
     if (watched.size === 0) continue;
-    for (const { tx, position } of succeeded) {
-      for (const deposit of depositsIn(tx, position, watched, tokenAccountRent)) {
+    for (const tx of succeeded) {
+      for (const deposit of depositsIn(tx, watched, tokenAccountRent)) {
         movements.push({ ...deposit, blockRef: block.blockhash, height: slot });
       }
     }
