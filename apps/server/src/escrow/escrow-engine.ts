@@ -19,7 +19,7 @@ import { refreshEscrows } from './refresh-legs.js';
 import { followRelayerTransactions } from './relayer-transactions.js';
 import { reportDeposit } from './report-deposit.js';
 import { submitPayouts } from './submit-payouts.js';
-import { sweepLateDeposits } from './sweep-late-deposits.js';
+import { retryRefusedLateReturns, sweepLateDeposits } from './sweep-late-deposits.js';
 import { prepareTravelPayouts } from './travel-payouts.js';
 import { watchChain } from './watch-chain.js';
 
@@ -85,6 +85,7 @@ export function createEscrowEngine(deps: EscrowEngineDeps) {
       await prepareTravelPayouts(deps);
       await submitPayouts(deps);
       await retryForeignReturns(deps);
+      await retryRefusedLateReturns(deps);
     }
     // Money that reached a leg while its payout was on its way is returned once the leg is settled.
     await sweepLateDeposits(deps, await confirmPayouts(deps));

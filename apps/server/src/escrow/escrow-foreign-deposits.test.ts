@@ -3,18 +3,10 @@ import { schema } from '@covenant/db';
 import { fundFromDevnetWallet } from '@covenant/devnets';
 import type { EscrowStatusView } from '@covenant/domain';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import {
-  type Address,
-  createTestClient,
-  encodeAbiParameters,
-  type Hex,
-  http,
-  keccak256,
-  numberToHex,
-} from 'viem';
-import { foundry } from 'viem/chains';
+import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTrader } from '../testing/create-test-trader.js';
+import { setTokenBalance } from '../testing/set-token-balance.js';
 import { type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
 
 // A token an escrow does not hold for its deal (ADR 036): never counted, sent back to the party who
@@ -62,24 +54,6 @@ function fromSharedWallet(symbol: string, to: string, amount: bigint) {
     to: to as Address,
     amount,
   });
-}
-
-/**
- * Sets an address's balance of a devnet token in the token's storage (OpenZeppelin's ERC20 keeps the
- * balances in slot 0): the chain's state changes with no transfer for the watcher to see, as when a
- * token contract freezes an account.
- */
-async function setTokenBalance(symbol: string, holder: string, amount: bigint) {
-  const test = createTestClient({ chain: foundry, mode: 'anvil', transport: http(net.chain.rpcUrl) });
-  const slot = keccak256(
-    encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [holder as Address, 0n]),
-  );
-  await test.setStorageAt({
-    address: net.token(symbol)!,
-    index: slot,
-    value: numberToHex(amount, { size: 32 }) as Hex,
-  });
-  expect(await net.balance(symbol, holder)).toBe(amount);
 }
 
 /** The open alerts of one kind about a deal's escrow. */
@@ -333,7 +307,7 @@ describe('a deposit of another token than the leg’s', () => {
 
     // The token holds the escrow's balance frozen at 0 (as a blacklisting token can): the node refuses
     // to build the return; nothing is sent, staff read why, the alert stays open.
-    await setTokenBalance('USDC', deposit, 0n);
+    await setTokenBalance(net, 'USDC', deposit, 0n);
     const refused = await returnFrom(held!.id);
     expect(refused.statusCode, refused.body).toBe(409);
     expect(refused.json().error.message).toMatch(
@@ -348,12 +322,12 @@ describe('a deposit of another token than the leg’s', () => {
     expect(await relayed()).toEqual([]);
 
     // Built and sent, then the balance is frozen before it is mined: it reverts on-chain.
-    await setTokenBalance('USDC', deposit, 4_000_000n);
+    await setTokenBalance(net, 'USDC', deposit, 4_000_000n);
     await net.automine(false);
     try {
       const sent = await returnFrom(held!.id);
       expect(sent.statusCode, sent.body).toBe(200);
-      await setTokenBalance('USDC', deposit, 0n);
+      await setTokenBalance(net, 'USDC', deposit, 0n);
       await net.settle(async () => (await openAlertsOf(dealId, 'foreign_asset_return_failed')).length > 0);
     } finally {
       await net.automine(true);
@@ -373,7 +347,7 @@ describe('a deposit of another token than the leg’s', () => {
     ]);
 
     // The engine does not send a reverted return again by itself.
-    await setTokenBalance('USDC', deposit, 4_000_000n);
+    await setTokenBalance(net, 'USDC', deposit, 4_000_000n);
     for (let pass = 0; pass < 2; pass++) {
       await net.mine(1);
       await net.app.escrow.tick();
@@ -419,7 +393,7 @@ describe('a deposit of another token than the leg’s', () => {
       await net.mine(1);
       await net.app.escrow.tick();
       expect(await relayed(alert!.subject)).toEqual([expect.objectContaining({ status: 'submitted' })]);
-      await setTokenBalance('USDC', deposit, 0n);
+      await setTokenBalance(net, 'USDC', deposit, 0n);
       await net.settle(async () => (await openAlertsOf(dealId, 'foreign_asset_return_failed')).length > 0);
     } finally {
       await net.automine(true);
@@ -429,7 +403,7 @@ describe('a deposit of another token than the leg’s', () => {
     expect(await eventsOf(dealId, 'foreign_deposit_return_failed')).toHaveLength(1);
 
     // Not sent again by itself: it would revert the same way.
-    await setTokenBalance('USDC', deposit, 6_000_000n);
+    await setTokenBalance(net, 'USDC', deposit, 6_000_000n);
     for (let pass = 0; pass < 2; pass++) {
       await net.mine(1);
       await net.app.escrow.tick();

@@ -2,6 +2,7 @@ import { schema } from '@covenant/db';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escrowSteps } from '../testing/escrow-steps.js';
+import { setTokenBalance } from '../testing/set-token-balance.js';
 import { dealStatus, type EscrowDevnet, startEscrowDevnet } from '../testing/start-escrow-devnet.js';
 
 // One escrow the engine cannot pay out must not stop the pass for every other deal on the platform.
@@ -105,5 +106,31 @@ describe('a payout whose sending failed after the node took it', () => {
     const done = await view(net.seller, dealId);
     expect(leg(done, 'asset').payout).toMatchObject({ status: 'confirmed' });
     expect(await net.balance('WETH', net.buyer.payoutAddress)).toBeGreaterThan(0n);
+  });
+});
+
+describe('a late deposit whose return was refused', () => {
+  it('is tried again on later passes, not only when the ledger changes, and its alert resolves', async () => {
+    const { dealId, deposit } = await fundedDeal();
+    await approve(net.seller, dealId, 'asset');
+    await approve(net.buyer, dealId, 'stable');
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed');
+    // The buyer pays 7 USDC again, late (its wallet is topped up for it); before it is deep enough
+    // the token freezes the escrow's balance (as USDC can): the sweep back is refused.
+    const buyerUsdc = await net.balance('USDC', net.buyer.wallet);
+    await net.pay(net.buyer, 'USDC', deposit.stable, 7_000_000n);
+    await net.app.escrow.tick();
+    await setTokenBalance(net, 'USDC', deposit.stable, 0n);
+    const refused = async () =>
+      (await net.database.db.select().from(schema.staffAlerts)).filter(
+        (alert) => alert.kind === 'sweep_refused' && alert.resolvedAt === null,
+      );
+    await net.settle(async () => (await refused()).length > 0);
+    // Unfrozen: the next full passes send it back though the leg's ledger did not change.
+    await setTokenBalance(net, 'USDC', deposit.stable, 7_000_000n);
+    await net.settle(async () => (await net.balance('USDC', deposit.stable)) === 0n);
+    // Back at the buyer's refund address in the terms (its wallet).
+    expect((await net.balance('USDC', net.buyer.wallet)) - buyerUsdc).toBe(7_000_000n);
+    expect(await refused()).toEqual([]);
   });
 });

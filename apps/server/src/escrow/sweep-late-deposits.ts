@@ -1,12 +1,12 @@
 import { schema } from '@covenant/db';
 import { isConfirmed, lateDepositAction } from '@covenant/escrow';
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { EscrowChain } from './escrow-chains.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { type LedgerRow, type LegRow, ledgerEntryOf, loadEscrowBooks } from './escrow-rows.js';
 import { writePayout } from './prepare-payouts.js';
 import { sendRelayerTransaction } from './relayer-transactions.js';
-import { raiseStaffAlert } from './staff-alerts.js';
+import { raiseStaffAlert, resolveStaffAlert } from './staff-alerts.js';
 
 /**
  * Sends back what reached a leg after it was settled (a deposit paid late, or twice), by the rule
@@ -17,7 +17,7 @@ import { raiseStaffAlert } from './staff-alerts.js';
  * either party to approve, and goes the way of every payout. A leg of a closed escrow that had no
  * payout of its own (left empty when the other leg was refunded or paid, funded afterwards) returns
  * what it holds by such a payout too (see `lateDepositAction`). Runs for the escrows whose ledgers
- * just changed.
+ * just changed, and on full passes for those whose return was refused (`retryRefusedLateReturns`).
  */
 export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: readonly string[]): Promise<void> {
   const unique = [...new Set(escrowIds)];
@@ -84,19 +84,22 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
         returnInFlight,
         closedWithoutPayout,
       });
+      const subject = `${escrowId}:${row.leg}`;
       if (action.kind === 'payout') {
-        await prepareLateDepositPayout(deps, chain, row, rows, action.amount).catch((error: unknown) =>
-          raiseStaffAlert(deps, {
-            kind: 'late_deposit_payout_refused',
-            subject: `${escrowId}:${row.leg}`,
-            message: 'The return of a late deposit to the depositor could not be prepared',
-            details: {
-              escrow_id: escrowId,
-              leg: row.leg,
-              held: action.amount.toString(),
-              error: String(error).slice(0, 500),
-            },
-          }),
+        await prepareLateDepositPayout(deps, chain, row, rows, action.amount).then(
+          () => resolveStaffAlert(deps, { kind: 'late_deposit_payout_refused', subject }),
+          (error: unknown) =>
+            raiseStaffAlert(deps, {
+              kind: 'late_deposit_payout_refused',
+              subject: `${escrowId}:${row.leg}`,
+              message: 'The return of a late deposit to the depositor could not be prepared',
+              details: {
+                escrow_id: escrowId,
+                leg: row.leg,
+                held: action.amount.toString(),
+                error: String(error).slice(0, 500),
+              },
+            }),
         );
         continue;
       }
@@ -110,7 +113,7 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
           chain,
           {
             kind: 'sweep',
-            subject: `${escrowId}:${row.leg}`,
+            subject,
             escrowId,
             leg: row.leg,
             depositAddress: row.depositAddress,
@@ -122,6 +125,7 @@ export async function sweepLateDeposits(deps: EscrowEngineDeps, escrowIds: reado
               depositorRefundAddress: row.depositorRefundAddress,
             }),
         );
+        await resolveStaffAlert(deps, { kind: 'sweep_refused', subject });
       } catch (error) {
         await raiseStaffAlert(deps, {
           kind: 'sweep_refused',
@@ -193,4 +197,24 @@ async function spentDepositOutputs(deps: EscrowEngineDeps, row: LegRow): Promise
     for (const deposit of deposits) spent.add(`${deposit.txRef}:${deposit.position}`);
   }
   return spent;
+}
+
+/** Alerts of a late deposit's return that could not be prepared or sent: tried again each full pass. */
+const refusedReturnAlerts = ['late_deposit_payout_refused', 'sweep_refused'];
+
+/**
+ * The escrows whose late deposit's return was refused (a Bitcoin network fee above what it holds, a
+ * node that did not answer, a token that froze the balance): the next full pass tries again, and
+ * the alert is resolved once the return is prepared or sent. Without this, nothing would try again
+ * until the leg's ledger changed.
+ */
+export async function retryRefusedLateReturns(deps: EscrowEngineDeps): Promise<void> {
+  const alerts = await deps.db
+    .select({ details: schema.staffAlerts.details })
+    .from(schema.staffAlerts)
+    .where(and(inArray(schema.staffAlerts.kind, refusedReturnAlerts), isNull(schema.staffAlerts.resolvedAt)));
+  const escrowIds = alerts.flatMap(({ details }) =>
+    typeof details.escrow_id === 'string' ? [details.escrow_id] : [],
+  );
+  await sweepLateDeposits(deps, escrowIds);
 }
