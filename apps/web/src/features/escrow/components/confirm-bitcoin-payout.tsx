@@ -48,7 +48,7 @@ export function ConfirmBitcoinPayout({
     let signed: string;
     try {
       const key = bitcoinEscrowKeyFromSeed(mnemonic, bitcoinKeyNetworkOfAddress(leg.deposit_address));
-      signed = signEscrowPsbt(psbt, key.privateKey);
+      signed = signEscrowPsbt(psbt, key.privateKey, summary);
     } catch (error) {
       const reason = error instanceof Error ? ` ${error.message}` : '';
       setSignError(`Your escrow key could not sign this payout.${reason} Nothing was sent.`);

@@ -2,6 +2,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { base64, hex } from '@scure/base';
 import { p2ms, p2wpkh, p2wsh, SigHash, Transaction } from '@scure/btc-signer';
 import { describe, expect, it } from 'vitest';
+import type { PsbtSummary } from '../api/escrow-leg-signing.js';
 import { signEscrowPsbt } from './sign-escrow-psbt.js';
 
 // Three fixed keys (buyer, seller, platform): private keys 1, 2 and 3 padded to 32 bytes.
@@ -36,9 +37,29 @@ function payoutPsbt(options: { witnessScript?: boolean } = {}): string {
   return base64.encode(transaction.toPSBT());
 }
 
+const buyerAddress = p2wpkh(publicKey(buyer), regtest).address!;
+const feeAddress = p2wpkh(publicKey(platform), regtest).address!;
+
+/**
+ * What the page shows for `payoutPsbt()`: 150 033 000 sat to the buyer, 15 000 to the fee address,
+ * and the network fee (150 000 000 + 50 000) − (150 033 000 + 15 000) = 2 000 sat.
+ */
+function shown(changes: Partial<PsbtSummary> = {}): PsbtSummary {
+  return {
+    outputs: [
+      { kind: 'payout', to: buyerAddress, amount: '150033000' },
+      { kind: 'fee', to: feeAddress, amount: '15000' },
+    ],
+    network_fee: '2000',
+    fee_rate_sat_vb: 10,
+    dust_folded: [],
+    ...changes,
+  };
+}
+
 describe('signEscrowPsbt', () => {
   it("adds the seller's SIGHASH_ALL signature to every input, one that verifies over the input's BIP-143 digest", () => {
-    const signed = Transaction.fromPSBT(base64.decode(signEscrowPsbt(payoutPsbt(), seller)));
+    const signed = Transaction.fromPSBT(base64.decode(signEscrowPsbt(payoutPsbt(), seller, shown())));
     const escrow = escrowScript();
     for (const [index, amount] of [150_000_000n, 50_000n].entries()) {
       const input = signed.getInput(index);
@@ -62,19 +83,71 @@ describe('signEscrowPsbt', () => {
   });
 
   it('refuses a PSBT whose inputs carry no witness script', () => {
-    expect(() => signEscrowPsbt(payoutPsbt({ witnessScript: false }), seller)).toThrow(
+    expect(() => signEscrowPsbt(payoutPsbt({ witnessScript: false }), seller, shown())).toThrow(
       'Input 0 carries no witness UTXO or witness script, so it was not signed.',
     );
   });
 
   it('refuses a PSBT whose witness script does not name the key', () => {
     const stranger = privateKey(4);
-    expect(() => signEscrowPsbt(payoutPsbt(), stranger)).toThrow(
+    expect(() => signEscrowPsbt(payoutPsbt(), stranger, shown())).toThrow(
       'Input 0 is not an escrow your key signs for, so it was not signed.',
     );
   });
 
   it('refuses text that is not a PSBT', () => {
-    expect(() => signEscrowPsbt('bm90IGEgcHNidA==', seller)).toThrow('This is not a PSBT this page can read');
+    expect(() => signEscrowPsbt('bm90IGEgcHNidA==', seller, shown())).toThrow(
+      'This is not a PSBT this page can read',
+    );
+  });
+
+  it('refuses a PSBT that pays other than the transfers shown, or leaves another network fee', () => {
+    const stranger = p2wpkh(publicKey(privateKey(4)), regtest).address!;
+    const cases: [PsbtSummary, string][] = [
+      // Shown to the stranger, paid to the buyer (or, as a server would hide it, the other way round).
+      [
+        shown({
+          outputs: [
+            { kind: 'payout', to: stranger, amount: '150033000' },
+            { kind: 'fee', to: feeAddress, amount: '15000' },
+          ],
+        }),
+        'The PSBT does not pay exactly the transfers shown, so it was not signed.',
+      ],
+      // One satoshi more to the buyer than shown.
+      [
+        shown({
+          outputs: [
+            { kind: 'payout', to: buyerAddress, amount: '150032999' },
+            { kind: 'fee', to: feeAddress, amount: '15000' },
+          ],
+        }),
+        'The PSBT does not pay exactly the transfers shown, so it was not signed.',
+      ],
+      // An output the page does not show.
+      [
+        shown({ outputs: [{ kind: 'payout', to: buyerAddress, amount: '150033000' }] }),
+        'The PSBT does not pay exactly the transfers shown, so it was not signed.',
+      ],
+      [
+        shown({ network_fee: '1000' }),
+        'The PSBT leaves another network fee than the one shown, so it was not signed.',
+      ],
+    ];
+    // bcoin's regtest writes its addresses with `rb`: read as the same scripts.
+    const bcoin = { bech32: 'rb', pubKeyHash: 0x3c, scriptHash: 0x26, wif: 0x5a };
+    const asBcoin = shown({
+      outputs: [
+        { kind: 'payout', to: p2wpkh(publicKey(buyer), bcoin).address!, amount: '150033000' },
+        { kind: 'fee', to: p2wpkh(publicKey(platform), bcoin).address!, amount: '15000' },
+      ],
+    });
+    expect(() => signEscrowPsbt(payoutPsbt(), seller, asBcoin)).not.toThrow();
+    for (const [summary, refusal] of cases) {
+      expect(() => signEscrowPsbt(payoutPsbt(), seller, summary)).toThrow(refusal);
+    }
+    expect(() => signEscrowPsbt(payoutPsbt(), seller, null)).toThrow(
+      'This payout comes without the summary of what it pays, so it cannot be checked or signed.',
+    );
   });
 });
