@@ -35,13 +35,18 @@ type Config = Record<string, unknown>;
 export interface SolanaDevnetFaults {
   sendsAnsweredLate: number;
   landAfterMs: number;
+  /**
+   * Run, one per send, before the next sent transactions are processed: what lands between a
+   * client's last check and its transaction (another's deposit, say).
+   */
+  beforeNextSends: (() => Promise<unknown>)[];
 }
 
 /** Every method the devnet serves, over a ledger, with requestAirdrop paid by `airdrop`. */
 export function createSolanaRpcMethods(
   ledger: SolanaLedger,
   airdrop: (to: Address, lamports: bigint) => Promise<string>,
-  faults: SolanaDevnetFaults = { sendsAnsweredLate: 0, landAfterMs: 0 },
+  faults: SolanaDevnetFaults = { sendsAnsweredLate: 0, landAfterMs: 0, beforeNextSends: [] },
 ): Record<string, RpcMethod> {
   const context = (commitment: Commitment = 'finalized') => ({
     apiVersion: CORE_VERSION,
@@ -321,9 +326,10 @@ export function createSolanaRpcMethods(
       if (!block) throw new RpcError(-32004, `Block not available for slot ${slot}`);
       return block.blockTime;
     },
-    sendTransaction: (params) => {
+    sendTransaction: async (params) => {
       const options = config(params, 1);
       const transaction = transactionParam(params, options);
+      await faults.beforeNextSends.shift()?.();
       if (options.skipPreflight !== true) {
         const simulation = ledger.simulate(transaction, { sigVerify: true });
         if (simulation.err === 'SignatureFailure') {

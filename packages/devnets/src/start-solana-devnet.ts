@@ -303,7 +303,7 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
     },
   };
 
-  const faults: SolanaDevnetFaults = { sendsAnsweredLate: 0, landAfterMs: 0 };
+  const faults: SolanaDevnetFaults = { sendsAnsweredLate: 0, landAfterMs: 0, beforeNextSends: [] };
   const methods = createSolanaRpcMethods(ledger, (to, amount) => faucetApi.fundSol(to, amount), faults);
   server = await serveJsonRpc(methods, options.port ?? 0, [slotTopic]);
   const ticker = setInterval(closeSlot, slotIntervalMs);

@@ -235,6 +235,12 @@ export interface EscrowChainAdapter extends ChainAdapter {
    */
   payoutMayStillLand?(payout: UnsignedPayout): Promise<boolean>;
 
+  /**
+   * Solana: a payout that failed on-chain moved nothing (a transaction is all or nothing) and used up
+   * its durable nonce, so it is built again from what the leg holds rather than failed for staff.
+   */
+  readonly rebuildsRevertedPayouts?: boolean;
+
   /** Ethereum: anyone's refund after the escrow's on-chain deadline, no signatures needed. */
   signRefundAfterDeadline?(depositAddress: string): Promise<SignedTransaction>;
 

@@ -15,6 +15,7 @@ import {
   settlementTransactionsOf,
 } from './escrow-rows.js';
 import { refreshEscrows } from './refresh-legs.js';
+import { rebuildRevertedPayout } from './renew-expired-payout.js';
 import { raiseStaffAlert } from './staff-alerts.js';
 import { keepPayoutMoving, sentVersion } from './stuck-payouts.js';
 import { markTravelPaid } from './travel-payouts.js';
@@ -53,6 +54,12 @@ export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> 
     const { reverted, movements } = await chain.adapter.outgoingMovements(txRef, leg);
     const now = deps.now();
     if (reverted) {
+      // Solana: nothing moved and the nonce is used up; built again, the payout can still go.
+      if (chain.adapter.rebuildsRevertedPayouts) {
+        const rebuilt = await rebuildRevertedPayout(deps, payout);
+        if (rebuilt === 'renewed') touched.add(payout.escrowId);
+        if (rebuilt !== 'refused') continue;
+      }
       await deps.db
         .update(schema.escrowPayouts)
         .set({ status: 'failed', error: 'reverted on-chain', updatedAt: now })

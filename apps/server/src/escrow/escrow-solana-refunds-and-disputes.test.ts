@@ -276,3 +276,45 @@ describe('a Solana payout whose send was answered with an error after the RPC fo
     await expectBooksBalance(net, dealId);
   });
 });
+
+describe('a Solana payout that fails on-chain', () => {
+  // A deposit to the stable leg lands between the engine's last check and its payout: the payout's
+  // closing of the account fails, the whole transaction with it (nothing moves), and its nonce is
+  // used up. Built again with the extra returned to the buyer, it settles.
+  it('is built again from what the leg holds, and settles once approved again', async () => {
+    const { dealId, deposit } = await openedEscrow(solForUsdc(400_000_000n, 60_000_000n));
+    const seller = net.seller.solana!;
+    const sellerBefore = await sol().tokens('USDC', seller.payoutAddress);
+    await sol().pay('SOL', deposit.asset, 400_000_000n);
+    await sol().pay('USDC', deposit.stable, 60_000_000n);
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'escrow_funded');
+    await approveSolana(net.buyer, dealId, 'stable');
+    const extra = () =>
+      sol().devnet.faucet.fundTokenAccounts(sol().devnet.mints.USDC, [
+        { tokenAccount: deposit.stable, amount: 3n },
+      ]);
+    // Before each of the two legs' transactions: the stable leg's fails whichever goes first.
+    sol().devnet.faults.beforeNextSends.push(extra, extra);
+    await approveSolana(net.seller, dealId, 'asset');
+    // The buyer approves each version it is asked to (a second one when the second extra deposit
+    // was counted after the first rebuild), until the deal completes.
+    await net.settle(async () => {
+      if ((await dealStatus(net.database, dealId)) === 'completed') return true;
+      if (leg(await view(net.buyer, dealId), 'stable').signing_payload) {
+        await approveSolana(net.buyer, dealId, 'stable');
+      }
+      return false;
+    }, 60);
+    expect(sol().devnet.faults.beforeNextSends).toEqual([]);
+    // 60 USDC less the 0.01% fee (6 000) to the seller; the 6 extra units back to the buyer.
+    expect((await sol().tokens('USDC', seller.payoutAddress)) - sellerBefore).toBe(59_994_000n);
+    const done = await view(net.buyer, dealId);
+    expect(leg(done, 'stable').payout?.transfers).toContainEqual({
+      kind: 'refund',
+      to: net.buyer.solana!.refundAddress,
+      amount: '6',
+    });
+    await net.database.db.delete(schema.staffAlerts).where(eq(schema.staffAlerts.kind, 'payout_refused'));
+    await expectBooksBalance(net, dealId);
+  });
+});

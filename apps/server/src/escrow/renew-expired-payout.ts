@@ -21,12 +21,36 @@ export async function renewExpiredPayout(
   deps: EscrowEngineDeps,
   payout: PayoutRow,
   reason: string,
+  options: { reverted?: boolean } = {},
 ): Promise<boolean> {
+  return (await rebuildPayout(deps, payout, reason, options)) === 'renewed';
+}
+
+/**
+ * A payout whose transaction was mined and failed (Solana: a deposit landed between the signing
+ * check and its execution, so closing the leg's account failed; nothing moved, and the leg's nonce
+ * advanced): built again like an expired one, when the leg still holds what it pays. `waiting`: a
+ * deposit of the leg is still confirming (the next pass builds it with it); `refused`: it cannot be
+ * built again (staff alerted) and the payout fails.
+ */
+export function rebuildRevertedPayout(
+  deps: EscrowEngineDeps,
+  payout: PayoutRow,
+): Promise<'renewed' | 'waiting' | 'refused'> {
+  return rebuildPayout(deps, payout, 'reverted on-chain', { reverted: true });
+}
+
+async function rebuildPayout(
+  deps: EscrowEngineDeps,
+  payout: PayoutRow,
+  reason: string,
+  options: { reverted?: boolean },
+): Promise<'renewed' | 'waiting' | 'refused'> {
   const chain = deps.chains.get(payout.chain);
-  if (!chain) return false;
+  if (!chain) return 'refused';
   const books = await loadEscrowBooks(deps.db, payout.escrowId);
   const leg = books.legs.find((row) => row.leg === payout.leg);
-  if (!leg) return false;
+  if (!leg) return 'refused';
   const ledger = books.ledger(payout.leg);
   const refuse = (why: string) =>
     raiseStaffAlert(deps, {
@@ -39,7 +63,7 @@ export async function renewExpiredPayout(
         kind: payout.kind,
         error: `${reason}; ${why}`.slice(0, 500),
       },
-    }).then(() => false);
+    }).then(() => 'refused' as const);
   // What the leg still holds, not all it ever received: travel paid, or a settlement before a late
   // deposit's return, has left it already.
   const plan = withExcessReturned(storedPlanOf(payout), heldOf(leg, ledger), leg.depositorRefundAddress);
@@ -57,7 +81,7 @@ export async function renewExpiredPayout(
     return refuse(`it cannot be built again: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (unsigned.payoutRef === payout.payoutRef) {
-    if (ledger.some((entry) => entry.kind === 'deposit' && entry.status === 'pending')) return false;
+    if (ledger.some((entry) => entry.kind === 'deposit' && entry.status === 'pending')) return 'waiting';
     return refuse('built again, it is the same payout');
   }
   const now = deps.now();
@@ -76,7 +100,7 @@ export async function renewExpiredPayout(
       .where(
         and(
           eq(schema.escrowPayouts.id, payout.id),
-          inArray(schema.escrowPayouts.status, ['ready', 'submitting']),
+          inArray(schema.escrowPayouts.status, options.reverted ? ['submitted'] : ['ready', 'submitting']),
         ),
       )
       .returning({ id: schema.escrowPayouts.id });
@@ -89,10 +113,10 @@ export async function renewExpiredPayout(
   if (renewed) {
     deps.logger.info(
       { payoutId: payout.id, escrowId: payout.escrowId, leg: payout.leg, reason },
-      'the signed payout expired before it was sent: built again, awaiting approval again',
+      'the signed payout can no longer be carried out: built again, awaiting approval again',
     );
   }
-  return renewed;
+  return renewed ? 'renewed' : 'waiting';
 }
 
 /**

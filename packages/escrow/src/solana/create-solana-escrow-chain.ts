@@ -176,6 +176,8 @@ export function createSolanaEscrowChain(options: SolanaEscrowChainOptions): Sola
       return account.lamports <= rent;
     },
 
+    rebuildsRevertedPayouts: true,
+
     async payoutMayStillLand(payout) {
       try {
         await assertNonceUnused(context, payout);
