@@ -20,24 +20,27 @@ afterAll(async () => {
   await net?.close();
 });
 
-const { view, leg, approve, openedEscrow, fundLeg } = escrowSteps(() => net);
+const { view, leg, approve, openedEscrow, fundedEscrow, fundLeg } = escrowSteps(() => net);
 
 // 1.5 WETH (seller's asset leg) for 4 500 USDC (buyer's stable leg), both paid in full.
 const assetAmount = 1_500_000_000_000_000_000n;
 const stableAmount = 4_500_000_000n;
 
-async function fundedDeal() {
-  const { dealId, deposit } = await openedEscrow({
+function fundedDeal() {
+  return fundedEscrow({
     assetSymbol: 'WETH',
     assetAmount,
     stableSymbol: 'USDC',
     stableAmount,
     fundingDeadlineHours: 1,
   });
-  await net.pay(net.seller, 'WETH', deposit.asset, assetAmount);
-  await net.pay(net.buyer, 'USDC', deposit.stable, stableAmount);
-  await net.settle(async () => (await dealStatus(net.database, dealId)) === 'escrow_funded');
-  return { dealId, deposit };
+}
+
+/** Moves the chain's clock `seconds` past `refundAfter` (a block mined then), if it is not there yet. */
+async function passOnChain(refundAfter: number, seconds: number) {
+  const client = createPublicClient({ chain: foundry, transport: http(net.chain.rpcUrl, { retryCount: 0 }) });
+  const chainNow = Number((await client.getBlock()).timestamp) * 1000;
+  await net.mine(1, Math.max(1, Math.ceil((refundAfter - chainNow) / 1000) + seconds));
 }
 
 async function alertKinds(escrowId: string) {
@@ -58,8 +61,7 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
     const refundAfter = Date.parse(leg(before, 'stable').refund_after ?? '');
     const transport = http(net.chain.rpcUrl, { retryCount: 0 });
     const client = createPublicClient({ chain: foundry, transport });
-    const chainNow = Number((await client.getBlock()).timestamp) * 1000;
-    await net.mine(1, Math.ceil((refundAfter - chainNow) / 1000) + 10);
+    await passOnChain(refundAfter, 10);
     const buyerWallet = createWalletClient({
       chain: foundry,
       transport,
@@ -147,12 +149,7 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
     expect(await net.balance('WETH', deposit.asset)).toBe(assetAmount);
 
     await net.clock.advance(refundAfter + 60_000 - net.clock.now.getTime());
-    const client = createPublicClient({
-      chain: foundry,
-      transport: http(net.chain.rpcUrl, { retryCount: 0 }),
-    });
-    const chainNow = Number((await client.getBlock()).timestamp) * 1000;
-    await net.mine(1, Math.max(1, Math.ceil((refundAfter - chainNow) / 1000) + 60));
+    await passOnChain(refundAfter, 60);
     await net.settle(async () => (await view(net.buyer, dealId)).status === 'refunded');
 
     // The seller's wallet also gets the earlier test's deal's asset back (cancelled the same way), so
@@ -218,10 +215,9 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
     await net.app.escrow.tick();
     expect(await dealStatus(net.database, dealId)).toBe('cancelled');
     // The platform is slow (or down): past the deadline, the seller takes its WETH back itself.
+    await passOnChain(refundAfter, 60);
     const transport = http(net.chain.rpcUrl, { retryCount: 0 });
     const client = createPublicClient({ chain: foundry, transport });
-    const chainNow = Number((await client.getBlock()).timestamp) * 1000;
-    await net.mine(1, Math.max(1, Math.ceil((refundAfter - chainNow) / 1000) + 60));
     const sellerWeth = await net.balance('WETH', net.seller.wallet);
     const sellerWallet = createWalletClient({
       chain: foundry,
@@ -262,12 +258,7 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
     await net.app.escrow.tick();
     expect(await dealStatus(net.database, dealId)).toBe('cancelled');
     await net.clock.advance(refundAfter + 60_000 - net.clock.now.getTime());
-    const client = createPublicClient({
-      chain: foundry,
-      transport: http(net.chain.rpcUrl, { retryCount: 0 }),
-    });
-    const chainNow = Number((await client.getBlock()).timestamp) * 1000;
-    await net.mine(1, Math.max(1, Math.ceil((refundAfter - chainNow) / 1000) + 60));
+    await passOnChain(refundAfter, 60);
     // As if the deadline step had stored the asset leg's refund and the node had refused it and never
     // seen it (its nonce taken meanwhile): a transaction that can never be mined.
     const [escrow] = await net.database.db

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { schema } from '@covenant/db';
 import { fundFromDevnetWallet } from '@covenant/devnets';
 import type { EscrowStatusView } from '@covenant/domain';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTrader } from '../testing/create-test-trader.js';
@@ -21,8 +21,8 @@ afterAll(async () => {
   await net?.close();
 });
 
-/** The wrong-token alerts of a deal's escrow. */
-async function alertsOf(dealId: string) {
+/** The alerts of one kind (the wrong-token deposit's by default) about a deal's escrow, open or not. */
+async function alertsOf(dealId: string, kind = 'wrong_token_deposit') {
   const [escrow] = await net.database.db
     .select()
     .from(schema.escrows)
@@ -30,8 +30,13 @@ async function alertsOf(dealId: string) {
   const alerts = await net.database.db
     .select()
     .from(schema.staffAlerts)
-    .where(eq(schema.staffAlerts.kind, 'wrong_token_deposit'));
+    .where(eq(schema.staffAlerts.kind, kind));
   return alerts.filter((alert) => alert.details.escrow_id === escrow?.id);
+}
+
+/** The open ones. */
+async function openAlertsOf(dealId: string, kind: string) {
+  return (await alertsOf(dealId, kind)).filter((alert) => alert.resolvedAt === null);
 }
 
 /** An escrow of a deal of 1 WETH for 3,000 USDC; its asset leg's (the seller's) deposit address. */
@@ -54,19 +59,6 @@ function fromSharedWallet(symbol: string, to: string, amount: bigint) {
     to: to as Address,
     amount,
   });
-}
-
-/** The open alerts of one kind about a deal's escrow. */
-async function openAlertsOf(dealId: string, kind: string) {
-  const [escrow] = await net.database.db
-    .select()
-    .from(schema.escrows)
-    .where(eq(schema.escrows.dealId, dealId));
-  const alerts = await net.database.db
-    .select()
-    .from(schema.staffAlerts)
-    .where(and(eq(schema.staffAlerts.kind, kind), isNull(schema.staffAlerts.resolvedAt)));
-  return alerts.filter((alert) => alert.details.escrow_id === escrow?.id);
 }
 
 /** A deal's audit entries of one action. */

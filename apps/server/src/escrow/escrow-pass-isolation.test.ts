@@ -16,23 +16,19 @@ afterAll(async () => {
   await net?.close();
 });
 
-const { view, leg, approve, openedEscrow } = escrowSteps(() => net);
+const { view, leg, approve, fundedEscrow } = escrowSteps(() => net);
 
 // 1 WETH (seller's asset leg) for 3 000 USDC (buyer's stable leg), both paid in full.
 const assetAmount = 1_000_000_000_000_000_000n;
 const stableAmount = 3_000_000_000n;
 
-async function fundedDeal() {
-  const { dealId, deposit } = await openedEscrow({
+function fundedDeal() {
+  return fundedEscrow({
     assetSymbol: 'WETH',
     assetAmount,
     stableSymbol: 'USDC',
     stableAmount,
   });
-  await net.pay(net.seller, 'WETH', deposit.asset, assetAmount);
-  await net.pay(net.buyer, 'USDC', deposit.stable, stableAmount);
-  await net.settle(async () => (await dealStatus(net.database, dealId)) === 'escrow_funded');
-  return { dealId, deposit };
 }
 
 describe('an escrow whose payout cannot be built', () => {

@@ -17,7 +17,7 @@ afterAll(async () => {
 
 const hour = 3_600_000;
 
-const { view, leg, approve, openedEscrow, fundLeg } = escrowSteps(() => net);
+const { view, leg, approve, openedEscrow, fundedEscrow, fundLeg } = escrowSteps(() => net);
 
 describe('Done-when (3): one side funds and the funding deadline passes', () => {
   // 1.5 WETH = 1_500_000_000_000_000_000 wei deposited by the seller; the buyer never pays its 4 500 USDC.
@@ -130,15 +130,12 @@ describe('Done-when (4): a dispute decided as a split', () => {
   const stableAmount = 130_000_000_001n;
 
   it('pays each leg as the mediator decided once either party approves, to the base unit', async () => {
-    const { dealId, deposit } = await openedEscrow({
+    const { dealId, deposit } = await fundedEscrow({
       assetSymbol: 'WBTC',
       assetAmount,
       stableSymbol: 'USDC',
       stableAmount,
     });
-    await net.pay(net.seller, 'WBTC', deposit.asset, assetAmount);
-    await net.pay(net.buyer, 'USDC', deposit.stable, stableAmount);
-    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'escrow_funded');
 
     const opened = await net.call('POST', `/api/v1/deals/${dealId}/disputes`, net.buyer.token, {
       reason: 'The seller asks for more than the agreed price before approving.',

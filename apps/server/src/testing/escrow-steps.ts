@@ -5,7 +5,7 @@ import type { SolanaSigningPayload } from '@covenant/escrow/solana';
 import { expect } from 'vitest';
 import { signPsbt } from './bitcoin-test-wallet.js';
 import { signSolanaMessage } from './solana-test-wallet.js';
-import type { EscrowDevnet, EscrowParty } from './start-escrow-devnet.js';
+import { dealStatus, type EscrowDevnet, type EscrowParty } from './start-escrow-devnet.js';
 
 type LegName = 'asset' | 'stable';
 
@@ -102,5 +102,18 @@ export function escrowSteps(devnet: () => EscrowDevnet) {
     await net.settle(async () => leg(await view(payment.from, dealId), name).state === 'funded');
   }
 
-  return { view, leg, approve, approvePsbt, approveSolana, openEscrow, openedEscrow, fundLeg };
+  /**
+   * A deal of these Ethereum terms with its escrow opened and both legs paid in full (the seller the
+   * asset, the buyer the stable), passes run until it is funded: its id and deposit addresses.
+   */
+  async function fundedEscrow(terms: Parameters<EscrowDevnet['agreedDeal']>[0]) {
+    const net = devnet();
+    const opened = await openedEscrow(terms);
+    await net.pay(net.seller, terms.assetSymbol, opened.deposit.asset, terms.assetAmount);
+    await net.pay(net.buyer, terms.stableSymbol, opened.deposit.stable, terms.stableAmount);
+    await net.settle(async () => (await dealStatus(net.database, opened.dealId)) === 'escrow_funded');
+    return opened;
+  }
+
+  return { view, leg, approve, approvePsbt, approveSolana, openEscrow, openedEscrow, fundedEscrow, fundLeg };
 }
