@@ -207,6 +207,7 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
     expect(leg(done, 'asset').payout).toMatchObject({ kind: 'release', status: 'confirmed' });
     expect(leg(done, 'stable').payout).toMatchObject({ kind: 'release', status: 'confirmed' });
   });
+
   it('records a refund the depositor took itself after the deadline as the leg’s refund', async () => {
     const { dealId, deposit } = await fundedDeal();
     const opened = await view(net.seller, dealId);

@@ -130,7 +130,7 @@ describe('Done-when (4): a dispute decided as a split', () => {
   const stableAmount = 130_000_000_001n;
 
   it('pays each leg as the mediator decided once either party approves, to the base unit', async () => {
-    const { dealId, deposit } = await fundedEscrow({
+    const { dealId } = await fundedEscrow({
       assetSymbol: 'WBTC',
       assetAmount,
       stableSymbol: 'USDC',
