@@ -16,7 +16,7 @@ import {
 } from './escrow-rows.js';
 import { refreshEscrows } from './refresh-legs.js';
 import { rebuildRevertedPayout } from './renew-expired-payout.js';
-import { raiseStaffAlert } from './staff-alerts.js';
+import { raiseStaffAlert, resolveStaffAlert } from './staff-alerts.js';
 import { keepPayoutMoving, sentVersion } from './stuck-payouts.js';
 import { markTravelPaid } from './travel-payouts.js';
 
@@ -102,6 +102,8 @@ export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> 
       .update(schema.escrowPayouts)
       .set({ status: 'confirmed', confirmedAt: now, updatedAt: now })
       .where(eq(schema.escrowPayouts.id, payout.id));
+    // A refusal to relay it earlier needs nobody any more.
+    await resolveStaffAlert(deps, { kind: 'payout_broadcast_refused', subject: payout.id });
     if (payout.source === 'travel') await markTravelPaid(deps, payout);
     touched.add(payout.escrowId);
   }

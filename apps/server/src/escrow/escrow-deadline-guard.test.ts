@@ -282,6 +282,22 @@ describe("a settlement near or past an Ethereum leg's on-chain deadline", () => 
     const [refund] = await net.database.db.select().from(schema.escrowPayouts).where(assetRefund);
     expect(refund).toMatchObject({ kind: 'refund', status: 'confirmed' });
     expect(refund!.txRef).not.toBe(`0x${'ef'.repeat(32)}`);
+    // Staff saw the refusal while it lasted; the confirmed refund resolved it.
+    const refusals = await net.database.db
+      .select()
+      .from(schema.staffAlerts)
+      .where(
+        and(
+          eq(schema.staffAlerts.kind, 'payout_broadcast_refused'),
+          eq(schema.staffAlerts.subject, refund!.id),
+        ),
+      );
+    expect(refusals).toEqual([
+      expect.objectContaining({
+        details: expect.objectContaining({ kind: 'refund' }),
+        resolvedAt: expect.any(Date),
+      }),
+    ]);
   });
 });
 

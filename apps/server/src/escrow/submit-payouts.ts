@@ -279,7 +279,7 @@ async function broadcastStored(deps: EscrowEngineDeps, payout: PayoutRow): Promi
       { err: error, payoutId: payout.id },
       'broadcast failed; the next pass checks the chain and retries',
     );
-    await resignIfStale(deps, payout);
+    await resignIfStale(deps, payout, error);
     return;
   }
   await crashIfAt(
@@ -325,7 +325,7 @@ async function handleRefused(deps: EscrowEngineDeps, payout: PayoutRow, error: u
  * out (Bitcoin's buyer and seller signing one of their own, ADR 019), this payout can never be sent,
  * it fails and staff are alerted.
  */
-async function resignIfStale(deps: EscrowEngineDeps, payout: PayoutRow): Promise<void> {
+async function resignIfStale(deps: EscrowEngineDeps, payout: PayoutRow, refusal: unknown): Promise<void> {
   const chain = deps.chains.get(payout.chain);
   if (!chain || !payout.txRef) return;
   const status = await chain.adapter.confirmations(payout.txRef);
@@ -387,7 +387,7 @@ async function resignIfStale(deps: EscrowEngineDeps, payout: PayoutRow): Promise
         ne(schema.escrowPayoutSignatures.signer, 'platform'),
       ),
     );
-  await deps.db
+  const reset = await deps.db
     .update(schema.escrowPayouts)
     .set({
       status: approvals.length > 0 ? 'ready' : 'collecting',
@@ -395,5 +395,24 @@ async function resignIfStale(deps: EscrowEngineDeps, payout: PayoutRow): Promise
       txRef: null,
       updatedAt: deps.now(),
     })
-    .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'submitting')));
+    .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'submitting')))
+    .returning({ id: schema.escrowPayouts.id });
+  // Usually signed again and sent by the next pass (a nonce taken meanwhile); a refusal that lasts (a
+  // Bitcoin fee below the node's minimum, signed into the PSBT) would otherwise repeat unseen.
+  // Resolved once the payout is confirmed.
+  if (reset.length > 0) {
+    const reason = refusal instanceof Error ? refusal.message : String(refusal);
+    await raiseStaffAlert(deps, {
+      kind: 'payout_broadcast_refused',
+      subject: payout.id,
+      message: `The node refuses to relay a payout; it is signed again and sent each pass: ${reason.slice(0, 300)}`,
+      details: {
+        escrow_id: payout.escrowId,
+        leg: payout.leg,
+        kind: payout.kind,
+        transaction_hash: payout.txRef,
+        error: reason.slice(0, 500),
+      },
+    });
+  }
 }

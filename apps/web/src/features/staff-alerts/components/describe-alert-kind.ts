@@ -4,6 +4,7 @@ const kinds: Record<string, string> = {
   foreign_asset_return_failed: 'Return of a wrong-token deposit failed',
   payout_refused: 'Payout refused by the chain',
   payout_not_buildable: 'Payout cannot be built',
+  payout_broadcast_refused: 'Payout refused by the node',
   payout_reverted: 'Payout reverted on-chain',
   payout_stuck: 'Payout not mined after fee increases',
   deadline_refund_refused: 'Refund after the deadline refused',
