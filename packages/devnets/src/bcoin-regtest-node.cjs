@@ -42,6 +42,7 @@ async function main() {
   };
   process.on('disconnect', close);
   process.on('SIGTERM', close);
+  acceptMinRelayFee(node);
   process.send({ ready: true });
 }
 
@@ -104,6 +105,20 @@ function addWaitForBlockHeight(node) {
       chain.on('tip', onTip);
     });
     return tip();
+  });
+}
+
+/**
+ * The parent may raise (or lower) the mempool's minimum relay fee, as a filling mempool raises
+ * Bitcoin Core's: `{ minRelay: <sat/kvB> }` over the IPC channel, answered with `{ minRelaySet }`.
+ * getmempoolinfo's `mempoolminfee` reports it, and the mempool refuses a transaction paying less
+ * (bcoin: unless its coins' age gives it priority).
+ */
+function acceptMinRelayFee(node) {
+  process.on('message', (message) => {
+    if (!message || typeof message.minRelay !== 'number') return;
+    node.mempool.options.minRelay = message.minRelay;
+    process.send({ minRelaySet: message.minRelay });
   });
 }
 

@@ -45,6 +45,11 @@ export interface BitcoinRegtest {
   mine(blocks: number, toAddress?: string): Promise<string[]>;
   /** Pays `sats` to `address` from the dev wallet; resolves with the txid once the node's mempool holds it. */
   fund(address: string, sats: bigint): Promise<string>;
+  /**
+   * Sets the mempool's minimum relay fee in sat/vB (1 at start), as a filling mempool raises Bitcoin
+   * Core's: getmempoolinfo's `mempoolminfee` reports it. Resolves once the node has it.
+   */
+  setMinRelayFee(satPerVb: bigint): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -227,7 +232,24 @@ export async function startBitcoinRegtest(options: BitcoinRegtestOptions = {}): 
     }, options.blockIntervalMs);
     miner.unref();
   }
-  return { rpcUrl, rpcUser, rpcPassword, network: 'regtest', mine, fund, stop };
+  const setMinRelayFee = (satPerVb: bigint): Promise<void> => {
+    if (satPerVb < 0n) throw new Error(`a relay fee is not negative: ${satPerVb}`);
+    const satPerKvB = Number(satPerVb * 1000n);
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: unknown) => {
+        if ((message as { minRelaySet?: unknown } | null)?.minRelaySet !== satPerKvB) return;
+        child.off('message', onMessage);
+        resolve();
+      };
+      child.on('message', onMessage);
+      child.send({ minRelay: satPerKvB }, (error) => {
+        if (!error) return;
+        child.off('message', onMessage);
+        reject(error);
+      });
+    });
+  };
+  return { rpcUrl, rpcUser, rpcPassword, network: 'regtest', mine, fund, setMinRelayFee, stop };
 }
 
 async function findFreePort(host: string): Promise<number> {

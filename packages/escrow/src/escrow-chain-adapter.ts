@@ -289,9 +289,10 @@ export interface NewBlockSubscription {
 }
 
 /**
- * Thrown by `signPayoutTransaction` when the payout as the parties signed it can never be carried
- * out, while nothing has left the leg: its lifetime ended (on Solana, the leg's durable nonce moved
- * on). The engine then builds the payout again from the same plan and asks for the approvals again.
+ * Thrown by `signPayoutTransaction` when the payout as the parties signed it cannot be carried out,
+ * while nothing has left the leg: its lifetime ended (on Solana, the leg's durable nonce moved on),
+ * or the chain no longer takes it as it is (on Bitcoin, a fee rate below what the node now relays).
+ * The engine then builds the payout again from the same plan and asks for the approvals again.
  */
 export class PayoutExpiredError extends Error {
   override readonly name = 'PayoutExpiredError';

@@ -33,11 +33,31 @@ export interface FeeRateBounds {
   ceiling: bigint;
 }
 
+/** 1 BTC/kvB = 1e8 sat per 1000 vB = 1e5 sat/vB; a float from the node, rounded up after a tolerance for its last digit. */
+function satPerVbOf(btcPerKvB: number): bigint {
+  return BigInt(Math.ceil(btcPerKvB * 1e5 - 1e-6));
+}
+
 /**
- * The node's fee rate for confirmation within 2 blocks (estimatesmartfee), in sat/vB rounded up,
- * clamped to the bounds. Bitcoin Core answers `feerate` in BTC/kvB, or `errors` when it has no
- * estimate yet; bcoin answers `fee`, -1 without an estimate (always so on a fresh regtest): both
- * fall back to the floor.
+ * The lowest fee rate the node relays now, in sat/vB rounded up: getmempoolinfo's `mempoolminfee`
+ * (Bitcoin Core raises it as its mempool fills; bcoin reports its relay minimum) and, on Core, the
+ * `minrelaytxfee` below which it relays nothing. Null when the node does not say.
+ */
+export async function nodeMinimumFeeRate(rpc: BitcoinRpc): Promise<bigint | null> {
+  const info = await rpc<{ mempoolminfee?: number; minrelaytxfee?: number }>('getmempoolinfo');
+  const rates = [info.mempoolminfee, info.minrelaytxfee].filter(
+    (rate): rate is number => typeof rate === 'number' && Number.isFinite(rate) && rate > 0,
+  );
+  if (rates.length === 0) return null;
+  return rates.map(satPerVbOf).reduce((highest, rate) => (rate > highest ? rate : highest));
+}
+
+/**
+ * The fee rate a payout is built at, in sat/vB: the node's rate for confirmation within 2 blocks
+ * (estimatesmartfee) rounded up, never below what the node relays now (`nodeMinimumFeeRate`: a
+ * payout below it would wait, unsendable, for the parties' approval), clamped to the bounds. Bitcoin
+ * Core answers `feerate` in BTC/kvB, or `errors` when it has no estimate yet; bcoin answers `fee`,
+ * -1 without an estimate (always so on a fresh regtest): both fall back to the floor.
  */
 export async function estimateFeeRate(rpc: BitcoinRpc, bounds: FeeRateBounds): Promise<bigint> {
   let btcPerKvB: number | undefined;
@@ -49,10 +69,10 @@ export async function estimateFeeRate(rpc: BitcoinRpc, bounds: FeeRateBounds): P
     if (!(error instanceof BitcoinRpcError)) throw error;
     btcPerKvB = undefined;
   }
-  if (btcPerKvB === undefined || !Number.isFinite(btcPerKvB) || btcPerKvB <= 0) return bounds.floor;
-  // 1 BTC/kvB = 1e8 sat per 1000 vB = 1e5 sat/vB; the estimate is a float, so round up after a
-  // tolerance for its last digit.
-  const satPerVb = BigInt(Math.ceil(btcPerKvB * 1e5 - 1e-6));
+  const estimate =
+    btcPerKvB === undefined || !Number.isFinite(btcPerKvB) || btcPerKvB <= 0 ? 0n : satPerVbOf(btcPerKvB);
+  const minimum = (await nodeMinimumFeeRate(rpc)) ?? 0n;
+  const satPerVb = estimate > minimum ? estimate : minimum;
   if (satPerVb < bounds.floor) return bounds.floor;
   return satPerVb > bounds.ceiling ? bounds.ceiling : satPerVb;
 }

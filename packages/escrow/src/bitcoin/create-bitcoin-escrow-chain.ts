@@ -1,13 +1,13 @@
 import { AppError } from '@covenant/domain';
 import { hex } from '@scure/base';
 import type { LegTerms, PartySignature } from '../chain-adapter.js';
-import type { SignedTransaction } from '../escrow-chain-adapter.js';
+import { PayoutExpiredError, type SignedTransaction } from '../escrow-chain-adapter.js';
 import {
   type BitcoinEscrowChain,
   type BitcoinEscrowChainOptions,
   maxBitcoinPayoutInputs,
 } from './bitcoin-escrow-chain.js';
-import { coreDustLimit, estimateFeeRate } from './bitcoin-fee-rules.js';
+import { coreDustLimit, estimateFeeRate, nodeMinimumFeeRate } from './bitcoin-fee-rules.js';
 import { BITCOIN_ADDRESS_FORMATS } from './bitcoin-network.js';
 import { bitcoinSigningPayload } from './bitcoin-payout.js';
 import { BitcoinRpcError, createBitcoinRpc, RPC_INVALID_PARAMETER } from './bitcoin-rpc.js';
@@ -43,10 +43,23 @@ export function createBitcoinEscrowChain(options: BitcoinEscrowChainOptions): Bi
   const scanMempool = createBitcoinMempoolScanner(rpc, addressFormat);
   const custodyOf = (terms: Pick<LegTerms, 'signers'>) => multisigCustody(terms.signers, addressFormat);
 
+  // A fee rate fixed when the payout was built, and signed into it by the parties: should the node's
+  // minimum rise above it while approvals are collected (a filling mempool), the node would refuse it
+  // every time. It is built again at the current rate and approved again (`PayoutExpiredError`).
   const signPayoutTransaction = async (
     payout: Parameters<BitcoinEscrowChain['signPayoutTransaction']>[0],
     signatures: readonly PartySignature[],
-  ): Promise<SignedTransaction> => finalizeBitcoinPayout(payout, signatures);
+  ): Promise<SignedTransaction> => {
+    const signed = finalizeBitcoinPayout(payout, signatures);
+    const rate = BigInt(bitcoinSigningPayload(payout).summary.fee_rate_sat_vb);
+    const minimum = await nodeMinimumFeeRate(rpc);
+    if (minimum !== null && rate < minimum) {
+      throw new PayoutExpiredError(
+        `its fee rate of ${rate} sat/vB is below the ${minimum} sat/vB the node relays now`,
+      );
+    }
+    return signed;
+  };
 
   const broadcast = (transaction: SignedTransaction) => broadcastBitcoinTransaction(rpc, transaction);
 
