@@ -3,6 +3,7 @@ import { AppError, type Dispute, nextDealStatus, type OpenDispute } from '@coven
 import { and, eq, inArray } from 'drizzle-orm';
 import { isUniqueViolation } from '../auth/unique-violation.js';
 import { appendDealEvent, type Transaction } from '../deals/append-deal-event.js';
+import { sentPayoutStatuses } from '../escrow/approve-payout.js';
 import type { DisputeDeps } from './dispute-deps.js';
 import { findPartyDeal } from './find-party-deal.js';
 import { linkDisputeEvidence } from './link-dispute-evidence.js';
@@ -33,7 +34,7 @@ async function assertSettlementNotUnderWay(tx: Transaction, dealId: string): Pro
       and(
         eq(schema.escrows.dealId, dealId),
         eq(schema.escrowPayouts.source, 'settlement'),
-        inArray(schema.escrowPayouts.status, ['submitting', 'submitted', 'confirmed']),
+        inArray(schema.escrowPayouts.status, [...sentPayoutStatuses]),
       ),
     )
     .limit(1);

@@ -1,14 +1,12 @@
 import { schema } from '@covenant/db';
 import { and, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
+import { sentPayoutStatuses } from './approve-payout.js';
 import { cancelDealBySystem } from './cancel-deal-by-system.js';
 import { deadlineReminderMs, remindOnce, type Tx } from './deadline-reminders.js';
 import { escrowDecideBy } from './escrow-decide-by.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { escrowsWithLegDue } from './escrow-rows.js';
 import { settlementSafetyMarginMs } from './legs-still-locked.js';
-
-/** Payout statuses of a payout on its way out of a leg, or already out of it. */
-const sentStatuses = ['submitting', 'submitted', 'confirmed'] as const;
 
 /** Funded escrows of funded deals, by their legs' on-chain deadlines. */
 const fundedClosing = { escrowStatus: 'funded', dealStatus: 'escrow_funded', due: 'refundAfter' } as const;
@@ -35,13 +33,13 @@ async function settlementUnderWay(tx: Tx, escrowId: string): Promise<boolean> {
       and(
         eq(schema.escrowPayouts.escrowId, escrowId),
         ne(schema.escrowPayouts.source, 'late_deposit'),
-        inArray(schema.escrowPayouts.status, ['ready', ...sentStatuses]),
+        inArray(schema.escrowPayouts.status, ['ready', ...sentPayoutStatuses]),
       ),
     );
   return live.some((row) =>
     row.source === 'travel'
       ? row.status !== 'confirmed'
-      : (sentStatuses as readonly string[]).includes(row.status),
+      : (sentPayoutStatuses as readonly string[]).includes(row.status),
   );
 }
 

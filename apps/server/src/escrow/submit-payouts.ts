@@ -138,6 +138,20 @@ async function everyLegSigns(deps: EscrowEngineDeps, payout: PayoutRow): Promise
 }
 
 /**
+ * A payout's approvals by the parties (the platform's co-signature left out), the first given first:
+ * its version is the one carried out where the chain has one per party. Equal times by signer.
+ */
+function partyApprovals<Row extends { signer: string; createdAt: Date }>(
+  signatures: readonly Row[],
+): (Row & { signer: 'buyer' | 'seller' })[] {
+  return signatures
+    .filter(
+      (row): row is Row & { signer: 'buyer' | 'seller' } => row.signer === 'buyer' || row.signer === 'seller',
+    )
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.signer.localeCompare(b.signer));
+}
+
+/**
  * The payout's transaction, co-signed by the platform over the first approving party's version and
  * signed by the relayer, ready to store and send; null when it cannot be sent now: no approval yet,
  * its signed form expired (built again: `renewExpiredPayout`, or the travel quote's), or the chain
@@ -154,10 +168,8 @@ async function signForSending(
     .from(schema.escrowPayoutSignatures)
     .where(eq(schema.escrowPayoutSignatures.payoutId, payout.id));
   // The first party to approve is the one whose version is carried out (where the chain has one per party).
-  const party = signatures
-    .filter((row) => row.signer !== 'platform')
-    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.signer.localeCompare(b.signer))[0];
-  if (!party || party.signer === 'platform') return null;
+  const party = partyApprovals(signatures)[0];
+  if (!party) return null;
   const unsigned = unsignedPayoutOf(payout, party.signer);
   let platform = signatures.find((row) => row.signer === 'platform');
   if (!platform) {
@@ -330,23 +342,19 @@ async function resignIfStale(deps: EscrowEngineDeps, payout: PayoutRow, refusal:
   if (!chain || !payout.txRef) return;
   const status = await chain.adapter.confirmations(payout.txRef);
   if (status.state !== 'unknown') return;
-  if (chain.adapter.payoutMayStillLand) {
-    const [approval] = await deps.db
-      .select({ signer: schema.escrowPayoutSignatures.signer })
+  const approvals = partyApprovals(
+    await deps.db
+      .select({
+        signer: schema.escrowPayoutSignatures.signer,
+        createdAt: schema.escrowPayoutSignatures.createdAt,
+      })
       .from(schema.escrowPayoutSignatures)
-      .where(
-        and(
-          eq(schema.escrowPayoutSignatures.payoutId, payout.id),
-          ne(schema.escrowPayoutSignatures.signer, 'platform'),
-        ),
-      )
-      .orderBy(schema.escrowPayoutSignatures.createdAt)
-      .limit(1);
-    const approver =
-      approval?.signer === 'buyer' || approval?.signer === 'seller' ? approval.signer : undefined;
+      .where(eq(schema.escrowPayoutSignatures.payoutId, payout.id)),
+  );
+  if (chain.adapter.payoutMayStillLand) {
     // The RPC that refused it may have forwarded it: while it can still land it stays as it is and is
     // sent again by the next pass; built anew now, the one that lands later would go unrecorded.
-    if (await chain.adapter.payoutMayStillLand(unsignedPayoutOf(payout, approver))) return;
+    if (await chain.adapter.payoutMayStillLand(unsignedPayoutOf(payout, approvals[0]?.signer))) return;
     // It can no longer land: it did (its status shows by now), or another transaction used its nonce.
     if ((await chain.adapter.confirmations(payout.txRef)).state !== 'unknown') return;
   }
@@ -378,15 +386,6 @@ async function resignIfStale(deps: EscrowEngineDeps, payout: PayoutRow, refusal:
   }
   // Back to where it was sent from: approved, or (a refund after the deadline, sent unsigned) still
   // collecting, where the deadline step sends it again.
-  const approvals = await deps.db
-    .select({ signer: schema.escrowPayoutSignatures.signer })
-    .from(schema.escrowPayoutSignatures)
-    .where(
-      and(
-        eq(schema.escrowPayoutSignatures.payoutId, payout.id),
-        ne(schema.escrowPayoutSignatures.signer, 'platform'),
-      ),
-    );
   const reset = await deps.db
     .update(schema.escrowPayouts)
     .set({
