@@ -2,7 +2,7 @@ import { AppError } from '@covenant/domain';
 import type { DepositOutput } from './escrow-chain-adapter.js';
 
 /** Largest amount first; equal amounts by transaction and position, so the choice is repeatable. */
-function largestFirst(a: DepositOutput, b: DepositOutput): number {
+export function largestFirst(a: DepositOutput, b: DepositOutput): number {
   if (a.amount !== b.amount) return a.amount > b.amount ? -1 : 1;
   if (a.txRef !== b.txRef) return a.txRef < b.txRef ? -1 : 1;
   return a.position - b.position;

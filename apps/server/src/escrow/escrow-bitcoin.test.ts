@@ -601,3 +601,63 @@ describe('a Bitcoin leg paid in more outputs than one payout spends', () => {
     await expectBooksBalance(net, dealId);
   });
 });
+
+describe('a Bitcoin leg over-funded in several outputs', () => {
+  // Asset leg 0.1 BTC = 10_000_000 sats, paid as 8_000_000 + 2_000_000 + 2_500_007 (2_500_007 over).
+  //   fee = floor(10_000_000 / 10_000) = 1_000; payout + fee = 10_000_000 needs the two largest,
+  //   8_000_000 + 2_500_007; the 2_000_000 output is the depositor's extra input, paid by the refund.
+  //   vsize (3 P2WPKH outputs): 3 inputs 419 vB (weight 42 + 3 × 420 + 3 × 124 = 1_674), 2 inputs
+  //   314 vB (1_254); at the 2 sat/vB floor the whole network fee is 838, the buyer pays 628 of it
+  //   and the seller's refund the other 105 × 2 = 210. The buyer gets 10_000_000 − 1_000 − 628 =
+  //   9_998_372 (9_998_162 if it paid all 838), the seller 2_500_007 − 210 = 2_499_797.
+  it('charges the network fee of the deposit outputs the amount did not need to the seller’s refund', async () => {
+    const { dealId, deposit } = await openedEscrow(btcForUsdt(10_000_000n, 3_000_000_000n));
+    const refundBefore = await btc().holds(net.seller.bitcoin!.refundAddress);
+    for (const sats of [8_000_000n, 2_000_000n, 2_500_007n]) await btc().pay(deposit.asset, sats);
+    await btc().mine(2);
+    await fundStableAndWait(dealId, deposit.stable, 3_000_000_000n);
+    expect((await assetLeg(dealId)).received).toBe('12500007');
+
+    const signed = await approvePsbt(net.seller, dealId, 'asset');
+    expect(signed.summary).toEqual({
+      outputs: [
+        { kind: 'payout', to: net.buyer.bitcoin!.payoutAddress, amount: '9998372' },
+        { kind: 'fee', to: btc().info.feeAddress, amount: '1000' },
+        { kind: 'refund', to: net.seller.bitcoin!.refundAddress, amount: '2499797' },
+      ],
+      network_fee: '838',
+      refund_network_fee: '210',
+      fee_rate_sat_vb: '2',
+      dust_folded: [],
+    });
+    await approve(net.buyer, dealId, 'stable');
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed');
+    // The deal room says, once settled, who paid what of the network fee.
+    const settled = (await assetLeg(dealId)).payout!;
+    expect(settled).toMatchObject({ network_fee: '838', refund_network_fee: '210' });
+    const payoutTx = settled.transaction_hash!;
+    const raw = await btc().rpc<{ vin: unknown[] }>('getrawtransaction', [payoutTx, true]);
+    expect(raw.vin).toHaveLength(3);
+    expect(await btc().outputsOf(payoutTx)).toEqual([
+      { address: net.buyer.bitcoin!.payoutAddress, amount: 9_998_372n },
+      { address: btc().info.feeAddress, amount: 1_000n },
+      { address: net.seller.bitcoin!.refundAddress, amount: 2_499_797n },
+    ]);
+    expect((await btc().holds(net.seller.bitcoin!.refundAddress)) - refundBefore).toBe(2_499_797n);
+    expect(await btc().holds(deposit.asset)).toBe(0n);
+    const entries = await expectBooksBalance(net, dealId);
+    expect(
+      entries
+        .filter((entry) => entry.leg === 'asset' && entry.kind !== 'deposit')
+        .map((entry) => [entry.kind, entry.amount])
+        .sort(),
+    ).toEqual(
+      [
+        ['fee', '1000'],
+        ['network_fee', '838'],
+        ['payout', '9998372'],
+        ['refund', '2499797'],
+      ].sort(),
+    );
+  });
+});

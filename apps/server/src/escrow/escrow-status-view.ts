@@ -50,10 +50,13 @@ export async function escrowStatusView(
     const ethereum = awaiting !== undefined && row.chain === 'ETH';
     const signer = awaiting ? (party === 'buyer' ? row.buyerSigner : row.sellerSigner) : null;
     type TransferView = { kind: 'payout' | 'fee' | 'refund'; to: string; amount: string };
-    // A Bitcoin payout pays its network fee out of the recipient's output (and folds dust into it):
+    // A Bitcoin payout pays its network fee out of the recipient's output, the depositor's refund
+    // its share for the deposit outputs the amount did not need (and folds dust into it):
     // what its transaction pays is the summary built with it, not the engine's plan.
     const summary = (
-      payout?.signingPayload as { summary?: { outputs?: TransferView[]; network_fee?: string } }
+      payout?.signingPayload as {
+        summary?: { outputs?: TransferView[]; network_fee?: string; refund_network_fee?: string };
+      }
     )?.summary;
     const transfers = summary?.outputs ?? (payout?.plan as { transfers?: TransferView[] })?.transfers ?? [];
     return {
@@ -76,6 +79,8 @@ export async function escrowStatusView(
         status: payout.status,
         transfers,
         network_fee: summary?.network_fee ?? null,
+        // Stored before the depositor's refund paid a share: the recipient paid all of it.
+        refund_network_fee: summary?.network_fee === undefined ? null : (summary.refund_network_fee ?? '0'),
         approved_by: approvedBy,
         transaction_hash: payout.txRef,
       },

@@ -752,6 +752,8 @@ export type HttpDealDriver = ReturnType<typeof httpDealDriver>;
 export interface BitcoinSummary {
   outputs: { kind: 'payout' | 'fee' | 'refund'; to: string; amount: string }[];
   network_fee: string;
+  /** The part of `network_fee` out of the depositor's refund, for deposit outputs the payout did not need. */
+  refund_network_fee: string;
   fee_rate_sat_vb: string;
   dust_folded: { kind: 'payout' | 'fee' | 'refund'; to: string; amount: string }[];
 }

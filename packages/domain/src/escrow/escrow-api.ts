@@ -97,6 +97,12 @@ export const escrowPayoutViewSchema = z.object({
     .describe(
       'Bitcoin: what the transaction leaves to the miners (outputs below the dust limit folded in); null on Ethereum, where the relayer pays gas',
     ),
+  refund_network_fee: baseUnits
+    .nullable()
+    .optional()
+    .describe(
+      'Bitcoin: the part of network_fee paid out of the depositor’s refund, for the deposit outputs beyond those the amount needed; the recipient’s output pays the rest. Null on other chains',
+    ),
   approved_by: z.array(z.enum(['buyer', 'seller', 'platform'])),
   transaction_hash: z.string().nullable(),
 });

@@ -7,7 +7,15 @@ export type BitcoinOutputKind = 'payout' | 'fee' | 'refund';
 /** What the signer is shown with the PSBT (amounts in satoshis, as decimal strings). */
 export interface BitcoinPayoutSummary {
   outputs: { kind: BitcoinOutputKind; to: string; amount: string }[];
+  /** Inputs − outputs: what the miner gets, outputs below the dust limit folded in. */
   network_fee: string;
+  /**
+   * The part of `network_fee` out of the depositor's refund beside a payout, for the deposit outputs
+   * beyond those the payout and fee need: its share of the fee, or its whole amount when that share
+   * left it below the dust limit (then also in `dust_folded`). "0" when the recipient pays it all;
+   * payloads stored before it was added lack it, which means the same.
+   */
+  refund_network_fee: string;
   fee_rate_sat_vb: string;
   dust_folded: { kind: BitcoinOutputKind; to: string; amount: string }[];
 }

@@ -54,6 +54,7 @@ describe('Bitcoin payouts: PSBT, approval, co-signature, broadcast', () => {
         { kind: 'fee', to: fx.bitcoin.feeAddress, amount: '1000' },
       ],
       network_fee: '566',
+      refund_network_fee: '0',
       fee_rate_sat_vb: '2',
       dust_folded: [],
     });
@@ -179,6 +180,7 @@ describe('Bitcoin payouts: PSBT, approval, co-signature, broadcast', () => {
     expect(payloadOf(payout).summary).toEqual({
       outputs: [{ kind: 'payout', to: leg.receiverPayoutAddress, amount: '999606' }],
       network_fee: '394',
+      refund_network_fee: '0',
       fee_rate_sat_vb: '2',
       dust_folded: [{ kind: 'fee', to: fx.bitcoin.feeAddress, amount: '100' }],
     });

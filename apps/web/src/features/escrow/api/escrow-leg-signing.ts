@@ -12,6 +12,11 @@ export type PsbtTransfer = { kind: 'payout' | 'fee' | 'refund'; to: string; amou
 export type PsbtSummary = {
   outputs: PsbtTransfer[];
   network_fee: string;
+  /**
+   * The part of `network_fee` out of the depositor's refund, for the deposit outputs beyond those the
+   * payout needed; the rest comes out of the recipient's amount. "0" when the payload has none.
+   */
+  refund_network_fee: string;
   fee_rate_sat_vb: number | string;
   /** Transfers below the dust limit, folded into the network fee instead of paid. */
   dust_folded: PsbtTransfer[];
@@ -106,11 +111,20 @@ export function isSolanaCustody(custody: EscrowLegWithSigning['custody']): custo
   return Boolean(custody && 'multisig' in custody);
 }
 
-/** The PSBT (base64) and its summary when a Bitcoin payout of `leg` awaits the caller's signature. */
+/**
+ * The PSBT (base64) and its summary when a Bitcoin payout of `leg` awaits the caller's signature. A
+ * summary stored before `refund_network_fee` existed has the recipient pay the whole network fee.
+ */
 export function psbtToSign(leg: EscrowLegWithSigning): { psbt: string; summary: PsbtSummary | null } | null {
   const payload = leg.signing_payload;
   if (payload?.format !== 'psbt' || typeof payload.data !== 'string') return null;
-  return { psbt: payload.data, summary: (payload.summary as PsbtSummary | null | undefined) ?? null };
+  const summary = payload.summary as Partial<PsbtSummary> | null | undefined;
+  return {
+    psbt: payload.data,
+    summary: summary
+      ? ({ ...summary, refund_network_fee: summary.refund_network_fee ?? '0' } as PsbtSummary)
+      : null,
+  };
 }
 
 export function readSolanaSummary(summary: unknown): SolanaSummary | null {

@@ -208,7 +208,7 @@ describe('signing a Bitcoin payout', () => {
     transaction.addOutputAddress(feeAddress, 15_000n, regtest);
     return base64.encode(transaction.toPSBT());
   }
-  function fundedLeg(dustFolded: unknown[]) {
+  function fundedLeg(dustFolded: unknown[], summary: Record<string, unknown> = {}) {
     return btcLeg({
       state: 'funded',
       received: '150000000',
@@ -225,7 +225,7 @@ describe('signing a Bitcoin payout', () => {
       signing_payload: {
         format: 'psbt',
         data: payoutPsbt(),
-        summary: { outputs, network_fee: '2820', fee_rate_sat_vb: 10, dust_folded: dustFolded },
+        summary: { outputs, network_fee: '2820', fee_rate_sat_vb: 10, dust_folded: dustFolded, ...summary },
       },
     });
   }
@@ -243,8 +243,23 @@ describe('signing a Bitcoin payout', () => {
     const transfers = within(confirm.getByRole('list', { name: 'Transfers of the asset leg' }));
     expect(transfers.getByText(/^Pays/)).toHaveTextContent('Pays 1.4998218 BTC to ada');
     expect(transfers.getByText(/^Fee of/)).toHaveTextContent('Fee of 0.00015 BTC to Covenant’s fee address');
-    expect(confirm.getByText(/^Network fee/)).toHaveTextContent('Network fee 0.0000282 BTC (10 sat/vB)');
+    // A summary without `refund_network_fee` (stored before it existed): the recipient pays it all.
+    expect(confirm.getByText(/^Network fee/)).toHaveTextContent(
+      'Network fee 0.0000282 BTC (10 sat/vB), paid to the Bitcoin miners out of the recipient’s amount',
+    );
     expect(confirm.queryByText(/dust limit/)).not.toBeInTheDocument();
+  });
+
+  it('says how the network fee is split when the depositor’s refund pays for deposit outputs the amount did not need', async () => {
+    // 1 000 of the 2 820 sat out of the refund, the other 1 820 out of Ada's payout.
+    openBitcoinDeal('escrow_funded', [
+      fundedLeg([], { refund_network_fee: '1000' }),
+      usdcLeg({ state: 'funded' }),
+    ]);
+    const confirm = await confirmSection();
+    expect(confirm.getByText(/^Network fee/)).toHaveTextContent(
+      'Network fee 0.0000282 BTC (10 sat/vB), paid to the Bitcoin miners: 0.0000182 BTC out of the recipient’s amount, 0.00001 BTC out of the depositor’s refund for the deposit outputs beyond those the amount needed',
+    );
   });
 
   it('says when an output below the dust limit was folded into the network fee', async () => {
@@ -322,5 +337,36 @@ describe('signing a Bitcoin payout', () => {
       (await panel.findByRole('heading', { name: 'Stablecoin leg' })).closest('section') as HTMLElement,
     );
     expect(stable.queryByText(/network fee/)).not.toBeInTheDocument();
+  });
+
+  it('says, once settled, how much of the network fee the depositor’s refund paid', async () => {
+    const released = {
+      kind: 'release',
+      source: 'settlement',
+      status: 'confirmed',
+      approved_by: ['seller', 'platform'],
+      transaction_hash: 'ab'.repeat(32),
+      // Network fee 1 340: 1 130 out of the buyer's output, 210 out of Grace's refund of 2 500 000
+      // for the deposit output the amount did not need: 2 500 000 − 210 = 2 499 790.
+      transfers: [
+        { kind: 'payout', to: adaPayout, amount: '149983870' },
+        { kind: 'fee', to: feeAddress, amount: '15000' },
+        { kind: 'refund', to: depositAddress, amount: '2499790' },
+      ],
+      network_fee: '1340',
+      refund_network_fee: '210',
+    };
+    openBitcoinDeal(
+      'completed',
+      [btcLeg({ state: 'released', payout: released }), usdcLeg({ state: 'released' })],
+      'settled',
+    );
+    const panel = within(await screen.findByRole('region', { name: 'Escrow' }));
+    const leg = within(
+      (await panel.findByRole('heading', { name: 'Asset leg' })).closest('section') as HTMLElement,
+    );
+    expect(leg.getByText(/^Network fee/)).toHaveTextContent(
+      'Network fee 0.0000134 BTC, paid to the Bitcoin miners: 0.0000113 BTC out of the recipient’s amount, 0.0000021 BTC out of the depositor’s refund for the deposit outputs beyond those the amount needed (with any output below the dust limit).',
+    );
   });
 });

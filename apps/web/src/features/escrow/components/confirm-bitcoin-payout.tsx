@@ -1,4 +1,4 @@
-import type { DealWithHistory } from '@covenant/domain';
+import { type DealWithHistory, parseBaseUnits } from '@covenant/domain';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { UnlockEscrowKey } from '@/features/escrow-key/components/unlock-escrow-key.js';
@@ -16,9 +16,9 @@ import { PayoutTransfers } from './payout-transfers.js';
 
 /**
  * The viewer's approval of a Bitcoin leg's payout: what the transaction pays (recipient, platform fee,
- * network fee, and any output too small to pay folded into the network fee), then the escrow password
- * to unlock the seed in this browser, which signs the server's PSBT with the Bitcoin escrow key and
- * sends it back signed. The same flow confirms a refund.
+ * network fee and out of whose amount, and any output too small to pay folded into the network fee),
+ * then the escrow password to unlock the seed in this browser, which signs the server's PSBT with the
+ * Bitcoin escrow key and sends it back signed. The same flow confirms a refund.
  */
 export function ConfirmBitcoinPayout({
   deal,
@@ -62,6 +62,9 @@ export function ConfirmBitcoinPayout({
 
   const problem = signError ?? (release.isError ? release.error.message : null);
   const transfers = summary?.outputs ?? leg.payout?.transfers ?? [];
+  // What the depositor's refund pays of the network fee for its deposit outputs the amount did not need.
+  const refundShare = parseBaseUnits(summary?.refund_network_fee ?? '0') ?? 0n;
+  const recipientShare = (parseBaseUnits(summary?.network_fee ?? '0') ?? 0n) - refundShare;
   return (
     <section aria-labelledby={titleId} className="space-y-4 rounded-lg border border-primary/40 p-4">
       <h3 id={titleId} className="font-medium">
@@ -72,10 +75,19 @@ export function ConfirmBitcoinPayout({
       {summary ? (
         <p className="text-sm">
           Network fee <span className="font-medium">{formatDealAmount(summary.network_fee, leg.symbol)}</span>{' '}
-          <span className="text-muted">
-            ({String(summary.fee_rate_sat_vb)} sat/vB), paid to the Bitcoin miners out of the recipient’s
-            amount
-          </span>
+          {refundShare > 0n ? (
+            <span className="text-muted">
+              ({String(summary.fee_rate_sat_vb)} sat/vB), paid to the Bitcoin miners:{' '}
+              {formatDealAmount(recipientShare.toString(), leg.symbol)} out of the recipient’s amount,{' '}
+              {formatDealAmount(refundShare.toString(), leg.symbol)} out of the depositor’s refund for the
+              deposit outputs beyond those the amount needed
+            </span>
+          ) : (
+            <span className="text-muted">
+              ({String(summary.fee_rate_sat_vb)} sat/vB), paid to the Bitcoin miners out of the recipient’s
+              amount
+            </span>
+          )}
         </p>
       ) : null}
       {summary && summary.dust_folded.length > 0 ? (

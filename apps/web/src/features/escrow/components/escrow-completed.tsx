@@ -1,4 +1,9 @@
-import type { DealWithHistory, EscrowStatusLegView, EscrowStatusView } from '@covenant/domain';
+import {
+  type DealWithHistory,
+  type EscrowStatusLegView,
+  type EscrowStatusView,
+  parseBaseUnits,
+} from '@covenant/domain';
 import { ExternalLink } from 'lucide-react';
 import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
 import { type ChainView, transactionUrlOf } from '../api/get-chains.js';
@@ -17,8 +22,20 @@ function transactionOf(escrow: EscrowStatusView, leg: EscrowStatusLegView): stri
   return leg.leg === 'asset' ? sent.buyer : sent.seller;
 }
 
-/** A Bitcoin payout's transfers are what its transaction paid; the network fee came out of the recipient's amount. */
-function bitcoinNetworkFeeNote(networkFee: string, symbol: string): string {
+/**
+ * A Bitcoin payout's transfers are what its transaction paid; the network fee came out of the
+ * recipient's amount, and out of the depositor's refund for deposit outputs the amount did not need.
+ */
+function bitcoinNetworkFeeNote(
+  networkFee: string,
+  refundNetworkFee: string | null | undefined,
+  symbol: string,
+): string {
+  const refundShare = parseBaseUnits(refundNetworkFee ?? '0') ?? 0n;
+  if (refundShare > 0n) {
+    const recipientShare = (parseBaseUnits(networkFee) ?? 0n) - refundShare;
+    return `Network fee ${formatDealAmount(networkFee, symbol)}, paid to the Bitcoin miners: ${formatDealAmount(recipientShare.toString(), symbol)} out of the recipient’s amount, ${formatDealAmount(refundShare.toString(), symbol)} out of the depositor’s refund for the deposit outputs beyond those the amount needed (with any output below the dust limit).`;
+  }
   return `Network fee ${formatDealAmount(networkFee, symbol)}, paid to the Bitcoin miners out of the recipient’s amount (with any output below the dust limit).`;
 }
 
@@ -60,7 +77,7 @@ export function EscrowCompleted({
                 <PayoutTransfers deal={deal} viewer={viewer} leg={leg} transfers={leg.payout.transfers} />
                 {leg.payout.network_fee && leg.chain === 'BTC' ? (
                   <p className="text-muted text-xs">
-                    {bitcoinNetworkFeeNote(leg.payout.network_fee, leg.symbol)}
+                    {bitcoinNetworkFeeNote(leg.payout.network_fee, leg.payout.refund_network_fee, leg.symbol)}
                   </p>
                 ) : null}
               </>

@@ -51,6 +51,7 @@ function shown(changes: Partial<PsbtSummary> = {}): PsbtSummary {
       { kind: 'fee', to: feeAddress, amount: '15000' },
     ],
     network_fee: '2000',
+    refund_network_fee: '0',
     fee_rate_sat_vb: 10,
     dust_folded: [],
     ...changes,
@@ -133,6 +134,11 @@ describe('signEscrowPsbt', () => {
         shown({ network_fee: '1000' }),
         'The PSBT leaves another network fee than the one shown, so it was not signed.',
       ],
+      // More of the network fee shown out of the refund than the PSBT leaves in all.
+      [
+        shown({ refund_network_fee: '2001' }),
+        'The network fee shown out of the refund does not fit the whole, so it was not signed.',
+      ],
     ];
     // bcoin's regtest writes its addresses with `rb`: read as the same scripts.
     const bcoin = { bech32: 'rb', pubKeyHash: 0x3c, scriptHash: 0x26, wif: 0x5a };
@@ -143,6 +149,8 @@ describe('signEscrowPsbt', () => {
       ],
     });
     expect(() => signEscrowPsbt(payoutPsbt(), seller, asBcoin)).not.toThrow();
+    // Part of the network fee shown out of the refund, within the whole: signed.
+    expect(() => signEscrowPsbt(payoutPsbt(), seller, shown({ refund_network_fee: '1500' }))).not.toThrow();
     for (const [summary, refusal] of cases) {
       expect(() => signEscrowPsbt(payoutPsbt(), seller, summary)).toThrow(refusal);
     }

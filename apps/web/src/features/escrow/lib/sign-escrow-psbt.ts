@@ -26,8 +26,9 @@ function scriptOf(address: string): string | null {
 
 /**
  * Checks that the PSBT pays exactly what the page shows (the summary's outputs, to the same
- * addresses, in the same amounts, and nothing else) and leaves exactly the shown network fee: the
- * page shows the summary, so a PSBT that differs from it is never signed.
+ * addresses, in the same amounts, and nothing else) and leaves exactly the shown network fee, of
+ * which the part shown out of the refund is no more than the whole: the page shows the summary, so
+ * a PSBT that differs from it is never signed.
  */
 function checkOutputs(transaction: Transaction, summary: PsbtSummary): void {
   const shown = summary.outputs.map((output) => {
@@ -52,8 +53,13 @@ function checkOutputs(transaction: Transaction, summary: PsbtSummary): void {
   for (let index = 0; index < transaction.inputsLength; index++) {
     spent += transaction.getInput(index).witnessUtxo?.amount ?? 0n;
   }
-  if (spent - out !== BigInt(summary.network_fee)) {
+  const networkFee = BigInt(summary.network_fee);
+  if (spent - out !== networkFee) {
     throw new Error('The PSBT leaves another network fee than the one shown, so it was not signed.');
+  }
+  const refundShare = BigInt(summary.refund_network_fee);
+  if (refundShare < 0n || refundShare > networkFee) {
+    throw new Error('The network fee shown out of the refund does not fit the whole, so it was not signed.');
   }
 }
 
