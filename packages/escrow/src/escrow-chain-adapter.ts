@@ -296,4 +296,18 @@ export interface NewBlockSubscription {
  */
 export class PayoutExpiredError extends Error {
   override readonly name = 'PayoutExpiredError';
+  constructor(
+    message: string,
+    /** Why, for the parties asked to approve it again: told in words by the deal's history. */
+    readonly expiry: PayoutExpiry,
+  ) {
+    super(message);
+  }
 }
+
+/**
+ * Why a signed payout cannot be carried out as it is: its durable nonce was used (Solana), the leg's
+ * account no longer holds what it pays (a deposit arrived after it was built), or its fee rate is
+ * below what the node relays now (Bitcoin).
+ */
+export type PayoutExpiry = 'nonce_used' | 'balance_changed' | 'fee_below_minimum';

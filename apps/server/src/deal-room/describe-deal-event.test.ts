@@ -92,6 +92,7 @@ describe('describeDealEvent', () => {
       'foreign_deposit_returned',
       'foreign_deposit_held',
       'foreign_deposit_return_failed',
+      'escrow_payout_rebuilt',
     ];
     for (const action of events) {
       const described = describeDealEvent(action, { escrow_id: 'x' });
@@ -107,6 +108,26 @@ describe('describeDealEvent', () => {
     ).toEqual({
       title: 'Wrong-token deposit return failed',
       body: 'A deposit of 4 USDC reached the asset leg’s escrow, which does not hold that token, and its return did not go through. It is still in the escrow and will be sent again; nothing else in the deal changes.',
+    });
+    expect(
+      describeDealEvent('escrow_payout_rebuilt', {
+        leg: 'asset',
+        kind: 'release',
+        reason: 'fee_below_minimum',
+      }),
+    ).toEqual({
+      title: 'Approve the payout again',
+      body: 'The asset leg’s payout could not be sent as approved: the Bitcoin network’s minimum fee rose above the fee it was built with. It was built again at the current fee, and nothing left the escrow. Approve it again in the deal room.',
+    });
+    expect(
+      describeDealEvent('escrow_payout_rebuilt', {
+        leg: 'stable',
+        kind: 'refund',
+        reason: 'balance_changed',
+      }),
+    ).toEqual({
+      title: 'Approve the refund again',
+      body: 'The stable leg’s refund could not be sent as approved: a deposit reached the leg after it was built. It was built again to pay out what the leg now holds, and nothing left the escrow. Approve it again in the deal room.',
     });
     expect(describeDealEvent('funding_deadline_passed', {})?.title).toBe('Funding deadline passed');
     expect(describeDealEvent('settlement_window_closing', { settle_by: '2026-12-02T01:00:30.000Z' })).toEqual(

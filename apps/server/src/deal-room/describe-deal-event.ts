@@ -46,6 +46,23 @@ const decisions: Record<string, string> = {
   split: 'a split of each leg',
 };
 
+/** Why a payout approved already had to be built again (`escrow_payout_rebuilt`), and how it was. */
+const payoutRebuiltReasons: Record<string, { why: string; rebuilt: string }> = {
+  fee_below_minimum: {
+    why: 'the Bitcoin network’s minimum fee rose above the fee it was built with',
+    rebuilt: 'It was built again at the current fee',
+  },
+  balance_changed: {
+    why: 'a deposit reached the leg after it was built',
+    rebuilt: 'It was built again to pay out what the leg now holds',
+  },
+  nonce_used: { why: 'its signed form expired', rebuilt: 'It was built again' },
+  reverted: {
+    why: 'its transaction failed on-chain (a deposit landed as it ran)',
+    rebuilt: 'It was built again',
+  },
+};
+
 const travelKindNames: Record<string, string> = {
   flight: 'a flight',
   hotel: 'a hotel',
@@ -126,6 +143,17 @@ export function describeDealEvent(action: string, payload: Payload): Notificatio
         title: 'Deal completed',
         body: 'Both legs were paid out. The transactions are listed in the deal room.',
       };
+    case 'escrow_payout_rebuilt': {
+      const what = text(payload, 'kind') === 'refund' ? 'refund' : 'payout';
+      const { why, rebuilt } = payoutRebuiltReasons[text(payload, 'reason') ?? ''] ?? {
+        why: 'it can no longer be carried out',
+        rebuilt: 'It was built again',
+      };
+      return {
+        title: `Approve the ${what} again`,
+        body: `The ${legName(payload)} ${what} could not be sent as approved: ${why}. ${rebuilt}, and nothing left the escrow. Approve it again in the deal room.`,
+      };
+    }
     case 'escrow_refunded':
       return {
         title: 'Escrow refunded',

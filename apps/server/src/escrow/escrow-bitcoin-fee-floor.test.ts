@@ -1,3 +1,5 @@
+import { schema } from '@covenant/db';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escrowSteps } from '../testing/escrow-steps.js';
 import { expectBooksBalance } from '../testing/expect-books-balance.js';
@@ -72,6 +74,25 @@ describe('a Bitcoin payout whose fee rate falls below what the node relays', () 
       expect(await dealStatus(net.database, dealId)).toBe('escrow_funded');
       const shown = await assetLeg(dealId);
       expect(shown.payout?.status).toBe('collecting');
+      // Both parties are told why the approval is asked for again.
+      const notices = await net.database.db
+        .select({
+          userId: schema.notifications.userId,
+          title: schema.notifications.title,
+          body: schema.notifications.body,
+        })
+        .from(schema.notifications)
+        .where(
+          and(
+            eq(schema.notifications.dealId, dealId),
+            eq(schema.notifications.kind, 'escrow_payout_rebuilt'),
+          ),
+        );
+      expect(notices.map((notice) => notice.userId).sort()).toEqual([net.buyer.id, net.seller.id].sort());
+      expect(notices[0]).toMatchObject({
+        title: 'Approve the payout again',
+        body: 'The asset leg’s payout could not be sent as approved: the Bitcoin network’s minimum fee rose above the fee it was built with. It was built again at the current fee, and nothing left the escrow. Approve it again in the deal room.',
+      });
 
       const again = await approvePsbt(net.seller, dealId, 'asset');
       expect(again.summary.fee_rate_sat_vb).toBe('12');

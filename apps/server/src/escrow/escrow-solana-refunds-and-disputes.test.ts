@@ -172,6 +172,21 @@ describe('a dispute on Solana legs decided as a split', () => {
   });
 });
 
+/** The payloads of the deal's `escrow_payout_rebuilt` events, oldest first. */
+async function rebuiltEvents(dealId: string) {
+  const rows = await net.database.db
+    .select({ payload: schema.dealAuditEntries.payload })
+    .from(schema.dealAuditEntries)
+    .where(
+      and(
+        eq(schema.dealAuditEntries.dealId, dealId),
+        eq(schema.dealAuditEntries.action, 'escrow_payout_rebuilt'),
+      ),
+    )
+    .orderBy(schema.dealAuditEntries.seq);
+  return rows.map((row) => row.payload as Record<string, unknown>);
+}
+
 describe('a deposit arriving after a Solana payout was approved', () => {
   // Stable leg 250 USDC = 250_000_000, approved by the buyer; then 5 more base units arrive before the
   // payout is sent. The payout empties and closes the leg's account, so as signed it can no longer
@@ -201,6 +216,10 @@ describe('a deposit arriving after a Solana payout was approved', () => {
     const waiting = await view(net.buyer, dealId);
     expect(leg(waiting, 'asset').payout).toMatchObject({ status: 'ready', transaction_hash: null });
     expect(await sol().lamports(deposit.asset)).toBeGreaterThanOrEqual(1_000_000_000n);
+    // The deal's history says why the buyer is asked again (each party notified).
+    expect(await rebuiltEvents(dealId)).toEqual([
+      { leg: 'stable', kind: 'release', reason: 'balance_changed', escrow_id: waiting.escrow_id },
+    ]);
     const again = await approveSolana(net.buyer, dealId, 'stable');
     expect(again.data).not.toBe(first.data);
     expect(again.summary.transfers).toEqual([
@@ -306,6 +325,7 @@ describe('a Solana payout that fails on-chain', () => {
       return false;
     }, 60);
     expect(sol().devnet.faults.beforeNextSends).toEqual([]);
+    expect((await rebuiltEvents(dealId)).map((event) => event.reason)).toContain('reverted');
     // 60 USDC less the 0.01% fee (6 000) to the seller; the 6 extra units back to the buyer.
     expect((await sol().tokens('USDC', seller.payoutAddress)) - sellerBefore).toBe(59_994_000n);
     const done = await view(net.buyer, dealId);

@@ -1,6 +1,7 @@
 import { schema } from '@covenant/db';
-import type { SettlementPlan } from '@covenant/escrow';
+import type { PayoutExpiredError, PayoutExpiry, SettlementPlan } from '@covenant/escrow';
 import { and, eq, inArray } from 'drizzle-orm';
+import { appendDealEvent } from '../deals/append-deal-event.js';
 import { committedPayout, eligibleSigners } from './approve-payout.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import { depositOutputsOf, heldOf, loadEscrowBooks, type PayoutRow } from './escrow-rows.js';
@@ -11,8 +12,9 @@ import { raiseStaffAlert } from './staff-alerts.js';
  * A payout whose signed form can no longer be carried out, while nothing has left the leg (the
  * adapter threw `PayoutExpiredError`: on Solana the leg's durable nonce moved on, or a deposit
  * arrived after the payout was built, which the payout, emptying and closing the account, must
- * include) is built again and goes back to collecting approvals: the signatures over the old form
- * are dropped, as they can no longer be used. Its transfers stay as decided, and whatever the leg
+ * include; on Bitcoin its fee rate fell below what the node relays) is built again (on Bitcoin at
+ * the current rate) and goes back to collecting approvals: the signatures over the old form are
+ * dropped, as they can no longer be used, and the deal's history tells both parties. Its transfers stay as decided, and whatever the leg
  * still holds beyond them goes back to the depositor, as in every settlement plan. Building the very
  * same payout again cannot help: then staff are alerted, unless a deposit of the leg is still
  * confirming (the next pass builds it with that deposit counted).
@@ -20,10 +22,9 @@ import { raiseStaffAlert } from './staff-alerts.js';
 export async function renewExpiredPayout(
   deps: EscrowEngineDeps,
   payout: PayoutRow,
-  reason: string,
-  options: { reverted?: boolean } = {},
+  expired: PayoutExpiredError,
 ): Promise<boolean> {
-  return (await rebuildPayout(deps, payout, reason, options)) === 'renewed';
+  return (await rebuildPayout(deps, payout, expired.message, expired.expiry)) === 'renewed';
 }
 
 /**
@@ -37,15 +38,21 @@ export function rebuildRevertedPayout(
   deps: EscrowEngineDeps,
   payout: PayoutRow,
 ): Promise<'renewed' | 'waiting' | 'refused'> {
-  return rebuildPayout(deps, payout, 'reverted on-chain', { reverted: true });
+  return rebuildPayout(deps, payout, 'reverted on-chain', 'reverted');
 }
 
+/**
+ * Builds the payout again and drops its approvals; the deal's history tells both parties why and that
+ * it awaits their approval again (`escrow_payout_rebuilt`), or they would find the approval they gave
+ * asked for again with no word.
+ */
 async function rebuildPayout(
   deps: EscrowEngineDeps,
   payout: PayoutRow,
   reason: string,
-  options: { reverted?: boolean },
+  why: PayoutExpiry | 'reverted',
 ): Promise<'renewed' | 'waiting' | 'refused'> {
+  const reverted = why === 'reverted';
   const chain = deps.chains.get(payout.chain);
   if (!chain) return 'refused';
   const books = await loadEscrowBooks(deps.db, payout.escrowId);
@@ -86,6 +93,14 @@ async function rebuildPayout(
   }
   const now = deps.now();
   const renewed = await deps.db.transaction(async (tx) => {
+    // The deal first, as everywhere a payout changes with its deal: its history takes the event.
+    const [deal] = await tx
+      .select({ id: schema.deals.id })
+      .from(schema.deals)
+      .innerJoin(schema.escrows, eq(schema.escrows.dealId, schema.deals.id))
+      .where(eq(schema.escrows.id, payout.escrowId))
+      .for('update', { of: schema.deals });
+    if (!deal) return false;
     const rows = await tx
       .update(schema.escrowPayouts)
       .set({
@@ -100,7 +115,7 @@ async function rebuildPayout(
       .where(
         and(
           eq(schema.escrowPayouts.id, payout.id),
-          inArray(schema.escrowPayouts.status, options.reverted ? ['submitted'] : ['ready', 'submitting']),
+          inArray(schema.escrowPayouts.status, reverted ? ['submitted'] : ['ready', 'submitting']),
         ),
       )
       .returning({ id: schema.escrowPayouts.id });
@@ -108,6 +123,13 @@ async function rebuildPayout(
     await tx
       .delete(schema.escrowPayoutSignatures)
       .where(eq(schema.escrowPayoutSignatures.payoutId, payout.id));
+    await appendDealEvent(tx, {
+      dealId: deal.id,
+      actorId: null,
+      action: 'escrow_payout_rebuilt',
+      payload: { escrow_id: payout.escrowId, leg: payout.leg, kind: payout.kind, reason: why },
+      createdAt: now,
+    });
     return true;
   });
   if (renewed) {

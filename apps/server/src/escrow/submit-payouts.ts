@@ -216,7 +216,7 @@ async function signForSending(
     if (error instanceof PayoutExpiredError) {
       // A travel payout is built again from its quote by the next pass, and approved again.
       if (payout.source === 'travel') await renewTravelPayout(deps, payout, error.message);
-      else await renewExpiredPayout(deps, payout, error.message);
+      else await renewExpiredPayout(deps, payout, error);
       return 'renewed';
     }
     await handleRefused(deps, payout, error);

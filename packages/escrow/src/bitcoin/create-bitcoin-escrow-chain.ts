@@ -56,6 +56,7 @@ export function createBitcoinEscrowChain(options: BitcoinEscrowChainOptions): Bi
     if (minimum !== null && rate < minimum) {
       throw new PayoutExpiredError(
         `its fee rate of ${rate} sat/vB is below the ${minimum} sat/vB the node relays now`,
+        'fee_below_minimum',
       );
     }
     return signed;

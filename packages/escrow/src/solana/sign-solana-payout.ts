@@ -38,6 +38,7 @@ export async function assertNonceUnused(context: SolanaChainContext, payout: Uns
   if (current !== message.lifetimeToken) {
     throw new PayoutExpiredError(
       `payout ${payout.payoutRef} is stale: its durable nonce was advanced by another transaction of the leg; build it again and ask for new approvals`,
+      'nonce_used',
     );
   }
 }
@@ -122,6 +123,7 @@ async function assertLegHoldsThePlan(context: SolanaChainContext, payout: Unsign
   if (partial ? held < paid : held !== paid) {
     throw new PayoutExpiredError(
       `payout ${payout.payoutRef} pays ${paid} but the leg's account holds ${held}: build it again from the leg's deposits`,
+      'balance_changed',
     );
   }
 }
