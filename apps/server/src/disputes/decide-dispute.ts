@@ -6,13 +6,22 @@ import {
   type DisputePayout,
   disputePayout,
   disputeResolution,
+  formatAmount,
   formatUtcMinute,
+  isTokenSymbol,
   nextDealStatus,
+  tokenDecimals,
 } from '@covenant/domain';
+import type { Leg } from '@covenant/escrow';
 import { eq } from 'drizzle-orm';
 import { appendDealEvent, type Transaction } from '../deals/append-deal-event.js';
 import { escrowDecideBy } from '../escrow/escrow-decide-by.js';
-import { loadShortLegs, type ShortLeg } from '../escrow/escrow-funding.js';
+import {
+  type LegAfterTravel,
+  loadLegsAfterTravel,
+  loadShortLegs,
+  type ShortLeg,
+} from '../escrow/escrow-funding.js';
 import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
 import type { DisputeDeps } from './dispute-deps.js';
 import { lockDisputeForMediator } from './lock-dispute-for-mediator.js';
@@ -27,7 +36,9 @@ import { loadDisputes } from './present-disputes.js';
  * INSUFFICIENT_BALANCE, the short legs in `details.short_legs`) unless every leg of the escrow holds its
  * amount: a deal disputed while its escrow was still being funded can only be refunded. They are refused
  * too (409 CONFLICT, `settlement_window_closed`) once an Ethereum leg's on-chain deadline is within the
- * settlement margin, when the legs can no longer be paid against each other. A case another
+ * settlement margin, when the legs can no longer be paid against each other. A split whose share for a
+ * leg's receiver exceeds what travel paid out of the leg left in it is refused (422
+ * INSUFFICIENT_BALANCE, `split_beyond_travel`): the engine could not carry it out. A case another
  * mediator has taken is theirs to decide; a decided dispute cannot be decided again.
  */
 export async function decideDispute(
@@ -63,6 +74,17 @@ export async function decideDispute(
       if (short.length > 0) throw escrowNotFunded(request.decision, short);
       const decideBy = await escrowDecideBy(tx, escrow.id);
       if (decideBy && now >= decideBy) throw settlementWindowClosed(request.decision, decideBy);
+      if (request.decision === 'split' && request.split) {
+        // Travel paid out of a leg is gone: its receiver's share must fit in what is left.
+        const receiverShares: Record<Leg, bigint> = {
+          asset: BigInt(request.split.asset.buyer),
+          stable: BigInt(request.split.stable.seller),
+        };
+        const over = (await loadLegsAfterTravel(tx, escrow.id)).find(
+          (row) => receiverShares[row.leg] > row.held,
+        );
+        if (over) throw splitBeyondTravel(deal, over, receiverShares[over.leg]);
+      }
     }
     const { action, effect } = disputeResolution(request.decision, escrow !== undefined);
     const status = nextDealStatus(deal.status, action, 'mediator');
@@ -145,6 +167,29 @@ function settlementWindowClosed(decision: 'release' | 'split', decideBy: Date): 
     'CONFLICT',
     `A ${decision} had to be decided by ${when}: the escrow's on-chain deadline is too near to pay its legs against each other, since a party may then take its own leg back. Only a refund can be decided, returning every deposit to the party that made it`,
     { reason: 'settlement_window_closed', decision, decide_by: decideBy.toISOString() },
+  );
+}
+
+/** The refusal of a split whose share for a leg's receiver exceeds what travel left in the leg. */
+function splitBeyondTravel(
+  deal: typeof schema.deals.$inferSelect,
+  leg: LegAfterTravel,
+  share: bigint,
+): AppError {
+  const symbol = leg.leg === 'asset' ? deal.assetSymbol : deal.stableSymbol;
+  const receiver = leg.leg === 'asset' ? 'buyer' : 'seller';
+  const amount = (value: bigint) =>
+    isTokenSymbol(symbol) ? `${formatAmount(value, tokenDecimals[symbol])} ${symbol}` : `${value} base units`;
+  return new AppError(
+    'INSUFFICIENT_BALANCE',
+    `Travel of ${amount(leg.travel)} was paid out of the ${leg.leg} leg, which now holds ${amount(leg.held)}: the ${receiver}'s share of it cannot exceed that. Lower the ${receiver}'s share`,
+    {
+      reason: 'split_beyond_travel',
+      leg: leg.leg,
+      required: share.toString(),
+      available: leg.held.toString(),
+      travel_paid: leg.travel.toString(),
+    },
   );
 }
 

@@ -1,6 +1,6 @@
 import { schema } from '@covenant/db';
 import { AppError, type DealParty, formatAmount, type TokenSymbol, tokenDecimals } from '@covenant/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import { findPartyDeal } from '../disputes/find-party-deal.js';
 import { type Approval, verifyAndStoreApproval } from './approve-payout.js';
@@ -121,6 +121,22 @@ export async function approveTravelPayout(
   }
   const now = deps.now();
   const both = await deps.db.transaction(async (tx) => {
+    // Checked again with the deal locked: a dispute opened, or a settlement begun (`closeTravel`),
+    // since the checks above either comes first, and the approval is refused, or sees it.
+    const [current] = await tx
+      .select({ status: schema.deals.status })
+      .from(schema.deals)
+      .where(eq(schema.deals.id, dealId))
+      .for('update');
+    if (current?.status !== 'escrow_funded') {
+      throw new AppError(
+        'TRAVEL_NOT_PAYABLE',
+        current?.status === 'disputed'
+          ? 'Travel payouts are frozen while the deal is disputed'
+          : 'Travel is paid out of the escrow once both legs are funded',
+        { status: current?.status },
+      );
+    }
     const [locked] = await tx
       .select()
       .from(schema.travelItems)
@@ -146,14 +162,27 @@ export async function approveTravelPayout(
       );
     const complete = approvals.length === 2 && payout !== undefined;
     if (complete) {
+      // Its payout may have been superseded meanwhile (the escrow began to settle): then nothing is approved.
+      const readied = await tx
+        .update(schema.escrowPayouts)
+        .set({ status: 'ready', updatedAt: now })
+        .where(
+          and(
+            eq(schema.escrowPayouts.id, payout.id),
+            inArray(schema.escrowPayouts.status, ['collecting', 'ready']),
+          ),
+        )
+        .returning({ id: schema.escrowPayouts.id });
+      if (readied.length === 0) {
+        throw new AppError(
+          'TRAVEL_NOT_PAYABLE',
+          'The stable leg is already settling: no more travel can be paid from it',
+        );
+      }
       await tx
         .update(schema.travelItems)
         .set({ status: 'approved', updatedAt: now })
         .where(eq(schema.travelItems.id, itemId));
-      await tx
-        .update(schema.escrowPayouts)
-        .set({ status: 'ready', updatedAt: now })
-        .where(and(eq(schema.escrowPayouts.id, payout.id), eq(schema.escrowPayouts.status, 'collecting')));
     }
     await appendDealEvent(tx, {
       dealId,

@@ -1,6 +1,6 @@
 import { type Db, schema } from '@covenant/db';
 import { type Leg, legs } from '@covenant/escrow';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Transaction } from '../deals/append-deal-event.js';
 import { type LedgerRow, type LegRow, receivedOf } from './escrow-rows.js';
 
@@ -47,4 +47,49 @@ export async function loadShortLegs(
     .from(schema.escrowLedgerEntries)
     .where(eq(schema.escrowLedgerEntries.escrowId, escrowId));
   return shortLegs(rows, (leg) => ledger.filter((entry) => entry.leg === leg), amounts);
+}
+
+/** What a leg holds for a mediator's decision once travel is out of it (base units). */
+export interface LegAfterTravel {
+  leg: Leg;
+  /** Confirmed deposits less travel paid (confirmed) and on its way (sent, not confirmed yet). */
+  held: bigint;
+  /** The travel paid and on its way. */
+  travel: bigint;
+}
+
+/**
+ * Each leg's confirmed deposits less the travel paid out of it or on its way, read from its rows
+ * (inside the deciding transaction): a split's share for a leg's receiver must fit in it, or the
+ * engine could not carry the decision out (the depositor's share takes what travel left).
+ */
+export async function loadLegsAfterTravel(db: Db | Transaction, escrowId: string): Promise<LegAfterTravel[]> {
+  // One after the other: on PGlite a transaction runs one statement at a time.
+  const rows = await db.select().from(schema.escrowLegs).where(eq(schema.escrowLegs.escrowId, escrowId));
+  const ledger = await db
+    .select()
+    .from(schema.escrowLedgerEntries)
+    .where(eq(schema.escrowLedgerEntries.escrowId, escrowId));
+  const sent = await db
+    .select({ leg: schema.escrowPayouts.leg, plan: schema.escrowPayouts.plan })
+    .from(schema.escrowPayouts)
+    .where(
+      and(
+        eq(schema.escrowPayouts.escrowId, escrowId),
+        eq(schema.escrowPayouts.source, 'travel'),
+        inArray(schema.escrowPayouts.status, ['submitting', 'submitted']),
+      ),
+    );
+  return rows.map((row) => {
+    const entries = ledger.filter((entry) => entry.leg === row.leg);
+    const paid = entries
+      .filter((entry) => entry.kind === 'travel' && entry.status === 'confirmed')
+      .reduce((sum, entry) => sum + BigInt(entry.amount), 0n);
+    const onItsWay = sent
+      .filter((payout) => payout.leg === row.leg)
+      .flatMap((payout) => (payout.plan as { transfers?: { amount: string }[] }).transfers ?? [])
+      .reduce((sum, transfer) => sum + BigInt(transfer.amount), 0n);
+    const travel = paid + onItsWay;
+    return { leg: row.leg, held: receivedOf(row, entries) - travel, travel };
+  });
 }

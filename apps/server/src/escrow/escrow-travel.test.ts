@@ -223,3 +223,132 @@ describe('quotes the escrow cannot pay', () => {
     expect(await net.balance('USDC', payee)).toBe(0n);
   });
 });
+
+/** Opens a dispute by the buyer and has a new mediator take it; the mediator and the dispute's id. */
+async function disputed(dealId: string) {
+  const opened = await net.call('POST', `/api/v1/deals/${dealId}/disputes`, net.buyer.token, {
+    reason: 'We disagree on the travel booked for the meeting.',
+  });
+  expect(opened.statusCode, opened.body).toBe(201);
+  const mediator = await createTestTrader(net.app, { roles: ['mediator'] });
+  const disputeId: string = opened.json().id;
+  const assigned = await net.call('POST', `/api/v1/staff/disputes/${disputeId}/assign`, mediator.token);
+  expect(assigned.statusCode, assigned.body).toBe(200);
+  return { mediator, disputeId };
+}
+
+async function approveBoth(dealId: string, itemId: string) {
+  expect((await approve(net.seller, dealId, itemId)).statusCode).toBe(200);
+  const item = await itemOf(net.buyer, dealId, itemId);
+  const signature = await net.buyer.escrowKey.signTypedData(typedDataFromJson(item.signing_payload?.data));
+  const approved = await approve(net.buyer, dealId, itemId, { signature });
+  expect(approved.statusCode, approved.body).toBe(200);
+}
+
+describe('two travel items quoted at once', () => {
+  it('pays the one approved first, then builds and pays the other', async () => {
+    const hotelPayee = privateKeyToAccount(generatePrivateKey()).address;
+    const flightPayee = privateKeyToAccount(generatePrivateKey()).address;
+    const { dealId } = await fundedDeal('seller');
+    const first = await quotedItem(dealId, hotel, hotelPayee);
+    // Quoted a second later (the test clock stands still otherwise): the older quote goes first.
+    await net.clock.advance(1_000);
+    const second = await quotedItem(dealId, 100_000_000n, flightPayee);
+    await net.app.escrow.tick();
+    // The older quote's payout is built first; both parties approve it while the other waits quoted.
+    await approveBoth(dealId, first);
+    await net.settle(async () => (await itemOf(net.buyer, dealId, first)).status === 'paid', 20);
+    expect(await net.balance('USDC', hotelPayee)).toBe(hotel);
+    // Then the other's payout is built, approved and paid.
+    await net.settle(async () => (await itemOf(net.buyer, dealId, second)).signing_payload !== null);
+    await approveBoth(dealId, second);
+    await net.settle(async () => (await itemOf(net.buyer, dealId, second)).status === 'paid', 20);
+    expect(await net.balance('USDC', flightPayee)).toBe(100_000_000n);
+  });
+});
+
+describe('travel and a mediator’s decision', () => {
+  it('supersedes travel approved but not sent when the dispute is decided, and refunds both legs', async () => {
+    const payee = privateKeyToAccount(generatePrivateKey()).address;
+    const { dealId } = await fundedDeal('seller');
+    const itemId = await quotedItem(dealId, hotel, payee);
+    await net.app.escrow.tick();
+    // As if both approved it and the buyer disputed the deal before the engine's next pass sent it
+    // (a dispute freezes travel not sent yet).
+    const [row] = await net.database.db
+      .select()
+      .from(schema.travelItems)
+      .where(eq(schema.travelItems.id, itemId));
+    const [payout] = await net.database.db
+      .update(schema.escrowPayouts)
+      .set({ status: 'ready' })
+      .where(eq(schema.escrowPayouts.id, row!.payoutId!))
+      .returning();
+    await net.database.db
+      .update(schema.travelItems)
+      .set({ status: 'approved' })
+      .where(eq(schema.travelItems.id, itemId));
+    const { mediator, disputeId } = await disputed(dealId);
+    const decided = await net.call('POST', `/api/v1/staff/disputes/${disputeId}/decision`, mediator.token, {
+      decision: 'refund',
+      rationale: 'The meeting did not take place; both deposits go back.',
+    });
+    expect(decided.statusCode, decided.body).toBe(200);
+    await net.app.escrow.tick();
+    // The decision is carried out (it waited for that travel for ever): the travel never goes.
+    const [superseded] = await net.database.db
+      .select()
+      .from(schema.escrowPayouts)
+      .where(eq(schema.escrowPayouts.id, payout!.id));
+    expect(superseded?.status).toBe('superseded');
+    expect((await itemOf(net.buyer, dealId, itemId)).status).toBe('cancelled');
+    const buyerBefore = await net.balance('USDC', net.buyer.wallet);
+    await steps.approve(net.buyer, dealId, 'stable');
+    await steps.approve(net.seller, dealId, 'asset');
+    await net.settle(async () => (await steps.view(net.buyer, dealId)).status === 'refunded', 30);
+    expect((await net.balance('USDC', net.buyer.wallet)) - buyerBefore).toBe(stableAmount);
+    expect(await net.balance('USDC', payee)).toBe(0n);
+  });
+
+  it('refuses a split giving the seller more of the stable leg than travel left in it', async () => {
+    const payee = privateKeyToAccount(generatePrivateKey()).address;
+    const { dealId } = await fundedDeal('seller');
+    const itemId = await quotedItem(dealId, hotel, payee);
+    await net.app.escrow.tick();
+    await approveBoth(dealId, itemId);
+    await net.settle(async () => (await itemOf(net.buyer, dealId, itemId)).status === 'paid', 20);
+    const { mediator, disputeId } = await disputed(dealId);
+    // The stable leg held 3,000 USDC; the hotel took 250: 2,750 are left for the seller's share.
+    const decide = (seller: bigint) =>
+      net.call('POST', `/api/v1/staff/disputes/${disputeId}/decision`, mediator.token, {
+        decision: 'split',
+        split: {
+          asset: { buyer: assetAmount.toString(), seller: '0' },
+          stable: { buyer: (stableAmount - seller).toString(), seller: seller.toString() },
+        },
+        rationale: 'The seller delivered; the buyer keeps nothing of the stable leg.',
+      });
+    const refused = await decide(stableAmount);
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().error).toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      message:
+        "Travel of 250 USDC was paid out of the stable leg, which now holds 2750 USDC: the seller's share of it cannot exceed that. Lower the seller's share",
+      details: {
+        reason: 'split_beyond_travel',
+        leg: 'stable',
+        required: '3000000000',
+        available: '2750000000',
+        travel_paid: '250000000',
+      },
+    });
+    const fits = await decide(stableAmount - hotel);
+    expect(fits.statusCode, fits.body).toBe(200);
+    await net.app.escrow.tick();
+    const [instruction] = await net.database.db
+      .select()
+      .from(schema.escrowInstructions)
+      .where(eq(schema.escrowInstructions.dealId, dealId));
+    expect(instruction?.status).toBe('executing');
+  });
+});

@@ -102,15 +102,19 @@ async function preparePayoutsFor(
   instructionId: string | null = null,
 ): Promise<boolean> {
   const books = await loadEscrowBooks(deps.db, escrowId);
-  // Travel on its way out of a leg is paid first: the settlement is built on what it leaves.
-  if (books.legs.some((row) => travelInFlight(books, row.leg))) return false;
-  if (source === 'settlement') await closeTravel(deps, escrowId, 'escrow_settling');
+  // Travel on its way out of a leg is paid first: the settlement is built on what it leaves. A
+  // cancelled deal sends no more travel: what was approved and not sent is superseded instead.
+  const settling = source === 'settlement';
+  const due = books.legs.filter(
+    (row) => !books.payout(row.leg) && receivedOf(row, books.ledger(row.leg)) > 0n,
+  );
+  if (due.length === 0) return false;
+  if (books.legs.some((row) => travelInFlight(books, row.leg, settling))) return false;
+  if (!(await closeTravel(deps, escrowId, settling ? 'escrow_settling' : 'deal_cancelled'))) return false;
   let created = false;
-  for (const row of books.legs) {
-    if (books.payout(row.leg)) continue;
+  for (const row of due) {
     const ledger = books.ledger(row.leg);
     const received = receivedOf(row, ledger);
-    if (received === 0n) continue;
     const outcome: SettlementOutcome = source === 'settlement' ? { kind: 'release' } : { kind: 'refund' };
     const payout: PayoutSpec = {
       row,
@@ -232,8 +236,9 @@ async function executeInstruction(
   }
   const payload = instruction.payload as unknown as MediatorInstruction;
   const books = await loadEscrowBooks(deps.db, escrow.id);
-  // Travel already on its way out is waited for: the decision is carried out on what it leaves.
-  if (books.legs.some((row) => travelInFlight(books, row.leg))) return null;
+  // Travel already on its way out is waited for: the decision is carried out on what it leaves. Travel
+  // approved and not sent never goes now (the deal is decided): it is superseded below.
+  if (books.legs.some((row) => travelInFlight(books, row.leg, false))) return null;
   const sent = books.legs.filter((row) => {
     const payout = books.payout(row.leg);
     return payout && !['collecting', 'ready'].includes(payout.status);
@@ -245,7 +250,9 @@ async function executeInstruction(
       details: { deal_id: instruction.dealId, legs: sent.map((row) => row.leg) },
     });
   }
-  // Payouts not sent yet give way to the decision; travel already paid stays paid.
+  // Payouts not sent yet give way to the decision; travel already paid stays paid, travel approved and
+  // not sent is superseded with its item (`closeTravel`).
+  await closeTravel(deps, escrow.id, 'dispute_decided');
   await deps.db
     .update(schema.escrowPayouts)
     .set({ status: 'superseded', updatedAt: now })
@@ -255,7 +262,6 @@ async function executeInstruction(
         inArray(schema.escrowPayouts.status, ['collecting', 'ready']),
       ),
     );
-  await closeTravel(deps, escrow.id, 'dispute_decided');
   // Every leg's payout is built (the adapters may ask their nodes) before anything is written, then
   // all are written at once: a leg that cannot follow the decision leaves no other leg's payout live.
   try {

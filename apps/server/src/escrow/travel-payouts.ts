@@ -122,8 +122,10 @@ export async function prepareTravelPayouts(deps: EscrowEngineDeps): Promise<stri
       return note.item_id === item.id && note.quote_version === item.quoteVersion;
     });
     if (current) continue;
-    // A payout built for an older quote, or another item, not sent yet: the oldest quote goes first.
-    const stale = live.filter((payout) => payout.status === 'collecting' || payout.status === 'ready');
+    // A payout built for an older quote, or another item, still collecting approvals: the oldest
+    // quote goes first. One both parties approved (`ready`) goes before any other is built: its item
+    // is approved, and superseding it would leave that item with nothing to pay it.
+    const stale = live.filter((payout) => payout.status === 'collecting');
     if (stale.length < live.length) continue;
     if (stale.length > 0) {
       await deps.db
@@ -287,41 +289,64 @@ export async function markTravelPaid(deps: EscrowEngineDeps, payout: PayoutRow):
   });
 }
 
-/** Whether a travel payout of the leg is approved and on its way out (ready, being sent, or sent). */
-export function travelInFlight(books: EscrowBooks, leg: LegRow['leg']): boolean {
+/**
+ * Whether travel is on its way out of the leg: a payout being sent or sent, or, while the deal is
+ * still funded (`dealFunded`), one both parties approved (`ready`), which the next pass sends. Once
+ * the deal is not (disputed, decided, cancelled) a `ready` one never goes: `closeTravel` supersedes it.
+ */
+export function travelInFlight(books: EscrowBooks, leg: LegRow['leg'], dealFunded: boolean): boolean {
   return books
     .travelPayouts(leg)
     .some(
       (payout) =>
-        payout.status === 'ready' || payout.status === 'submitting' || payout.status === 'submitted',
+        (dealFunded && payout.status === 'ready') ||
+        payout.status === 'submitting' ||
+        payout.status === 'submitted',
     );
 }
 
 /**
- * Once the escrow settles (or a mediator decides), nothing more is paid from it for travel: payouts
- * still collecting approvals are superseded and open requests and quotes cancelled, each in the
- * deal's audit trail with why.
+ * Once the escrow settles (or a mediator decides, or the deal is cancelled), nothing more is paid from
+ * it for travel: payouts not sent yet are superseded, and open requests and quotes cancelled, with the
+ * approved items those payouts were to pay, each in the deal's audit trail with why. With the deal
+ * locked: an approval (which locks it too) comes before, and is then seen here, or after, and is then
+ * refused. False, with nothing changed, when the escrow settles (`escrow_settling`) and a travel
+ * payout was approved by both meanwhile: it goes first, and the settlement is built on what it leaves.
  */
-export async function closeTravel(deps: EscrowEngineDeps, escrowId: string, why: string): Promise<void> {
+export async function closeTravel(deps: EscrowEngineDeps, escrowId: string, why: string): Promise<boolean> {
   const [escrow] = await deps.db.select().from(schema.escrows).where(eq(schema.escrows.id, escrowId));
-  if (!escrow) return;
+  if (!escrow) return false;
   const now = deps.now();
-  await deps.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     await tx
       .select({ id: schema.deals.id })
       .from(schema.deals)
       .where(eq(schema.deals.id, escrow.dealId))
       .for('update');
-    await tx
+    const travelPayouts = and(
+      eq(schema.escrowPayouts.escrowId, escrowId),
+      eq(schema.escrowPayouts.source, 'travel'),
+    );
+    if (why === 'escrow_settling') {
+      const [approved] = await tx
+        .select({ id: schema.escrowPayouts.id })
+        .from(schema.escrowPayouts)
+        .where(and(travelPayouts, inArray(schema.escrowPayouts.status, ['ready', 'submitting', 'submitted'])))
+        .limit(1);
+      if (approved) return false;
+    }
+    const superseded = await tx
       .update(schema.escrowPayouts)
       .set({ status: 'superseded', updatedAt: now })
-      .where(
-        and(
-          eq(schema.escrowPayouts.escrowId, escrowId),
-          eq(schema.escrowPayouts.source, 'travel'),
-          eq(schema.escrowPayouts.status, 'collecting'),
-        ),
-      );
-    await cancelOpenTravel(tx, { dealId: escrow.dealId, actorId: null, now, reason: why });
+      .where(and(travelPayouts, inArray(schema.escrowPayouts.status, ['collecting', 'ready'])))
+      .returning({ id: schema.escrowPayouts.id });
+    await cancelOpenTravel(tx, {
+      dealId: escrow.dealId,
+      actorId: null,
+      now,
+      reason: why,
+      unpaidApprovedPayouts: superseded.map((payout) => payout.id),
+    });
+    return true;
   });
 }
