@@ -5,7 +5,7 @@ import { loadDealCis } from '../cis/load-deal-cis.js';
 import { presentDeal, selectDealViews } from '../deals/deal-view.js';
 import { getDealAuditForStaff } from '../deals/get-deal-audit.js';
 import { escrowDecideBy } from '../escrow/escrow-decide-by.js';
-import { loadShortLegs } from '../escrow/escrow-funding.js';
+import { loadLegsAfterTravel, loadShortLegs } from '../escrow/escrow-funding.js';
 import { loadMeetingRecords, presentMeeting } from '../meetings/meeting-state.js';
 import type { DisputeDeps } from './dispute-deps.js';
 import { loadDisputes } from './present-disputes.js';
@@ -13,8 +13,9 @@ import { loadDisputes } from './present-disputes.js';
 /**
  * Everything a mediator reads before deciding: the dispute with its evidence, the deal, both
  * parties' CIS, every version of the terms, the parties' messages and the audit trail verified afresh,
- * whether the escrow opened, which of its legs are short, and until when its legs can be paid against
- * each other (a release or split is refused when a leg is short or that time has passed).
+ * whether the escrow opened, which of its legs are short, what travel took out of them, and until when
+ * its legs can be paid against each other (a release or split is refused when a leg is short or that
+ * time has passed; a split, when a share exceeds what travel left).
  */
 export async function getDisputeCase(
   deps: Pick<DisputeDeps, 'db' | 'fileStore' | 'now'>,
@@ -43,12 +44,13 @@ export async function getDisputeCase(
   // Seen from neither side: the schema leaves out the counterparty presentDeal works out for a party.
   const deal = presentDeal(dealRow!, dealRow!.deal.buyerId);
   const escrowId = escrows[0]?.id;
-  const [shortLegs, decideBy] = escrowId
+  const [shortLegs, decideBy, afterTravel] = escrowId
     ? await Promise.all([
         loadShortLegs(deps.db, escrowId, { asset: deal.asset_amount, stable: deal.stable_amount }),
         escrowDecideBy(deps.db, escrowId),
+        loadLegsAfterTravel(deps.db, escrowId),
       ])
-    : [[], null];
+    : [[], null, []];
   return {
     dispute,
     deal,
@@ -70,6 +72,14 @@ export async function getDisputeCase(
     meeting: presentMeeting(deps.fileStore.masterKey, dealRow!.deal, meetingRecords, deps.now()),
     escrow_opened: escrowId !== undefined,
     escrow_short_legs: shortLegs,
+    escrow_travel: afterTravel
+      .filter((leg) => leg.travel > 0n)
+      .map((leg) => ({
+        leg: leg.leg,
+        paid: leg.travel.toString(),
+        charged_to_receiver: leg.charged.toString(),
+        held: leg.held.toString(),
+      })),
     escrow_decide_by: decideBy?.toISOString() ?? null,
   };
 }

@@ -56,6 +56,8 @@ export interface LegAfterTravel {
   held: bigint;
   /** The travel paid and on its way. */
   travel: bigint;
+  /** The part of it the terms (`travel_paid_by`) put on the leg's receiver. */
+  charged: bigint;
 }
 
 /**
@@ -70,16 +72,21 @@ export async function loadLegsAfterTravel(db: Db | Transaction, escrowId: string
     .select()
     .from(schema.escrowLedgerEntries)
     .where(eq(schema.escrowLedgerEntries.escrowId, escrowId));
-  const sent = await db
-    .select({ leg: schema.escrowPayouts.leg, plan: schema.escrowPayouts.plan })
+  const travelPayouts = await db
+    .select({
+      leg: schema.escrowPayouts.leg,
+      status: schema.escrowPayouts.status,
+      plan: schema.escrowPayouts.plan,
+    })
     .from(schema.escrowPayouts)
     .where(
       and(
         eq(schema.escrowPayouts.escrowId, escrowId),
         eq(schema.escrowPayouts.source, 'travel'),
-        inArray(schema.escrowPayouts.status, ['submitting', 'submitted']),
+        inArray(schema.escrowPayouts.status, ['submitting', 'submitted', 'confirmed']),
       ),
     );
+  const sent = travelPayouts.filter((payout) => payout.status !== 'confirmed');
   return rows.map((row) => {
     const entries = ledger.filter((entry) => entry.leg === row.leg);
     const paid = entries
@@ -90,6 +97,12 @@ export async function loadLegsAfterTravel(db: Db | Transaction, escrowId: string
       .flatMap((payout) => (payout.plan as { transfers?: { amount: string }[] }).transfers ?? [])
       .reduce((sum, transfer) => sum + BigInt(transfer.amount), 0n);
     const travel = paid + onItsWay;
-    return { leg: row.leg, held: receivedOf(row, entries) - travel, travel };
+    const charged = travelPayouts
+      .filter((payout) => payout.leg === row.leg)
+      .reduce(
+        (sum, payout) => sum + BigInt((payout.plan as { receiver_share?: string }).receiver_share ?? '0'),
+        0n,
+      );
+    return { leg: row.leg, held: receivedOf(row, entries) - travel, travel, charged };
   });
 }

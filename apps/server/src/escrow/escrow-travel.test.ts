@@ -318,6 +318,12 @@ describe('travel and a mediator’s decision', () => {
     await approveBoth(dealId, itemId);
     await net.settle(async () => (await itemOf(net.buyer, dealId, itemId)).status === 'paid', 20);
     const { mediator, disputeId } = await disputed(dealId);
+    // The mediator's case shows what travel took out of the leg, and whose share it was.
+    const shown = await net.call('GET', `/api/v1/staff/disputes/${disputeId}`, mediator.token);
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.json().escrow_travel).toEqual([
+      { leg: 'stable', paid: '250000000', charged_to_receiver: '250000000', held: '2750000000' },
+    ]);
     // The stable leg held 3,000 USDC; the hotel took 250: 2,750 are left for the seller's share.
     const decide = (seller: bigint) =>
       net.call('POST', `/api/v1/staff/disputes/${disputeId}/decision`, mediator.token, {

@@ -68,6 +68,24 @@ export const staffDisputeCaseSchema = z.object({
         'no escrow was opened). While any is listed only a refund can be decided: release and split ' +
         'answer 422 INSUFFICIENT_BALANCE, since they would pay one side out of a deposit the other never matched',
     ),
+  escrow_travel: z
+    .array(
+      z.object({
+        leg: z.enum(escrowLegNames),
+        paid: z.string().describe('Travel paid out of the leg, or on its way, in base units'),
+        charged_to_receiver: z
+          .string()
+          .describe('The part of it the terms (travel_paid_by) put on the leg’s receiver, in base units'),
+        held: z
+          .string()
+          .describe('What the leg holds once that travel is out: its confirmed deposits less it'),
+      }),
+    )
+    .describe(
+      'The legs travel for the meeting was paid out of (empty when none). A split’s share for a leg’s ' +
+        'receiver cannot exceed `held` (422 INSUFFICIENT_BALANCE, split_beyond_travel); a refund returns ' +
+        '`held` to the depositor, who then bears the travel, its receiver’s share included',
+    ),
   escrow_decide_by: z
     .string()
     .nullable()

@@ -11,6 +11,7 @@ import {
   DecisionForm,
   decideByNotice,
   refundOnlyNotice,
+  travelNotice,
   windowClosedNotice,
 } from './decision-form.js';
 
@@ -22,11 +23,13 @@ const legs = {
 const rationale = 'The chat log shows the seller delivered half of what was agreed.';
 
 type ShortLeg = { leg: 'asset' | 'stable'; required: string; received: string };
+type LegTravel = { leg: 'asset' | 'stable'; paid: string; charged_to_receiver: string; held: string };
 
 function renderForm({
   escrowOpened = true,
   shortLegs = [] as ShortLeg[],
   decideBy = null as string | null,
+  travel = [] as LegTravel[],
 } = {}) {
   const auth = createFakeAuthServer();
   auth.addUser('mediator@example.com', 'correct horse');
@@ -44,6 +47,7 @@ function renderForm({
           escrowOpened={escrowOpened}
           shortLegs={shortLegs}
           decideBy={decideBy}
+          travel={travel}
         />
       </QueryScope>
     </AppProvider>,
@@ -197,6 +201,21 @@ describe('DecisionForm', () => {
     expect(await screen.findByText('Decision recorded')).toBeInTheDocument();
     const [sent] = api.requestsTo('POST /staff/disputes/dispute-1/decision');
     expect(sent!.body).toEqual({ decision: 'refund', rationale });
+  });
+
+  it('says what travel took out of a leg, and what that leaves for a split or a refund', () => {
+    // 250 USDC of hotel paid out of the stable leg of 30 000, all of it the seller's share.
+    const travel = {
+      leg: 'stable' as const,
+      paid: '250000000',
+      charged_to_receiver: '250000000',
+      held: '29750000000',
+    };
+    renderForm({ travel: [travel] });
+    expect(screen.getByRole('note')).toHaveTextContent(travelNotice(travel, 'USDC'));
+    expect(travelNotice(travel, 'USDC')).toBe(
+      'Travel of 250 USDC was paid out of the stable leg (the seller’s share by the terms: 250 USDC). It now holds 29750 USDC: a split cannot give the seller more of it, and a refund returns that to the buyer, who then bears all of the travel.',
+    );
   });
 
   it('says until when release and split may be decided, while they may', () => {

@@ -48,6 +48,16 @@ export function decideByNotice(decideBy: string): string {
 }
 
 type ShortLegs = StaffDisputeCase['escrow_short_legs'];
+type LegTravel = StaffDisputeCase['escrow_travel'][number];
+
+const receivers: Record<Leg, 'buyer' | 'seller'> = { asset: 'buyer', stable: 'seller' };
+const depositors: Record<Leg, 'buyer' | 'seller'> = { asset: 'seller', stable: 'buyer' };
+
+/** What travel took out of a leg, and what that means for a split or a refund of it. */
+export function travelNotice(travel: LegTravel, symbol: string): string {
+  const receiver = receivers[travel.leg];
+  return `Travel of ${formatTokenAmount(travel.paid, symbol)} was paid out of the ${travel.leg} leg (the ${receiver}’s share by the terms: ${formatTokenAmount(travel.charged_to_receiver, symbol)}). It now holds ${formatTokenAmount(travel.held, symbol)}: a split cannot give the ${receiver} more of it, and a refund returns that to the ${depositors[travel.leg]}, who then bears all of the travel.`;
+}
 
 /**
  * The mediator's decision: release, refund or a split per leg typed in whole tokens and converted
@@ -56,6 +66,7 @@ type ShortLegs = StaffDisputeCase['escrow_short_legs'];
  * On an escrow with a short leg (`shortLegs`: disputed while it was being funded) only a refund is
  * offered, and the form says why with what each short leg holds; so it is once the time to pay the
  * legs against each other (`decideBy`, an hour before an Ethereum leg's on-chain deadline) has passed.
+ * Travel paid out of a leg (`travel`) is shown with what it leaves for a split or a refund.
  */
 export function DecisionForm({
   disputeId,
@@ -63,12 +74,14 @@ export function DecisionForm({
   escrowOpened,
   shortLegs = [],
   decideBy = null,
+  travel = [],
 }: {
   disputeId: string;
   legs: LegTotals;
   escrowOpened: boolean;
   shortLegs?: ShortLegs;
   decideBy?: string | null;
+  travel?: readonly LegTravel[];
 }) {
   const id = useId();
   const windowClosed = escrowOpened && decideBy !== null && Date.now() >= Date.parse(decideBy);
@@ -187,6 +200,11 @@ export function DecisionForm({
           {decideByNotice(decideBy)}
         </p>
       )}
+      {travel.map((leg) => (
+        <p key={leg.leg} role="note" className="rounded-md border border-border bg-surface p-3 text-sm">
+          {travelNotice(leg, legs[leg.leg].symbol)}
+        </p>
+      ))}
       <fieldset className="space-y-2">
         <legend className="font-medium">Decision</legend>
         {choices.map((choice) => (

@@ -125,6 +125,7 @@ export function StaffDisputeRoute() {
                   escrowOpened={data.escrow_opened}
                   shortLegs={data.escrow_short_legs}
                   decideBy={data.escrow_decide_by}
+                  travel={data.escrow_travel}
                   legs={{
                     asset: { amount: data.deal.asset_amount, symbol: data.deal.asset_symbol },
                     stable: { amount: data.deal.stable_amount, symbol: data.deal.stable_symbol },

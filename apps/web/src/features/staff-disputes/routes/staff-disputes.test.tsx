@@ -167,6 +167,7 @@ const caseBody = {
   },
   escrow_opened: true,
   escrow_short_legs: [],
+  escrow_travel: [],
   escrow_decide_by: null,
 };
 
