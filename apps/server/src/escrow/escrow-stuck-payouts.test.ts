@@ -180,3 +180,46 @@ describe('a payout that waits unmined', () => {
     expect((await net.balance('USDC', net.seller.payoutAddress)) - before.seller).toBe(2_399_760_000n);
   });
 });
+
+describe('a payout the node lost and refuses when sent again', () => {
+  it('is tried again each pass, staff are alerted once it waited past the bump delay, and it settles once taken', async () => {
+    const { dealId, sent } = await settlementWaitingInMempool();
+    const relayer = (await client().getTransaction({ hash: sent[0]!.txRef as Hex })).from;
+    const funds = await client().getBalance({ address: relayer });
+    // The node drops both from its mempool, and the relayer can no longer pay for them.
+    for (const payout of sent) {
+      await client().request({ method: 'anvil_dropTransaction' as never, params: [payout.txRef] as never });
+    }
+    await client().request({ method: 'anvil_setBalance' as never, params: [relayer, '0x0'] as never });
+    // Alerts about this deal's payouts (earlier tests leave theirs).
+    const alertsOf = async () =>
+      (await net.database.db.select().from(schema.staffAlerts)).filter((alert) =>
+        sent.some((payout) => payout.id === alert.subject),
+      );
+    try {
+      await net.app.escrow.tick();
+      expect(await alertsOf()).toEqual([]);
+      await net.clock.advance(bumpAfterMs + 1_000);
+      await net.app.escrow.tick();
+      const alerts = await alertsOf();
+      expect(alerts.map((alert) => [alert.kind, alert.subject]).sort()).toEqual(
+        sent.map((payout) => ['payout_stuck', payout.id]).sort(),
+      );
+      expect(alerts[0]?.message).toBe(
+        'A payout transaction is no longer held by the node, which refuses it when sent again',
+      );
+    } finally {
+      await client().request({
+        method: 'anvil_setBalance' as never,
+        params: [relayer, `0x${funds.toString(16)}`] as never,
+      });
+    }
+    // Funded again: the same transactions go out and the deal completes with them.
+    await net.automine(true);
+    await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed');
+    expect((await payoutsOf(dealId)).map((payout) => [payout.status, payout.txRef])).toEqual(
+      sent.map((payout) => ['confirmed', payout.txRef]),
+    );
+    await net.database.db.delete(schema.staffAlerts);
+  });
+});

@@ -166,14 +166,30 @@ export async function keepSentTransactionMoving<Row extends SentTransactionRow>(
   const current = storedOf(row);
   if (!current || status.state === 'included') return;
   if (status.state === 'unknown') {
+    let refusal: unknown;
     const resent = await chain.adapter.broadcast(current).then(
       () => true,
       (error: unknown) => {
         deps.logger.warn({ err: error, ...store.logContext(row) }, 're-broadcast failed');
+        refusal = error;
         return false;
       },
     );
-    if (!resent) return;
+    if (!resent) {
+      // Lost by the node and refused when sent again (Bitcoin: evicted for a fee now below the node's
+      // minimum; Ethereum: the relayer cannot pay its gas): it is tried again each pass, and once it
+      // has waited past the bump delay staff are told, as for one that stays unmined.
+      if (waitedPastBump(deps, row)) {
+        const reason = refusal instanceof Error ? refusal.message : String(refusal);
+        await raiseStaffAlert(deps, {
+          kind: store.stuck.kind,
+          subject: row.id,
+          message: `${store.stuck.what(row)} is no longer held by the node, which refuses it when sent again`,
+          details: { ...store.stuck.details(row, current.txRef), error: reason.slice(0, 500) },
+        });
+      }
+      return;
+    }
   }
   // A child paying for the transaction (CPFP) that the node lost goes out again with its parent.
   const child = row.feeBumpTransactions.at(-1);
