@@ -70,9 +70,19 @@ export function refuseStaleSession(
   return now.getTime() - provedAt > windowSeconds * 1000 ? 'reauthentication_needed' : undefined;
 }
 
-/** The latest proof of identity a session's `amr` records. */
-export function lastAuthenticationOf(amr: readonly schema.AuthMethodReference[]): Date | null {
-  const latest = Math.max(0, ...amr.map((entry) => entry.timestamp));
+/**
+ * The latest proof of identity a session's `amr` records. For a user with a verified second factor
+ * (`secondFactor`) only a TOTP code counts (at sign-in, by a factor challenge, or with a
+ * reauthentication): a password, an e-mailed code or a recovery link alone prove less than the
+ * account asks for, or a stolen password would reach every sensitive action (GoTrue, too, asks such
+ * a user for aal2 before account changes).
+ */
+export function lastAuthenticationOf(
+  amr: readonly schema.AuthMethodReference[],
+  secondFactor = false,
+): Date | null {
+  const proofs = secondFactor ? amr.filter((entry) => entry.method === 'totp') : amr;
+  const latest = Math.max(0, ...proofs.map((entry) => entry.timestamp));
   return latest === 0 ? null : new Date(latest * 1000);
 }
 

@@ -1,6 +1,13 @@
 import { AppError } from '@covenant/domain';
 import type { FastifyInstance } from 'fastify';
-import { type AccessRefusal, accessRefusalMessages, refuseAccess, refuseStaleSession } from './access.js';
+import { hasVerifiedFactor } from '../auth/has-verified-factor.js';
+import {
+  type AccessRefusal,
+  accessRefusalMessages,
+  lastAuthenticationOf,
+  refuseAccess,
+  refuseStaleSession,
+} from './access.js';
 import type { Principal } from './principal.js';
 
 /** Where a session proves its user again (ADR 013); the error tells clients. */
@@ -20,26 +27,58 @@ export function apiAccessError(refusal: AccessRefusal): AppError {
 
 /**
  * The /api/v1 side of the access rule: an onRequest hook of the authenticated scope, after the
- * caller is established, that holds every route to the access it declares (ADR 013).
+ * caller is established, that holds every route to the access it declares (ADR 013). A sensitive
+ * route of a user with a second factor needs a recent TOTP proof (`refuseWithoutRecentFactor`).
  */
 export function enforceApiAccess(app: FastifyInstance): void {
   const windowSeconds = app.config.auth.reauthenticationWindowSeconds;
   app.addHook('onRequest', (request, _reply, done) => {
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return done();
-    if (!request.principal) {
+    const principal = request.principal;
+    if (!principal) {
       return done(new AppError('UNAUTHORIZED', 'This endpoint requires a Bearer token'));
     }
-    const refusal = refuseAccess(request.principal, access, app.clock(), windowSeconds);
-    done(refusal ? apiAccessError(refusal) : undefined);
+    const refusal = refuseAccess(principal, access, app.clock(), windowSeconds);
+    if (refusal || access !== 'sensitive') return done(refusal ? apiAccessError(refusal) : undefined);
+    refuseWithoutRecentFactor(app, principal).then(
+      (factorRefusal) => done(factorRefusal ? apiAccessError(factorRefusal) : undefined),
+      done,
+    );
   });
 }
 
 /**
- * For a route sensitive only in some cases (its `sensitiveWhen`): the handler calls this once it
- * knows the case applies. A session must have proved its user within the window; an API key never may.
+ * A session that passed on its latest proof of any kind, of a user with a verified second factor:
+ * only a TOTP code within the window counts (`lastAuthenticationOf`). One read, on sensitive actions only.
  */
-export function requireRecentAuthentication(app: FastifyInstance, principal: Principal): void {
-  const refusal = refuseStaleSession(principal, app.clock(), app.config.auth.reauthenticationWindowSeconds);
-  if (refusal) throw apiAccessError(refusal);
+async function refuseWithoutRecentFactor(
+  app: FastifyInstance,
+  principal: Principal,
+): Promise<AccessRefusal | undefined> {
+  if (principal.kind !== 'session') return undefined;
+  if (!(await hasVerifiedFactor(app.database.db, principal.userId))) return undefined;
+  return refuseStaleSession(
+    { kind: 'session', authenticatedAt: lastAuthenticationOf(principal.amr, true) },
+    app.clock(),
+    app.config.auth.reauthenticationWindowSeconds,
+  );
+}
+
+/**
+ * For a route sensitive only in some cases (its `sensitiveWhen`): read before the handler's
+ * transaction (the factor is read outside it), the check it calls once it knows the case applies. A
+ * session must have proved its user within the window (with its TOTP code when the user has a
+ * second factor); an API key never may.
+ */
+export async function recentAuthenticationCheck(
+  app: FastifyInstance,
+  principal: Principal,
+): Promise<() => void> {
+  const refusal =
+    refuseStaleSession(principal, app.clock(), app.config.auth.reauthenticationWindowSeconds) ??
+    (await refuseWithoutRecentFactor(app, principal));
+  return () => {
+    if (refusal) throw apiAccessError(refusal);
+  };
 }

@@ -116,6 +116,7 @@ async function loadSessionCaller(db: Db, claims: TokenClaims): Promise<Principal
     tier: row.tier ?? 'standard',
     scopes: sessionScopes,
     authenticatedAt: lastAuthenticationOf(row.amr),
+    amr: row.amr,
   };
 }
 
@@ -154,5 +155,6 @@ async function loadApiKeyCaller(deps: Pick<AuthDeps, 'db' | 'now'>, keyHash: str
     tier: row.tier ?? 'standard',
     scopes: row.scopes,
     authenticatedAt: null,
+    amr: [],
   };
 }

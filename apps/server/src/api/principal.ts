@@ -15,6 +15,8 @@ export interface Principal {
   scopes: readonly schema.ApiKeyScope[];
   /** When the session last proved its user (its latest `amr` entry); null for API keys. */
   authenticatedAt: Date | null;
+  /** The session's proofs of identity (`amr`), for a sensitive action's second-factor rule; empty for API keys. */
+  amr: readonly schema.AuthMethodReference[];
 }
 
 /** What a session may do beyond its roles: everything an API key could be allowed. */

@@ -6,6 +6,7 @@ import { AuthError, sessionNotFound, usernameTaken } from './auth-error.js';
 import type { AuthenticatedRequest } from './authenticate-request.js';
 import { codeMatches, recordFailedCodeAttempt } from './check-one-time-code.js';
 import { findUserByEmail } from './find-user-by-email.js';
+import { hasVerifiedFactor } from './has-verified-factor.js';
 import { hashPassword, verifyPassword } from './hash-password.js';
 import { loadUserAccountById, type UserRow } from './load-user-account.js';
 import { assertStrongPassword } from './password-policy.js';
@@ -14,6 +15,7 @@ import { enforceRateLimit } from './rate-limits.js';
 import { resolveRedirect } from './resolve-redirect.js';
 import { sendOneTimeToken } from './send-one-time-token.js';
 import { assertUsernameAvailable } from './sign-up-user.js';
+import { throttleSignIn } from './throttle-sign-in.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { mergeMetadata, type UserMetadata } from './user-metadata.js';
 
@@ -35,16 +37,19 @@ export async function updateUser(
   deps: AuthDeps,
   caller: AuthenticatedRequest,
   changes: UserChanges,
-  options: { redirectTo: string | undefined },
+  options: { redirectTo: string | undefined; ip: string },
 ): Promise<GoTrueUser> {
   const [user] = await deps.db.select().from(schema.users).where(eq(schema.users.id, caller.userId));
   if (!user) throw sessionNotFound();
   const now = deps.now();
   const email = changes.email && changes.email !== user.email.toLowerCase() ? changes.email : undefined;
 
-  // Every check runs before the first write, so a refused request changes nothing.
+  // Every check runs before the first write, so a refused request changes nothing. The proof comes
+  // first: comparing the new password with the current one ("same_password") before it would answer
+  // whether a guess is the password to a session that proved nothing.
+  if (changes.password !== undefined || email)
+    await checkRecentProof(deps, caller, user, changes, options.ip);
   if (changes.password !== undefined) await checkNewPassword(user, changes.password);
-  if (changes.password !== undefined || email) await checkRecentProof(deps, caller, user, changes);
   if (changes.metadata?.username) await assertUsernameAvailable(deps, changes.metadata.username, user.id);
   if (email) {
     await enforceRateLimit(deps, deps.rateLimits.emailPerAccount, `email:user:${user.id}`);
@@ -110,18 +115,43 @@ async function checkNewPassword(user: UserRow, password: string): Promise<void> 
  * A password or e-mail change is sensitive (ADR 013): a session that proved its user longer ago than
  * the reauthentication window needs a fresh proof — the current password, the nonce of
  * `GET /reauthenticate`, or a `POST /reauthenticate` first — so a stolen long-lived session cannot
- * take the account over.
+ * take the account over. The current password is throttled like a sign-in (the session counted as a
+ * known device), so such a session cannot guess it faster than a sign-in could. A user with a second
+ * factor needs the session's TOTP proof within the window whatever else is given (GoTrue asks such a
+ * user for aal2): a password or a mailbox alone must not move the account.
  */
 async function checkRecentProof(
   deps: AuthDeps,
   caller: AuthenticatedRequest,
   user: UserRow,
   changes: UserChanges,
+  ip: string,
 ): Promise<void> {
+  const window = deps.config.auth.reauthenticationWindowSeconds;
+  if (await hasVerifiedFactor(deps.db, user.id)) {
+    const stale = refuseStaleSession(
+      { kind: 'session', authenticatedAt: lastAuthenticationOf(caller.amr, true) },
+      deps.now(),
+      window,
+    );
+    if (stale) {
+      throw new AuthError(
+        401,
+        'reauthentication_needed',
+        'Changing the password or e-mail requires reauthentication with your authenticator code',
+      );
+    }
+  }
   if (changes.currentPassword !== undefined) {
+    const attempt = await throttleSignIn(deps, {
+      email: user.email.toLowerCase(),
+      address: ip,
+      knownDeviceId: `session-${caller.sessionId}`,
+    });
     if (!user.passwordHash || !(await verifyPassword(user.passwordHash, changes.currentPassword))) {
       throw new AuthError(400, 'invalid_credentials', 'Current password is incorrect');
     }
+    await attempt.succeeded();
     return;
   }
   if (changes.nonce !== undefined) {
@@ -131,7 +161,7 @@ async function checkRecentProof(
   const refusal = refuseStaleSession(
     { kind: 'session', authenticatedAt: lastAuthenticationOf(caller.amr) },
     deps.now(),
-    deps.config.auth.reauthenticationWindowSeconds,
+    window,
   );
   if (refusal) {
     throw new AuthError(

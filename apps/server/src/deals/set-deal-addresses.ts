@@ -59,8 +59,8 @@ export async function setDealAddresses(
   userId: string,
   dealId: string,
   addresses: DealPartyAddresses,
-  /** Throws when the caller may not replace addresses of agreed terms (ADR 013: a sensitive action). */
-  confirmReplacingAgreedAddresses: () => void = () => undefined,
+  /** Throws when the caller may not replace addresses already set (ADR 013: a sensitive action). */
+  confirmReplacingAddresses: () => void = () => undefined,
 ): Promise<DealView> {
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
@@ -84,7 +84,10 @@ export async function setDealAddresses(
     ) {
       return;
     }
-    if (stored && deal.termsAgreedAt) confirmReplacingAgreedAddresses();
+    // Replacing addresses already set is sensitive whatever the terms' state: were it only after
+    // agreement, proposing the same terms again (which reopens the negotiation) would clear the way,
+    // and the counterparty's routine re-acceptance would open the escrow on the new addresses.
+    if (stored) confirmReplacingAddresses();
     await tx
       .insert(schema.dealAddresses)
       .values({

@@ -8,7 +8,7 @@ import fastJson, { type Schema } from 'fast-json-stringify';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireRecentAuthentication } from '../../api/enforce-api-access.js';
+import { recentAuthenticationCheck } from '../../api/enforce-api-access.js';
 import { acceptDealTerms } from '../../deals/accept-deal-terms.js';
 import { cancelDeal } from '../../deals/cancel-deal.js';
 import { createDeal } from '../../deals/create-deal.js';
@@ -192,7 +192,7 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
   routes.put(
     '/deals/:id/addresses',
     {
-      config: { access: 'trade', sensitiveWhen: 'replacing addresses already set once the terms are agreed' },
+      config: { access: 'trade', sensitiveWhen: 'replacing addresses already set' },
       schema: {
         tags: ['Trading'],
         summary: 'Set your own payout and refund addresses on a deal',
@@ -210,9 +210,8 @@ export const dealRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const principal = principalOf(request);
-      return setDealAddresses(terms, principal.userId, request.params.id, request.body, () =>
-        requireRecentAuthentication(app, principal),
-      );
+      const confirmRecent = await recentAuthenticationCheck(app, principal);
+      return setDealAddresses(terms, principal.userId, request.params.id, request.body, confirmRecent);
     },
   );
 

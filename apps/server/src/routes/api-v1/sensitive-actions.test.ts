@@ -226,6 +226,59 @@ describe('recent authentication (ASVS 3.7.1)', () => {
     expect(replayed.statusCode).toBe(422);
   });
 
+  it('asks a user with a second factor for its code even right after a password sign-in', async () => {
+    const owner = await createTestTrader(app, { password });
+    const secret = generateSecret();
+    await database.db
+      .insert(schema.mfaFactors)
+      .values({ userId: owner.id, factorType: 'totp', status: 'verified', secret, friendlyName: 'phone' });
+    // Signed in with the password a moment ago: enough for an account without a factor, not for this one.
+    const fresh = await call('PUT', '/api/v1/wallets/escrow-key', owner.token, escrowKey);
+    expect(fresh.statusCode, fresh.body).toBe(403);
+    expect(fresh.json().error.code).toBe('REAUTHENTICATION_NEEDED');
+    const key = await call('POST', '/api/v1/api-keys', owner.token, { name: 'bot' });
+    expect(key.json().error?.code).toBe('REAUTHENTICATION_NEEDED');
+    const email = await call('PUT', '/auth/v1/user', owner.token, {
+      email: 'taken-over@example.com',
+      current_password: password,
+    });
+    expect([email.statusCode, email.json().error_code]).toEqual([401, 'reauthentication_needed']);
+    const [user] = await database.db.select().from(schema.users).where(eq(schema.users.id, owner.id));
+    expect(user?.newEmail ?? null).toBeNull();
+
+    // With the code, the session may for the window.
+    const code = await generate({ secret, epoch: Math.floor(now.getTime() / 1000) });
+    const renewed = await call('POST', '/auth/v1/reauthenticate', owner.token, { password, code });
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    const token = renewed.json().access_token as string;
+    const saved = await call('PUT', '/api/v1/wallets/escrow-key', token, escrowKey);
+    expect(saved.statusCode, saved.body).toBe(200);
+    later(601);
+    expect((await call('PUT', '/api/v1/wallets/escrow-key', token, escrowKey)).statusCode).toBe(403);
+  });
+
+  it('counts wrong current passwords of an e-mail or password change like failed sign-ins', async () => {
+    const owner = await createTestTrader(app, { password });
+    later(601);
+    const answers: number[] = [];
+    for (let guess = 0; guess < 32; guess++) {
+      const response = await call('PUT', '/auth/v1/user', owner.token, {
+        email: 'guessed@example.com',
+        current_password: `wrong guess ${guess}`,
+      });
+      answers.push(response.statusCode);
+    }
+    // Ten failures on the session as a known device, then the account's twenty (ADR 012), then
+    // refused before the password is even checked: no faster than guessing by signing in.
+    expect(answers.slice(0, 30)).toEqual(Array(30).fill(400));
+    expect(answers.slice(30)).toEqual([429, 429]);
+    const right = await call('PUT', '/auth/v1/user', owner.token, {
+      email: 'guessed@example.com',
+      current_password: password,
+    });
+    expect(right.statusCode).toBe(429);
+  });
+
   it('asks a stale session before an e-mail change or a new factor, not before a profile change', async () => {
     const owner = await createTestTrader(app, { password });
     later(601);
@@ -241,7 +294,7 @@ describe('recent authentication (ASVS 3.7.1)', () => {
     expect(changed.statusCode, changed.body).toBe(200);
   });
 
-  it('asks before replacing deal addresses once the terms are agreed, not before setting them', async () => {
+  it('asks before replacing deal addresses, agreed or not, not before setting them', async () => {
     const buyer = await createTestTrader(app, { password });
     const seller = await createTestTrader(app);
     const created = await call('POST', '/api/v1/deals', buyer.token, {
@@ -267,6 +320,15 @@ describe('recent authentication (ASVS 3.7.1)', () => {
       addresses(payoutEth, checksummedEth),
     );
     expect(first.statusCode, first.body).toBe(200);
+    // Before agreement too: otherwise proposing the agreed terms again would clear the way.
+    const early = await call(
+      'PUT',
+      `/api/v1/deals/${dealId}/addresses`,
+      buyer.token,
+      addresses(payoutEth, otherEth),
+    );
+    expect(early.statusCode, early.body).toBe(403);
+    expect(early.json().error.code).toBe('REAUTHENTICATION_NEEDED');
     await database.db
       .update(schema.deals)
       .set({ status: 'terms_agreed', termsAgreedAt: now })
@@ -327,7 +389,7 @@ describe('access declarations', () => {
     expect(document.paths['/wallets/escrow-key'].put['x-access']).toBe('sensitive');
     expect(document.paths['/deals/{id}/addresses'].put).toMatchObject({
       'x-access': 'trade',
-      'x-sensitive-when': expect.stringContaining('terms are agreed'),
+      'x-sensitive-when': 'replacing addresses already set',
     });
   });
 });

@@ -4,12 +4,14 @@ import {
   accessRefusalMessages,
   lastAuthenticationOf,
   refuseAccess,
+  refuseStaleSession,
 } from '../../api/access.js';
 import { apiKeyPrefix } from '../../api/api-key-token.js';
 import { sessionScopes } from '../../api/principal.js';
 import type { AuthDeps } from '../../auth/auth-deps.js';
 import { AuthError, noAuthorization } from '../../auth/auth-error.js';
 import { type AuthenticatedRequest, authenticateRequest } from '../../auth/authenticate-request.js';
+import { hasVerifiedFactor } from '../../auth/has-verified-factor.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,7 +29,8 @@ export function authAccessError(refusal: AccessRefusal): AuthError {
 /**
  * The /auth/v1 side of the access rule (ADR 013): every route declared other than public gets its
  * caller from a session access token here — an API key is refused by name — and a `sensitive` one
- * needs a session that proved its user within the reauthentication window.
+ * needs a session that proved its user within the reauthentication window (with a TOTP code, when
+ * the user has a second factor).
  */
 export function enforceAuthAccess(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('authCaller', null);
@@ -50,6 +53,15 @@ export function enforceAuthAccess(app: FastifyInstance, deps: AuthDeps): void {
       deps.config.auth.reauthenticationWindowSeconds,
     );
     if (refusal) throw authAccessError(refusal);
+    // With a second factor, a sensitive action needs a recent TOTP proof, not any proof.
+    if (access === 'sensitive' && (await hasVerifiedFactor(deps.db, caller.userId))) {
+      const stale = refuseStaleSession(
+        { kind: 'session', authenticatedAt: lastAuthenticationOf(caller.amr, true) },
+        deps.now(),
+        deps.config.auth.reauthenticationWindowSeconds,
+      );
+      if (stale) throw authAccessError(stale);
+    }
     request.authCaller = caller;
   });
 }

@@ -63,7 +63,7 @@ export function userRoutes(app: FastifyInstance, deps: AuthDeps): void {
           currentPassword: body.current_password,
           metadata: body.data,
         },
-        { redirectTo: request.query.redirect_to },
+        { redirectTo: request.query.redirect_to, ip: request.ip },
       );
     },
   );
