@@ -1,6 +1,7 @@
 import { schema } from '@covenant/db';
 import { and, eq, ne } from 'drizzle-orm';
 import { lastAuthenticationOf, refuseStaleSession } from '../api/access.js';
+import { renderEmailChangeRequestedEmail } from '../email/templates/email-change-requested.js';
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, sessionNotFound, usernameTaken } from './auth-error.js';
 import type { AuthenticatedRequest } from './authenticate-request.js';
@@ -98,6 +99,16 @@ export async function updateUser(
   if (email) {
     const redirectTo = resolveRedirect(deps.config.publicUrl, options.redirectTo);
     await sendOneTimeToken(deps, { user, type: 'email_change', to: email, redirectTo });
+    // The current address is told too: the change needs only the new one's confirmation.
+    deps.background.run('e-mail change notice', () =>
+      deps.mailer.send(
+        renderEmailChangeRequestedEmail({
+          to: user.email,
+          newEmail: email,
+          securityUrl: `${deps.config.publicUrl}/settings/security`,
+        }),
+      ),
+    );
   }
   const account = await loadUserAccountById(deps.db, user.id);
   if (!account) throw sessionNotFound();

@@ -274,6 +274,9 @@ describe('account changes', () => {
       server.linkIn(await server.takeEmail(newAddress, 'new Covenant e-mail')),
     );
     expect(fragment.get('type')).toBe('email_change');
+    // The current address was told of it, with the new one named.
+    const notice = await server.takeEmail(email, 'change of your Covenant e-mail address was asked for');
+    expect(notice.text).toContain(newAddress);
 
     expect((await client.getUser()).data.user?.email).toBe(newAddress);
     await signedInClient(newAddress);
