@@ -2,7 +2,7 @@ import { schema } from '@covenant/db';
 import { BITCOIN_ADDRESS_FORMATS, type BitcoinSigningPayload } from '@covenant/escrow/bitcoin';
 import { hex } from '@scure/base';
 import { p2ms, p2wsh, Transaction } from '@scure/btc-signer';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTrader } from '../testing/create-test-trader.js';
 import { escrowSteps } from '../testing/escrow-steps.js';
@@ -659,5 +659,89 @@ describe('a Bitcoin leg over-funded in several outputs', () => {
         ['refund', '2499797'],
       ].sort(),
     );
+  });
+});
+
+// A Bitcoin payout's fee rate is signed into it. When the node's minimum relay fee rises above it
+// while the approvals are collected (as a filling mempool raises Bitcoin Core's), the node would
+// refuse it for good: it is built again at the rate the node relays now and approved again, and
+// nothing of the settlement goes meanwhile.
+describe('a Bitcoin payout whose fee rate falls below what the node relays', () => {
+  // Asset leg 0.2 BTC = 20_000_000 sats (the seller deposits): fee floor(20_000_000 / 10_000) = 2_000.
+  // Stable leg 6,000 USDT = 6_000_000_000 on Ethereum (the buyer deposits).
+  const assetAmount = 20_000_000n;
+  const stableAmount = 6_000_000_000n;
+
+  it('is built again at the node’s minimum and approved again; nothing goes before, all of it after', async () => {
+    const { dealId, deposit } = await openedEscrow(btcForUsdt(assetAmount, stableAmount));
+    await btc().pay(deposit.asset, assetAmount);
+    await btc().mine(2);
+    await fundStableAndWait(dealId, deposit.stable, stableAmount);
+
+    const first = await approvePsbt(net.seller, dealId, 'asset');
+    expect(first.summary.fee_rate_sat_vb).toBe('2');
+    const firstRef = (await escrowPayoutsOf(net.database, dealId)).find(
+      (payout) => payout.leg === 'asset',
+    )!.payoutRef;
+    try {
+      // The mempool fills: the node now relays nothing below 12 sat/vB.
+      await btc().regtest.setMinRelayFee(12n);
+      await approve(net.buyer, dealId, 'stable');
+      await net.app.escrow.tick();
+
+      // Neither leg went: the Bitcoin payout was built again at 12 sat/vB and awaits the seller again.
+      const payouts = await escrowPayoutsOf(net.database, dealId);
+      const asset = payouts.find((payout) => payout.leg === 'asset')!;
+      const stable = payouts.find((payout) => payout.leg === 'stable')!;
+      expect(asset.status).toBe('collecting');
+      expect(asset.payoutRef).not.toBe(firstRef);
+      expect(stable.status).toBe('ready');
+      expect(stable.txRef).toBeNull();
+      expect(await dealStatus(net.database, dealId)).toBe('escrow_funded');
+      const shown = await assetLeg(dealId);
+      expect(shown.payout?.status).toBe('collecting');
+      // Both parties are told why the approval is asked for again.
+      const notices = await net.database.db
+        .select({
+          userId: schema.notifications.userId,
+          title: schema.notifications.title,
+          body: schema.notifications.body,
+        })
+        .from(schema.notifications)
+        .where(
+          and(
+            eq(schema.notifications.dealId, dealId),
+            eq(schema.notifications.kind, 'escrow_payout_rebuilt'),
+          ),
+        );
+      expect(notices.map((notice) => notice.userId).sort()).toEqual([net.buyer.id, net.seller.id].sort());
+      expect(notices[0]).toMatchObject({
+        title: 'Approve the payout again',
+        body: 'The asset leg’s payout could not be sent as approved: the Bitcoin network’s minimum fee rose above the fee it was built with. It was built again at the current fee, and nothing left the escrow. Approve it again in the deal room.',
+      });
+
+      const again = await approvePsbt(net.seller, dealId, 'asset');
+      expect(again.summary.fee_rate_sat_vb).toBe('12');
+      const networkFee = BigInt(again.summary.network_fee);
+      // The same transaction at 6 times the rate: the network fee is 6 times the first one's.
+      expect(networkFee).toBe(BigInt(first.summary.network_fee) * 6n);
+      expect(again.summary.outputs).toEqual([
+        {
+          kind: 'payout',
+          to: net.buyer.bitcoin!.payoutAddress,
+          amount: (assetAmount - 2_000n - networkFee).toString(),
+        },
+        { kind: 'fee', to: btc().info.feeAddress, amount: '2000' },
+      ]);
+      await net.settle(async () => (await dealStatus(net.database, dealId)) === 'completed');
+      const payoutTx = (await assetLeg(dealId)).payout!.transaction_hash!;
+      expect(await btc().outputsOf(payoutTx)).toEqual([
+        { address: net.buyer.bitcoin!.payoutAddress, amount: assetAmount - 2_000n - networkFee },
+        { address: btc().info.feeAddress, amount: 2_000n },
+      ]);
+      await expectBooksBalance(net, dealId);
+    } finally {
+      await btc().regtest.setMinRelayFee(1n);
+    }
   });
 });
