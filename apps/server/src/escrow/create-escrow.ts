@@ -2,7 +2,7 @@ import { schema } from '@covenant/db';
 import { AppError, type Chain, meetingWindow, type TokenSymbol } from '@covenant/domain';
 import { type LegTerms, legDepositor, legReceiver, legs } from '@covenant/escrow';
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
-import { appendDealEvent } from '../deals/append-deal-event.js';
+import { appendDealEvent, type Transaction } from '../deals/append-deal-event.js';
 import { meetingOf } from '../deals/deal-view.js';
 import { prepareTravelRuleExchange } from '../travel-rule/prepare-travel-rule-exchange.js';
 import { recordTravelRuleExchange } from '../travel-rule/record-travel-rule-exchange.js';
@@ -182,12 +182,16 @@ export async function createEscrow(
 
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select({ status: schema.deals.status })
-      .from(schema.deals)
-      .where(eq(schema.deals.id, dealId))
-      .for('update');
+    const [locked] = await tx.select().from(schema.deals).where(eq(schema.deals.id, dealId)).for('update');
     if (locked?.status !== 'terms_agreed') return;
+    // The legs were built from the agreement read at the start; while they deployed, the parties may
+    // have agreed other terms (or set other addresses or keys, then agreed again). An escrow of the
+    // old agreement would hold the wrong amounts for the deal its parties now see.
+    if (!sameAgreement(deal, locked) || !(await samePartiesKeys(tx, deal, planned))) {
+      throw new AppError('CONFLICT', 'The terms changed while the escrow was being opened; open it again', {
+        accepted_terms_version: locked.acceptedTermsVersion,
+      });
+    }
     const [escrow] = await tx
       .insert(schema.escrows)
       .values({ dealId, createdAt: now, updatedAt: now })
@@ -241,6 +245,56 @@ export async function createEscrow(
     throw new AppError('INVALID_STATE_TRANSITION', 'The deal changed while its escrow was being opened');
   }
   return { ...created, created: true };
+}
+
+/** Whether two reads of a deal hold the same agreement: the same accepted version, agreed at the same moment. */
+function sameAgreement(
+  first: typeof schema.deals.$inferSelect,
+  second: typeof schema.deals.$inferSelect,
+): boolean {
+  return (
+    first.acceptedTermsVersion === second.acceptedTermsVersion &&
+    first.termsHash === second.termsHash &&
+    first.termsAgreedAt?.getTime() === second.termsAgreedAt?.getTime()
+  );
+}
+
+/**
+ * Whether each planned leg still names the parties' addresses and escrow keys as they stand now
+ * (read in the opening transaction, the deal locked).
+ */
+async function samePartiesKeys(
+  tx: Transaction,
+  deal: typeof schema.deals.$inferSelect,
+  planned: readonly { terms: LegTerms }[],
+): Promise<boolean> {
+  // One after the other: on PGlite a transaction runs one statement at a time.
+  const addresses = await tx
+    .select()
+    .from(schema.dealAddresses)
+    .where(eq(schema.dealAddresses.dealId, deal.id));
+  const wallets = await tx
+    .select()
+    .from(schema.walletAddresses)
+    .where(inArray(schema.walletAddresses.userId, [deal.buyerId, deal.sellerId]));
+  const userOf = { buyer: deal.buyerId, seller: deal.sellerId };
+  return planned.every(({ terms }) => {
+    const depositor = addresses.find((row) => row.party === legDepositor[terms.leg]);
+    const receiver = addresses.find((row) => row.party === legReceiver[terms.leg]);
+    const signs = (party: 'buyer' | 'seller') =>
+      wallets.some(
+        (wallet) =>
+          wallet.userId === userOf[party] &&
+          wallet.chain === terms.chain &&
+          wallet.address === terms.signers[party],
+      );
+    return (
+      depositor?.refundAddress === terms.depositorRefundAddress &&
+      receiver?.payoutAddress === terms.receiverPayoutAddress &&
+      signs('buyer') &&
+      signs('seller')
+    );
+  });
 }
 
 /**

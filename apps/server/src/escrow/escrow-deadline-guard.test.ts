@@ -451,3 +451,76 @@ describe('the funding deadline approaching', () => {
     expect(await reminded()).toBe(1);
   });
 });
+
+describe('opening an escrow while the deal changes', () => {
+  const changes = {
+    'the parties agree a second version, for a smaller stable amount': async (dealId: string) => {
+      await net.database.db
+        .update(schema.deals)
+        .set({
+          stableAmount: (stableAmount / 2n).toString(),
+          acceptedTermsVersion: 2,
+          termsHash: 'second',
+          termsAgreedAt: new Date(net.clock.now.getTime() + 1_000),
+        })
+        .where(eq(schema.deals.id, dealId));
+      return {
+        message: 'The terms changed while the escrow was being opened; open it again',
+        stable: stableAmount / 2n,
+      };
+    },
+    'the seller replaces the escrow key': async () => {
+      await net.database.db
+        .update(schema.walletAddresses)
+        .set({ address: getAddress(privateKeyToAccount(`0x${'5'.repeat(64)}`).address) })
+        .where(
+          and(eq(schema.walletAddresses.userId, net.seller.id), eq(schema.walletAddresses.chain, 'ETH')),
+        );
+      return {
+        message: 'The terms changed while the escrow was being opened; open it again',
+        stable: stableAmount,
+      };
+    },
+  };
+
+  it.each(Object.entries(changes))(
+    'refuses the escrow it began with when %s, and the next call opens the deal as it stands',
+    async (_, change) => {
+      const dealId = await net.agreedDeal({
+        assetSymbol: 'WETH',
+        assetAmount,
+        stableSymbol: 'USDC',
+        stableAmount,
+      });
+      const deploymentsSent = async () =>
+        (
+          await net.database.db
+            .select({ kind: schema.escrowRelayerTransactions.kind })
+            .from(schema.escrowRelayerTransactions)
+        ).filter((row) => row.kind === 'deployment').length;
+      const before = await deploymentsSent();
+      // The deployments wait in the mempool: the call waits for them (ESCROW_DEPLOYMENT_WAIT_SECONDS).
+      await net.automine(false);
+      const opening = net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+      let expected: Awaited<ReturnType<typeof change>>;
+      try {
+        await expect.poll(deploymentsSent, { timeout: 20_000, interval: 50 }).toBe(before + 2);
+        expected = await change(dealId);
+      } finally {
+        await net.automine(true);
+        await net.mine(1);
+      }
+      const refused = await opening;
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json()).toMatchObject({ error: { code: 'CONFLICT', message: expected.message } });
+      expect(
+        await net.database.db.select().from(schema.escrows).where(eq(schema.escrows.dealId, dealId)),
+      ).toEqual([]);
+
+      const opened = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+      expect(opened.statusCode, opened.body).toBe(201);
+      const legs = (opened.json() as { legs: { leg: string; amount: string }[] }).legs;
+      expect(legs.find((entry) => entry.leg === 'stable')?.amount).toBe(expected.stable.toString());
+    },
+  );
+});
