@@ -24,6 +24,7 @@ import type { SignedTransaction as AnySignedTransaction, NewBlockHandlers } from
 import { subscribeOverWebSocket } from '../subscribe-over-websocket.js';
 import { broadcastTransaction } from './broadcast-transaction.js';
 import { buildEthereumPayout } from './build-ethereum-payout.js';
+import { canonicalSignature } from './canonical-signature.js';
 import { contractLegTerms } from './contract-leg-terms.js';
 import type {
   EthereumEscrowChain,
@@ -119,9 +120,10 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
 
   const recoverSigner = async (payout: UnsignedPayout, signature: string) => {
     const typedData = payoutTypedDataOf(payout, options.chainId);
-    if (!isHex(signature)) return null;
+    const canonical = canonicalSignature(signature);
+    if (!canonical) return null;
     try {
-      return getAddress(await recoverTypedDataAddress({ ...typedData, signature }));
+      return getAddress(await recoverTypedDataAddress({ ...typedData, signature: canonical }));
     } catch {
       return null;
     }
@@ -197,8 +199,10 @@ export function createEthereumEscrowChain(options: EthereumEscrowChainOptions): 
 
     async verifyApproval(payout, approval, expectedSigner) {
       const recovered = await recoverSigner(payout, approval);
-      if (recovered && recovered.toLowerCase() === expectedSigner.toLowerCase()) {
-        return { valid: true, signature: approval };
+      const canonical = canonicalSignature(approval);
+      if (canonical && recovered && recovered.toLowerCase() === expectedSigner.toLowerCase()) {
+        // Stored as the contract will take it (v 27/28, low s), whatever form it came in.
+        return { valid: true, signature: canonical };
       }
       return {
         valid: false,

@@ -245,6 +245,37 @@ describe('Ethereum adapter: payouts', () => {
     expect(await fx.ethereum.recoverSigner(payout, 'not a signature')).toBeNull();
   });
 
+  it('takes a signature with v as 0/1 or its high-s twin as the approval it is, stored as the contract takes it: the payout executes', async () => {
+    // 1,000 USDC released: fee = 1_000_000_000 / 10_000 = 100_000; receiver 999_900_000.
+    const leg = await fundedLeg({}, 1_000_000_000n);
+    const payout = await fx.ethereum.buildPayout(leg, plan(leg, 1_000_000_000n, { kind: 'release' }));
+    const buyer = await fx.sign(payout, 'buyer');
+    const platform = await fx.sign(payout, 'platform');
+    const curveOrder = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const r = buyer.signature.slice(2, 66);
+    const s = BigInt(`0x${buyer.signature.slice(66, 130)}`);
+    const parity = buyer.signature.slice(130) === '1b' ? 0 : 1;
+    const yParityForm = `0x${r}${s.toString(16).padStart(64, '0')}0${parity}`;
+    const highSTwin = `0x${r}${(curveOrder - s).toString(16).padStart(64, '0')}${parity === 0 ? '1c' : '1b'}`;
+    for (const form of [yParityForm, highSTwin]) {
+      expect(await fx.ethereum.verifyApproval(payout, form, leg.signers.buyer)).toEqual({
+        valid: true,
+        signature: buyer.signature,
+      });
+    }
+    const twin = await fx.ethereum.verifyApproval(payout, highSTwin, leg.signers.buyer);
+    if (!twin.valid) throw new Error('the twin was refused');
+    const { txRef } = await fx.ethereum.submit(payout, [
+      { signer: 'buyer', signature: twin.signature },
+      platform,
+    ]);
+    await mined(txRef);
+    expect((await balances(leg)).receiver).toBe(999_900_000n);
+    // Neither a v outside 0, 1, 27, 28 nor a 64-byte signature is one.
+    expect(await fx.ethereum.recoverSigner(payout, `${buyer.signature.slice(0, 130)}1d`)).toBeNull();
+    expect(await fx.ethereum.recoverSigner(payout, buyer.signature.slice(0, 130))).toBeNull();
+  });
+
   it("refuses to sign a payout the escrow would reject, naming the contract's error", async () => {
     const leg = await fundedLeg({}, 999_999_999n);
     const release = await fx.ethereum.buildPayout(leg, plan(leg, 1_000_000_000n, { kind: 'release' }));
