@@ -25,6 +25,11 @@ export interface ConnectedWallet {
 
 /** Leg states in which a deposit may sit in the escrow, so its signers must stay as they are. */
 const lockedLegStates = ['partially_funded', 'funded', 'releasing', 'refunding'] as const;
+/**
+ * Deal states in which a leg still awaiting its deposit may get one: its custody was fixed when the
+ * escrow opened, so a signer replaced then could no longer sign for what arrives.
+ */
+const liveDealStates = ['terms_agreed', 'escrow_funded', 'disputed'] as const;
 
 /**
  * Registers the signer the caller signs escrow transactions with on `chain` (one per chain): an
@@ -63,7 +68,7 @@ export async function connectWallet(
     if (await signsOpenEscrow(tx, userId, chain, current.address)) {
       throw new AppError(
         'CONFLICT',
-        'Your address on this chain cannot change while an escrow you sign for is funded',
+        'Your address on this chain cannot change while an escrow you sign for is open',
       );
     }
     await tx
@@ -108,7 +113,12 @@ function storedSigner(chain: Chain, signer: string, bitcoinNetwork: BitcoinNetwo
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Whether `address` is the user's signer (as buyer or seller) of a leg on `chain` that may hold funds. */
-async function signsOpenEscrow(tx: Tx, userId: string, chain: Chain, address: string): Promise<boolean> {
+export async function signsOpenEscrow(
+  tx: Tx,
+  userId: string,
+  chain: Chain,
+  address: string,
+): Promise<boolean> {
   const legs = schema.escrowLegs;
   // Ethereum addresses compare without their checksum case; other chains' signers are case-exact
   // (Bitcoin public keys are stored in lower case).
@@ -122,7 +132,10 @@ async function signsOpenEscrow(tx: Tx, userId: string, chain: Chain, address: st
     .where(
       and(
         eq(legs.chain, chain),
-        inArray(legs.state, [...lockedLegStates]),
+        or(
+          inArray(legs.state, [...lockedLegStates]),
+          and(eq(legs.state, 'awaiting_deposit'), inArray(schema.deals.status, [...liveDealStates])),
+        ),
         or(
           and(same(legs.buyerSigner), eq(schema.deals.buyerId, userId)),
           and(same(legs.sellerSigner), eq(schema.deals.sellerId, userId)),

@@ -191,7 +191,7 @@ describe('PUT and GET /api/v1/wallets/escrow-key', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toMatchObject({
       code: 'CONFLICT',
-      message: 'Your address on this chain cannot change while an escrow you sign for is funded',
+      message: 'Your address on this chain cannot change while an escrow you sign for is open',
     });
     expect((await get(seller)).json()).toEqual(original);
     expect(await registeredEthereumAddress(seller)).toBe(firstAddress);
@@ -206,6 +206,66 @@ describe('PUT and GET /api/v1/wallets/escrow-key', () => {
       ciphertext: 'cmVwbGFjZW1lbnQ=',
       ethereum_address: secondAddress,
     });
+  });
+  it('keeps the key while its Bitcoin key signs an open escrow awaiting its deposit, and lets it go once the deal is cancelled', async () => {
+    const buyer = await createTestTrader(app);
+    const seller = await createTestTrader(app);
+    const original = (await put(seller, escrowKey(firstAddress))).json();
+    // The seed's Bitcoin key (the generator point, a valid compressed key) signs the seller's Bitcoin leg.
+    const bitcoinKey = '0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798';
+    await database.db
+      .insert(schema.walletAddresses)
+      .values({ userId: seller.id, chain: 'BTC', address: bitcoinKey });
+    const escrowId = await insertFundedEscrow(
+      database,
+      buyer.id,
+      seller.id,
+      '0x00000000000000000000000000000000000000aa',
+    );
+    await database.db
+      .update(schema.escrowLegs)
+      .set({ chain: 'BTC', symbol: 'BTC', sellerSigner: bitcoinKey, state: 'awaiting_deposit' })
+      .where(eq(schema.escrowLegs.escrowId, escrowId));
+
+    const refused = await put(seller, escrowKey(secondAddress, 'cmVwbGFjZW1lbnQ='));
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().error).toMatchObject({
+      code: 'CONFLICT',
+      message: 'Your escrow key cannot change while an escrow you sign for on Bitcoin is open',
+    });
+    expect((await get(seller)).json()).toEqual(original);
+    expect(await registeredEthereumAddress(seller)).toBe(firstAddress);
+
+    // The same seed encrypted again (a new escrow password) changes no signer: allowed.
+    const reencrypted = await put(seller, escrowKey(firstAddress, 'bmV3IHBhc3N3b3Jk'));
+    expect(reencrypted.statusCode, reencrypted.body).toBe(200);
+
+    const [escrow] = await database.db
+      .select({ dealId: schema.escrows.dealId })
+      .from(schema.escrows)
+      .where(eq(schema.escrows.id, escrowId));
+    await database.db
+      .update(schema.deals)
+      .set({ status: 'cancelled' })
+      .where(eq(schema.deals.id, escrow!.dealId));
+    const replaced = await put(seller, escrowKey(secondAddress, 'cmVwbGFjZW1lbnQ='));
+    expect(replaced.statusCode, replaced.body).toBe(200);
+  });
+
+  it('keeps an Ethereum key that signs an open escrow still awaiting its deposit', async () => {
+    const buyer = await createTestTrader(app);
+    const seller = await createTestTrader(app);
+    await put(seller, escrowKey(firstAddress));
+    const escrowId = await insertFundedEscrow(database, buyer.id, seller.id, firstAddress);
+    await database.db
+      .update(schema.escrowLegs)
+      .set({ state: 'awaiting_deposit' })
+      .where(eq(schema.escrowLegs.escrowId, escrowId));
+    const refused = await put(seller, escrowKey(secondAddress, 'cmVwbGFjZW1lbnQ='));
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().error.message).toBe(
+      'Your address on this chain cannot change while an escrow you sign for is open',
+    );
   });
 });
 

@@ -234,7 +234,7 @@ describe('POST /api/v1/wallets/connect and GET /api/v1/wallets/balance', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toMatchObject({
       code: 'CONFLICT',
-      message: 'Your address on this chain cannot change while an escrow you sign for is funded',
+      message: 'Your address on this chain cannot change while an escrow you sign for is open',
     });
     // Re-registering the same address is no change.
     expect((await connect(app, seller, 'ETH', ethAddress)).statusCode).toBe(200);

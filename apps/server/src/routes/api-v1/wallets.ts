@@ -49,7 +49,7 @@ export const walletRoutes: FastifyPluginAsync = async (app) => {
         tags: ['Wallets'],
         summary:
           'Register what you sign escrow transactions with on a chain (one per chain): an address on ' +
-          'Ethereum, a compressed public key on Bitcoin; it cannot change while an escrow you sign for is funded',
+          'Ethereum, a compressed public key on Bitcoin; it cannot change while an escrow you sign for is open',
         body: z.object({
           chain,
           address: z

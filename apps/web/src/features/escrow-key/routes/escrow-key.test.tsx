@@ -232,7 +232,7 @@ describe('/settings/escrow-key', () => {
         ? apiError(
             409,
             'CONFLICT',
-            'Your address on this chain cannot change while an escrow you sign for is funded',
+            'Your address on this chain cannot change while an escrow you sign for is open',
           )
         : {
             status: 201,
@@ -298,14 +298,14 @@ describe('/settings/escrow-key', () => {
       apiError(
         409,
         'CONFLICT',
-        'Your address on this chain cannot change while an escrow you sign for is funded',
+        'Your address on this chain cannot change while an escrow you sign for is open',
       ),
     );
     await userEvent.click(screen.getByRole('button', { name: 'Create escrow key' }));
     await userEvent.click(screen.getByLabelText('I have written down my backup phrase'));
     await choosePassword(password);
     expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent(
-      'Your address on this chain cannot change while an escrow you sign for is funded',
+      'Your address on this chain cannot change while an escrow you sign for is open',
     );
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.getByText(testPhraseAddress)).toBeInTheDocument();

@@ -123,7 +123,7 @@ function ChooseHow({
       </h2>
       <p className="text-muted text-sm">
         {replacing
-          ? 'The new key becomes your Ethereum signing address (and your Bitcoin and Solana keys where those chains are offered). While an escrow you sign for is funded, the old key stays.'
+          ? 'The new key becomes your Ethereum signing address (and your Bitcoin and Solana keys where those chains are offered). While an escrow you sign for on any chain is open, the old key stays.'
           : 'You need an escrow key before you can fund or settle an escrow.'}
       </p>
       <div className="flex flex-wrap gap-2">
