@@ -1,13 +1,7 @@
 import { AppError } from '@covenant/domain';
 import type { FastifyInstance } from 'fastify';
-import { hasVerifiedFactor } from '../auth/has-verified-factor.js';
-import {
-  type AccessRefusal,
-  accessRefusalMessages,
-  lastAuthenticationOf,
-  refuseAccess,
-  refuseStaleSession,
-} from './access.js';
+import { refuseWithoutRecentTotp } from '../auth/refuse-without-recent-totp.js';
+import { type AccessRefusal, accessRefusalMessages, refuseAccess, refuseStaleSession } from './access.js';
 import type { Principal } from './principal.js';
 
 /** Where a session proves its user again (ADR 013); the error tells clients. */
@@ -48,18 +42,15 @@ export function enforceApiAccess(app: FastifyInstance): void {
   });
 }
 
-/**
- * A session that passed on its latest proof of any kind, of a user with a verified second factor:
- * only a TOTP code within the window counts (`lastAuthenticationOf`). One read, on sensitive actions only.
- */
+/** A session of a user with a second factor needs a recent TOTP proof too (`refuseWithoutRecentTotp`). */
 async function refuseWithoutRecentFactor(
   app: FastifyInstance,
   principal: Principal,
 ): Promise<AccessRefusal | undefined> {
   if (principal.kind !== 'session') return undefined;
-  if (!(await hasVerifiedFactor(app.database.db, principal.userId))) return undefined;
-  return refuseStaleSession(
-    { kind: 'session', authenticatedAt: lastAuthenticationOf(principal.amr, true) },
+  return refuseWithoutRecentTotp(
+    app.database.db,
+    principal,
     app.clock(),
     app.config.auth.reauthenticationWindowSeconds,
   );

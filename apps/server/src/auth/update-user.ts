@@ -7,12 +7,12 @@ import { AuthError, sessionNotFound, usernameTaken } from './auth-error.js';
 import type { AuthenticatedRequest } from './authenticate-request.js';
 import { codeMatches, recordFailedCodeAttempt } from './check-one-time-code.js';
 import { findUserByEmail } from './find-user-by-email.js';
-import { hasVerifiedFactor } from './has-verified-factor.js';
 import { hashPassword, verifyPassword } from './hash-password.js';
 import { loadUserAccountById, type UserRow } from './load-user-account.js';
 import { assertStrongPassword } from './password-policy.js';
 import { type GoTrueUser, presentUser } from './present-user.js';
 import { enforceRateLimit } from './rate-limits.js';
+import { refuseWithoutRecentTotp } from './refuse-without-recent-totp.js';
 import { resolveRedirect } from './resolve-redirect.js';
 import { sendOneTimeToken } from './send-one-time-token.js';
 import { assertUsernameAvailable } from './sign-up-user.js';
@@ -139,19 +139,12 @@ async function checkRecentProof(
   ip: string,
 ): Promise<void> {
   const window = deps.config.auth.reauthenticationWindowSeconds;
-  if (await hasVerifiedFactor(deps.db, user.id)) {
-    const stale = refuseStaleSession(
-      { kind: 'session', authenticatedAt: lastAuthenticationOf(caller.amr, true) },
-      deps.now(),
-      window,
+  if (await refuseWithoutRecentTotp(deps.db, caller, deps.now(), window)) {
+    throw new AuthError(
+      401,
+      'reauthentication_needed',
+      'Changing the password or e-mail requires reauthentication with your authenticator code',
     );
-    if (stale) {
-      throw new AuthError(
-        401,
-        'reauthentication_needed',
-        'Changing the password or e-mail requires reauthentication with your authenticator code',
-      );
-    }
   }
   if (changes.currentPassword !== undefined) {
     const attempt = await throttleSignIn(deps, {

@@ -4,14 +4,13 @@ import {
   accessRefusalMessages,
   lastAuthenticationOf,
   refuseAccess,
-  refuseStaleSession,
 } from '../../api/access.js';
 import { apiKeyPrefix } from '../../api/api-key-token.js';
 import { sessionScopes } from '../../api/principal.js';
 import type { AuthDeps } from '../../auth/auth-deps.js';
 import { AuthError, noAuthorization } from '../../auth/auth-error.js';
 import { type AuthenticatedRequest, authenticateRequest } from '../../auth/authenticate-request.js';
-import { hasVerifiedFactor } from '../../auth/has-verified-factor.js';
+import { refuseWithoutRecentTotp } from '../../auth/refuse-without-recent-totp.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -54,9 +53,10 @@ export function enforceAuthAccess(app: FastifyInstance, deps: AuthDeps): void {
     );
     if (refusal) throw authAccessError(refusal);
     // With a second factor, a sensitive action needs a recent TOTP proof, not any proof.
-    if (access === 'sensitive' && (await hasVerifiedFactor(deps.db, caller.userId))) {
-      const stale = refuseStaleSession(
-        { kind: 'session', authenticatedAt: lastAuthenticationOf(caller.amr, true) },
+    if (access === 'sensitive') {
+      const stale = await refuseWithoutRecentTotp(
+        deps.db,
+        caller,
         deps.now(),
         deps.config.auth.reauthenticationWindowSeconds,
       );
