@@ -80,7 +80,7 @@ export async function decideDispute(
           asset: BigInt(request.split.asset.buyer),
           stable: BigInt(request.split.stable.seller),
         };
-        const over = (await loadLegsAfterTravel(tx, escrow.id)).find(
+        const over = (await loadLegsAfterTravel(tx, escrow.id, { inTransaction: true })).find(
           (row) => receiverShares[row.leg] > row.held,
         );
         if (over) throw splitBeyondTravel(deal, over, receiverShares[over.leg]);

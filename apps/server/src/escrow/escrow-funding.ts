@@ -1,8 +1,9 @@
 import { type Db, schema } from '@covenant/db';
 import { type Leg, legs } from '@covenant/escrow';
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Transaction } from '../deals/append-deal-event.js';
-import { type LedgerRow, type LegRow, receivedOf } from './escrow-rows.js';
+import { type LedgerRow, type LegRow, loadEscrowBooks, receivedOf } from './escrow-rows.js';
+import { travelAccountOf, travelNoteOf } from './travel-payouts.js';
 
 /** A leg of an opened escrow holding less than its amount in confirmed deposits (base units as decimal text). */
 export interface ShortLeg {
@@ -62,47 +63,33 @@ export interface LegAfterTravel {
 
 /**
  * Each leg's confirmed deposits less the travel paid out of it or on its way, read from its rows
- * (inside the deciding transaction): a split's share for a leg's receiver must fit in it, or the
- * engine could not carry the decision out (the depositor's share takes what travel left).
+ * (inside the deciding transaction when given it): a split's share for a leg's receiver must fit in
+ * it, or the engine could not carry the decision out (the depositor's share takes what travel left).
  */
-export async function loadLegsAfterTravel(db: Db | Transaction, escrowId: string): Promise<LegAfterTravel[]> {
-  // One after the other: on PGlite a transaction runs one statement at a time.
-  const rows = await db.select().from(schema.escrowLegs).where(eq(schema.escrowLegs.escrowId, escrowId));
-  const ledger = await db
-    .select()
-    .from(schema.escrowLedgerEntries)
-    .where(eq(schema.escrowLedgerEntries.escrowId, escrowId));
-  const travelPayouts = await db
-    .select({
-      leg: schema.escrowPayouts.leg,
-      status: schema.escrowPayouts.status,
-      plan: schema.escrowPayouts.plan,
-    })
-    .from(schema.escrowPayouts)
-    .where(
-      and(
-        eq(schema.escrowPayouts.escrowId, escrowId),
-        eq(schema.escrowPayouts.source, 'travel'),
-        inArray(schema.escrowPayouts.status, ['submitting', 'submitted', 'confirmed']),
-      ),
-    );
-  const sent = travelPayouts.filter((payout) => payout.status !== 'confirmed');
-  return rows.map((row) => {
-    const entries = ledger.filter((entry) => entry.leg === row.leg);
-    const paid = entries
-      .filter((entry) => entry.kind === 'travel' && entry.status === 'confirmed')
-      .reduce((sum, entry) => sum + BigInt(entry.amount), 0n);
+export async function loadLegsAfterTravel(
+  db: Db | Transaction,
+  escrowId: string,
+  options: { inTransaction?: boolean } = {},
+): Promise<LegAfterTravel[]> {
+  const books = await loadEscrowBooks(db, escrowId, options);
+  return books.legs.map((row) => {
+    const { paid, charged } = travelAccountOf(books, row);
+    const sent = books
+      .travelPayouts(row.leg)
+      .filter((payout) => payout.status === 'submitting' || payout.status === 'submitted');
     const onItsWay = sent
-      .filter((payout) => payout.leg === row.leg)
       .flatMap((payout) => (payout.plan as { transfers?: { amount: string }[] }).transfers ?? [])
       .reduce((sum, transfer) => sum + BigInt(transfer.amount), 0n);
+    const chargedOnItsWay = sent.reduce(
+      (sum, payout) => sum + BigInt(travelNoteOf(payout).receiver_share),
+      0n,
+    );
     const travel = paid + onItsWay;
-    const charged = travelPayouts
-      .filter((payout) => payout.leg === row.leg)
-      .reduce(
-        (sum, payout) => sum + BigInt((payout.plan as { receiver_share?: string }).receiver_share ?? '0'),
-        0n,
-      );
-    return { leg: row.leg, held: receivedOf(row, entries) - travel, travel, charged };
+    return {
+      leg: row.leg,
+      held: receivedOf(row, books.ledger(row.leg)) - travel,
+      travel,
+      charged: charged + chargedOnItsWay,
+    };
   });
 }

@@ -12,6 +12,7 @@ import {
   type SignedTransaction,
 } from '@covenant/escrow';
 import { and, eq, inArray, lt, ne, notExists, type SQL } from 'drizzle-orm';
+import type { Transaction } from '../deals/append-deal-event.js';
 
 export type LegRow = typeof schema.escrowLegs.$inferSelect;
 export type LedgerRow = typeof schema.escrowLedgerEntries.$inferSelect;
@@ -65,16 +66,26 @@ export function ledgerEntryOf(row: LedgerRow): LedgerEntry {
   };
 }
 
-/** An escrow's legs, ledgers and live (not superseded) payouts. */
-export async function loadEscrowBooks(db: Db, escrowId: string) {
-  const [legRows, ledgerRows, payoutRows] = await Promise.all([
-    db.select().from(schema.escrowLegs).where(eq(schema.escrowLegs.escrowId, escrowId)),
-    db.select().from(schema.escrowLedgerEntries).where(eq(schema.escrowLedgerEntries.escrowId, escrowId)),
+/**
+ * An escrow's legs, ledgers and live (not superseded) payouts. The reads are sent together, or one
+ * after the other when `db` is a transaction (`inTransaction`): on PGlite it runs one statement at a time.
+ */
+export async function loadEscrowBooks(
+  db: Db | Transaction,
+  escrowId: string,
+  { inTransaction }: { inTransaction?: boolean } = {},
+) {
+  const readLegs = () => db.select().from(schema.escrowLegs).where(eq(schema.escrowLegs.escrowId, escrowId));
+  const readLedger = () =>
+    db.select().from(schema.escrowLedgerEntries).where(eq(schema.escrowLedgerEntries.escrowId, escrowId));
+  const readPayouts = () =>
     db
       .select()
       .from(schema.escrowPayouts)
-      .where(and(eq(schema.escrowPayouts.escrowId, escrowId), ne(schema.escrowPayouts.status, 'superseded'))),
-  ]);
+      .where(and(eq(schema.escrowPayouts.escrowId, escrowId), ne(schema.escrowPayouts.status, 'superseded')));
+  const [legRows, ledgerRows, payoutRows] = inTransaction
+    ? [await readLegs(), await readLedger(), await readPayouts()]
+    : await Promise.all([readLegs(), readLedger(), readPayouts()]);
   const signatureRows =
     payoutRows.length === 0
       ? []
