@@ -5,6 +5,7 @@ import { renderEmailChangeRequestedEmail } from '../email/templates/email-change
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, sessionNotFound, usernameTaken } from './auth-error.js';
 import type { AuthenticatedRequest } from './authenticate-request.js';
+import { cancelPendingEmailChange } from './cancel-pending-email-change.js';
 import { codeMatches, recordFailedCodeAttempt } from './check-one-time-code.js';
 import { findUserByEmail } from './find-user-by-email.js';
 import { hasVerifiedFactor } from './has-verified-factor.js';
@@ -84,6 +85,9 @@ export async function updateUser(
         await tx
           .delete(schema.sessions)
           .where(and(eq(schema.sessions.userId, user.id), ne(schema.sessions.id, caller.sessionId)));
+        // A change asked for with the old password (a thief's) must not outlive it; one asked for in
+        // this same request is set again just below.
+        await cancelPendingEmailChange(tx, user.id, now);
       }
       if (email) {
         await tx
