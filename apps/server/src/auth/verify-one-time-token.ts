@@ -106,9 +106,24 @@ async function applyToken(deps: AuthDeps, token: TokenRow): Promise<void> {
   const now = deps.now();
   const { users } = schema;
   const confirm = { emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, ${now})`, updatedAt: now };
+  if (token.type === 'signup') {
+    // The sign-up's own link installs the password typed with it, if the address was still unproven.
+    const installed = sql`case when ${users.emailConfirmedAt} is null then ${token.passwordHash}::text else ${users.passwordHash} end`;
+    await deps.db
+      .update(users)
+      .set({ ...confirm, passwordHash: token.passwordHash === null ? undefined : installed })
+      .where(eq(users.id, token.userId));
+    return;
+  }
   if (token.type !== 'email_change') {
-    // Any token that reached the mailbox proves the address, a recovery link included.
-    await deps.db.update(users).set(confirm).where(eq(users.id, token.userId));
+    // Any token that reached the mailbox proves the address, a recovery link included. A password
+    // waiting on a sign-up token was not proven by it (it may be a squatter's): it goes unused.
+    await deps.db.transaction(async (tx) => {
+      await tx.update(users).set(confirm).where(eq(users.id, token.userId));
+      await tx
+        .delete(schema.oneTimeTokens)
+        .where(and(eq(schema.oneTimeTokens.userId, token.userId), eq(schema.oneTimeTokens.type, 'signup')));
+    });
     return;
   }
   const changed = await deps.db
