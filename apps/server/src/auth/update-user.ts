@@ -6,7 +6,7 @@ import type { AuthDeps } from './auth-deps.js';
 import { AuthError, sessionNotFound, usernameTaken } from './auth-error.js';
 import type { AuthenticatedRequest } from './authenticate-request.js';
 import { cancelPendingEmailChange } from './cancel-pending-email-change.js';
-import { codeMatches, recordFailedCodeAttempt } from './check-one-time-code.js';
+import { consumeOneTimeToken, tryOneTimeCode } from './check-one-time-code.js';
 import { findUserByEmail } from './find-user-by-email.js';
 import { hasVerifiedFactor } from './has-verified-factor.js';
 import { hashPassword, verifyPassword } from './hash-password.js';
@@ -190,13 +190,13 @@ async function checkRecentProof(
 async function consumeReauthenticationNonce(deps: AuthDeps, userId: string, nonce: string): Promise<void> {
   const tokens = schema.oneTimeTokens;
   const [token] = await deps.db
-    .select()
+    .select({ id: tokens.id })
     .from(tokens)
     .where(and(eq(tokens.userId, userId), eq(tokens.type, 'reauthentication')));
-  const valid = token && codeMatches(token, nonce) && token.expiresAt.getTime() >= deps.now().getTime();
+  const tried = token && (await tryOneTimeCode(deps.db, token.id, nonce));
+  const valid =
+    tried && tried.expiresAt.getTime() >= deps.now().getTime() && (await consumeOneTimeToken(deps.db, tried));
   if (!valid) {
-    if (token) await recordFailedCodeAttempt(deps.db, token);
     throw new AuthError(422, 'reauthentication_not_valid', 'Verification code is invalid or has expired');
   }
-  await deps.db.delete(tokens).where(eq(tokens.id, token.id));
 }

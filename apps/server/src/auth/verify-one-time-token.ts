@@ -2,7 +2,7 @@ import { schema } from '@covenant/db';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, otpExpired } from './auth-error.js';
-import { codeMatches, recordFailedCodeAttempt } from './check-one-time-code.js';
+import { consumeOneTimeToken, tryOneTimeCode } from './check-one-time-code.js';
 import type { SessionResponse } from './issue-session-response.js';
 import { loadUserAccountById } from './load-user-account.js';
 import { hashOpaqueToken } from './opaque-tokens.js';
@@ -54,11 +54,8 @@ export async function verifyOneTimeToken(
   await enforceRateLimit(deps, deps.rateLimits.verifyPerIp, `verify:ip:${client.ip}`);
   const token = 'linkToken' in input ? await findByLink(deps, input) : await findByCode(deps, input);
   if (!token) throw otpExpired();
-  const consumed = await deps.db
-    .delete(schema.oneTimeTokens)
-    .where(eq(schema.oneTimeTokens.id, token.id))
-    .returning({ id: schema.oneTimeTokens.id });
-  if (consumed.length === 0 || token.expiresAt.getTime() < deps.now().getTime()) throw otpExpired();
+  const consumed = await consumeOneTimeToken(deps.db, token);
+  if (!consumed || token.expiresAt.getTime() < deps.now().getTime()) throw otpExpired();
 
   await applyToken(deps, token);
   const account = await loadUserAccountById(deps.db, token.userId);
@@ -96,9 +93,10 @@ async function findByCode(
         inArray(schema.oneTimeTokens.type, acceptedTokenTypes[input.type]),
       ),
     );
-  const match = candidates.find((candidate) => codeMatches(candidate, input.code));
-  if (match) return match;
-  for (const candidate of candidates) await recordFailedCodeAttempt(deps.db, candidate);
+  for (const candidate of candidates) {
+    const tried = await tryOneTimeCode(deps.db, candidate.id, input.code);
+    if (tried) return tried;
+  }
   return undefined;
 }
 
