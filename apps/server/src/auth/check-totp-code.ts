@@ -6,7 +6,11 @@ import { AuthError } from './auth-error.js';
 /** Codes of the neighbouring 30-second steps are accepted too: phone clocks drift. */
 const clockToleranceSeconds = 30;
 
-/** The time step the code belongs to, or undefined when it is wrong or was already used. */
+/**
+ * The time step the code belongs to, or undefined when it is wrong or was already used. Whatever
+ * otplib refuses by throwing (a last step ahead of the clock, a malformed secret) is a wrong code
+ * too: the caller answers it like one, never with a 500.
+ */
 export async function checkTotpCode(
   secret: string,
   code: string,
@@ -14,14 +18,18 @@ export async function checkTotpCode(
   now: Date,
 ): Promise<number | undefined> {
   if (!/^\d{6}$/.test(code)) return undefined;
-  const result = await verify({
-    secret,
-    token: code,
-    epoch: Math.floor(now.getTime() / 1000),
-    epochTolerance: clockToleranceSeconds,
-    afterTimeStep: lastTimeStep ?? undefined,
-  });
-  return result.valid && 'timeStep' in result ? result.timeStep : undefined;
+  try {
+    const result = await verify({
+      secret,
+      token: code,
+      epoch: Math.floor(now.getTime() / 1000),
+      epochTolerance: clockToleranceSeconds,
+      afterTimeStep: lastTimeStep ?? undefined,
+    });
+    return result.valid && 'timeStep' in result ? result.timeStep : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { Database } from '@covenant/db';
+import { type Database, schema } from '@covenant/db';
 import { createTestDatabase } from '@covenant/db/testing';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +62,14 @@ async function traderWithFactor() {
   return { ...trader, factorId, secret: totp.secret };
 }
 
+async function lastTimeStepOf(factorId: string): Promise<number | null> {
+  const [factor] = await database.db
+    .select({ lastTimeStep: schema.mfaFactors.lastTimeStep })
+    .from(schema.mfaFactors)
+    .where(eq(schema.mfaFactors.id, factorId));
+  return factor!.lastTimeStep;
+}
+
 describe('a TOTP code used by concurrent requests', () => {
   it('raises exactly one of two sessions verifying it at once', async () => {
     const trader = await traderWithFactor();
@@ -113,5 +122,31 @@ describe('a TOTP code used by concurrent requests', () => {
       sessions.map((token) => call('POST', '/auth/v1/reauthenticate', token, { password, code })),
     );
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 422]);
+  });
+});
+
+describe('a factor whose last time step is ahead of the clock', () => {
+  it('refuses a code as wrong, never with a 500', async () => {
+    const trader = await traderWithFactor();
+    // A clock set back on the server (or a step written by a replica running ahead).
+    const ahead = Math.floor(epoch() / 30) + 1_000;
+    await database.db
+      .update(schema.mfaFactors)
+      .set({ lastTimeStep: ahead })
+      .where(eq(schema.mfaFactors.id, trader.factorId));
+    const token = await signIn(trader.email);
+    const code = await generate({ secret: trader.secret, epoch: epoch() });
+    const challenge = await call('POST', `/auth/v1/factors/${trader.factorId}/challenge`, token, {});
+    const verified = await call('POST', `/auth/v1/factors/${trader.factorId}/verify`, token, {
+      challenge_id: challenge.json().id,
+      code,
+    });
+    expect([verified.statusCode, verified.json().error_code]).toEqual([422, 'mfa_verification_failed']);
+    const reauthenticated = await call('POST', '/auth/v1/reauthenticate', token, { password, code });
+    expect([reauthenticated.statusCode, reauthenticated.json().error_code]).toEqual([
+      422,
+      'mfa_verification_failed',
+    ]);
+    expect(await lastTimeStepOf(trader.factorId)).toBe(ahead);
   });
 });
