@@ -1,8 +1,9 @@
 import { schema } from '@covenant/db';
 import { and, eq } from 'drizzle-orm';
 import type { AuthDeps } from './auth-deps.js';
-import { AuthError, invalidCredentials, sessionNotFound, validationFailed } from './auth-error.js';
+import { invalidCredentials, sessionNotFound, validationFailed } from './auth-error.js';
 import type { AuthenticatedRequest } from './authenticate-request.js';
+import { checkTotpCode, claimTotpTimeStep, invalidTotpCode } from './check-totp-code.js';
 import { verifyPassword } from './hash-password.js';
 import { issueSessionResponse, type SessionResponse } from './issue-session-response.js';
 import { loadUserAccountById } from './load-user-account.js';
@@ -10,7 +11,7 @@ import { generateOpaqueToken } from './opaque-tokens.js';
 import { enforceRateLimit } from './rate-limits.js';
 import { replaceRefreshTokens } from './replace-refresh-tokens.js';
 import { throttleSignIn } from './throttle-sign-in.js';
-import { checkTotpCode } from './verify-factor.js';
+import { openTotpSecret } from './totp-secrets.js';
 
 export interface ReauthenticationProof {
   password: string;
@@ -54,10 +55,11 @@ export async function reauthenticateSession(
   if (factors.length > 0) {
     await enforceRateLimit(deps, deps.rateLimits.mfaVerifyPerUser, `mfa-verify:user:${user.id}`);
     for (const factor of factors) {
-      const timeStep = await checkTotpCode(factor.secret, proof.code!, factor.lastTimeStep, now);
+      const secret = openTotpSecret(deps.fileMasterKey, factor);
+      const timeStep = await checkTotpCode(secret, proof.code!, factor.lastTimeStep, now);
       if (timeStep !== undefined) verified = { factorId: factor.id, timeStep };
     }
-    if (!verified) throw new AuthError(422, 'mfa_verification_failed', 'Invalid TOTP code entered');
+    if (!verified) throw invalidTotpCode();
   }
   await attempt.succeeded();
 
@@ -67,12 +69,9 @@ export async function reauthenticateSession(
   const session = await deps.db.transaction(async (tx) => {
     const [current] = await tx.select().from(schema.sessions).where(eq(schema.sessions.id, caller.sessionId));
     if (!current) return undefined;
-    if (verified) {
-      await tx
-        .update(schema.mfaFactors)
-        .set({ lastTimeStep: verified.timeStep, updatedAt: now })
-        .where(eq(schema.mfaFactors.id, verified.factorId));
-    }
+    // The step read above may be stale: a concurrent request with the same code claims it first.
+    if (verified)
+      await claimTotpTimeStep(tx, { id: verified.factorId, timeStep: verified.timeStep }, { now });
     const amr = [
       ...current.amr.filter((entry) => !methods.includes(entry.method)),
       ...methods.map((method) => ({ method, timestamp: provedAt })),

@@ -27,10 +27,7 @@ export function hashCode(tokenHash: string, code: string): string {
  * Issues a single-use token of `type` for `user` (replacing any earlier one of that type) and
  * e-mails it to `to`: a verification link and a 6-digit code, or just the code.
  */
-export async function sendOneTimeToken(
-  deps: AuthDeps,
-  input: { user: UserRow; type: OneTimeTokenType; to: string; redirectTo: string },
-): Promise<void> {
+export async function sendOneTimeToken(deps: AuthDeps, input: OneTimeTokenRequest): Promise<void> {
   const { link, code } = await issueOneTimeToken(deps, input);
   const message = {
     signup: () => renderConfirmSignupEmail({ to: input.to, link, code }),
@@ -43,10 +40,22 @@ export async function sendOneTimeToken(
   await deps.mailer.send(message);
 }
 
+export interface OneTimeTokenRequest {
+  user: UserRow;
+  type: OneTimeTokenType;
+  to: string;
+  redirectTo: string;
+  /**
+   * A sign-up's password, installed when this token is verified. A new sign-up passes its own (the
+   * newest sign-up wins); without it a sign-up token sent again keeps the one it replaces.
+   */
+  passwordHash?: string;
+}
+
 /** Stores a single-use token of `type` for `user` and returns its verification link and code. */
 export async function issueOneTimeToken(
   deps: Pick<AuthDeps, 'db' | 'config' | 'now'>,
-  input: { user: UserRow; type: OneTimeTokenType; to: string; redirectTo: string },
+  input: OneTimeTokenRequest,
 ): Promise<{ link: string; code: string }> {
   const now = deps.now();
   const token = generateOpaqueToken();
@@ -60,6 +69,7 @@ export async function issueOneTimeToken(
     redirectTo: input.redirectTo,
     expiresAt: new Date(now.getTime() + lifetimeSeconds[input.type] * 1000),
     createdAt: now,
+    ...(input.passwordHash === undefined ? {} : { passwordHash: input.passwordHash }),
   };
   await deps.db
     .insert(schema.oneTimeTokens)

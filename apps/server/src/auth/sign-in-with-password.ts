@@ -1,3 +1,5 @@
+import { schema } from '@covenant/db';
+import { and, eq } from 'drizzle-orm';
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, invalidCredentials } from './auth-error.js';
 import { findKnownDevice, issueDeviceToken } from './device-token.js';
@@ -36,14 +38,20 @@ export async function signInWithPassword(
   const found = await findUserAccountByEmail(deps.db, input.email);
   const knownDeviceId = await findKnownDevice(deps, input.deviceTokens, found?.user.id);
   const attempt = await throttleSignIn(deps, { email: input.email, address: client.ip, knownDeviceId });
-  const passwordHash = found?.user.passwordHash;
+  // An unconfirmed account's password still waits on its sign-up token: right, it is only told
+  // that the address needs confirming, and it never signs in before the link installs it.
+  const pendingPasswordHash =
+    found && !found.user.passwordHash && !found.user.emailConfirmedAt
+      ? await findPendingSignUpPassword(deps, found.user.id)
+      : null;
+  const passwordHash = found?.user.passwordHash ?? pendingPasswordHash;
   const passwordMatches = passwordHash
     ? await verifyPassword(passwordHash, input.password)
     : await verifyPasswordOfUnknownAccount(input.password);
   if (!found || !passwordMatches) throw invalidCredentials();
   const { user } = found;
   await attempt.succeeded();
-  if (deps.config.auth.requireEmailConfirmation && !user.emailConfirmedAt) {
+  if (pendingPasswordHash || (deps.config.auth.requireEmailConfirmation && !user.emailConfirmedAt)) {
     throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
   }
   const linkedIdentity = input.identityLinkToken
@@ -57,4 +65,13 @@ export async function signInWithPassword(
     deviceToken: { userId: user.id, token: await issueDeviceToken(deps, user.id) },
     linkedIdentity,
   };
+}
+
+async function findPendingSignUpPassword(deps: AuthDeps, userId: string): Promise<string | null> {
+  const tokens = schema.oneTimeTokens;
+  const [token] = await deps.db
+    .select({ passwordHash: tokens.passwordHash })
+    .from(tokens)
+    .where(and(eq(tokens.userId, userId), eq(tokens.type, 'signup')));
+  return token?.passwordHash ?? null;
 }

@@ -52,11 +52,13 @@ export async function signUpUser(
   if (existing && !confirmationRequired) throw userAlreadyExists();
   // Hashed for a known address too, so the answer takes as long.
   const passwordHash = await hashPassword(input.password);
-  if (existing) return answerKnownAddress(deps, existing, { ...input, userMetadata, now, redirectTo });
+  if (existing)
+    return answerKnownAddress(deps, existing, { ...input, passwordHash, userMetadata, now, redirectTo });
 
   const user = await createAccount(deps, {
     email: input.email,
-    passwordHash,
+    // Until the address is proven the password waits on the sign-up token (see answerKnownAddress).
+    passwordHash: confirmationRequired ? null : passwordHash,
     confirmed: !confirmationRequired,
     userMetadata,
     username: input.metadata.username,
@@ -66,13 +68,13 @@ export async function signUpUser(
     // Signed up at the same moment by another request: a known address after all.
     const raced = await findUserByEmail(deps.db, input.email);
     if (!raced || !confirmationRequired) throw userAlreadyExists();
-    return answerKnownAddress(deps, raced, { ...input, userMetadata, now, redirectTo });
+    return answerKnownAddress(deps, raced, { ...input, passwordHash, userMetadata, now, redirectTo });
   }
 
   if (!confirmationRequired)
     return startSession(deps, await loadUserAccount(deps.db, user), 'password', client);
   deps.background.run('sign-up confirmation e-mail', () =>
-    sendOneTimeToken(deps, { user, type: 'signup', to: user.email, redirectTo }),
+    sendOneTimeToken(deps, { user, type: 'signup', to: user.email, redirectTo, passwordHash }),
   );
   return presentNewUser({ id: user.id, email: input.email, userMetadata, createdAt: now });
 }
@@ -82,7 +84,7 @@ async function createAccount(
   deps: AuthDeps,
   input: {
     email: string;
-    passwordHash: string;
+    passwordHash: string | null;
     confirmed: boolean;
     userMetadata: Record<string, unknown>;
     username: string | undefined;
@@ -118,15 +120,27 @@ async function createAccount(
 function answerKnownAddress(
   deps: AuthDeps,
   user: UserRow,
-  input: { email: string; userMetadata: Record<string, unknown>; now: Date; redirectTo: string },
+  input: {
+    email: string;
+    passwordHash: string;
+    userMetadata: Record<string, unknown>;
+    now: Date;
+    redirectTo: string;
+  },
 ): GoTrueUser {
   if (user.emailConfirmedAt) {
     deps.background.run('sign-up attempt notice', () => sendSignUpAttemptNotice(deps, user));
   } else {
-    // Usually the first confirmation got lost. The stored password stays: whoever can read the
-    // mailbox can still reset it.
+    // Usually the first confirmation got lost, but the first sign-up may as well be a squatter's:
+    // this one's password replaces the pending one, and only the link sent now installs it.
     deps.background.run('sign-up confirmation e-mail', () =>
-      sendOneTimeToken(deps, { user, type: 'signup', to: user.email, redirectTo: input.redirectTo }),
+      sendOneTimeToken(deps, {
+        user,
+        type: 'signup',
+        to: user.email,
+        redirectTo: input.redirectTo,
+        passwordHash: input.passwordHash,
+      }),
     );
   }
   return presentNewUser({

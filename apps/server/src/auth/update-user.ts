@@ -5,7 +5,8 @@ import { renderEmailChangeRequestedEmail } from '../email/templates/email-change
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, sessionNotFound, usernameTaken } from './auth-error.js';
 import type { AuthenticatedRequest } from './authenticate-request.js';
-import { codeMatches, recordFailedCodeAttempt } from './check-one-time-code.js';
+import { cancelPendingEmailChange } from './cancel-pending-email-change.js';
+import { consumeOneTimeToken, tryOneTimeCode } from './check-one-time-code.js';
 import { findUserByEmail } from './find-user-by-email.js';
 import { hashPassword, verifyPassword } from './hash-password.js';
 import { loadUserAccountById, type UserRow } from './load-user-account.js';
@@ -84,6 +85,9 @@ export async function updateUser(
         await tx
           .delete(schema.sessions)
           .where(and(eq(schema.sessions.userId, user.id), ne(schema.sessions.id, caller.sessionId)));
+        // A change asked for with the old password (a thief's) must not outlive it; one asked for in
+        // this same request is set again just below.
+        await cancelPendingEmailChange(tx, user.id, now);
       }
       if (email) {
         await tx
@@ -179,13 +183,13 @@ async function checkRecentProof(
 async function consumeReauthenticationNonce(deps: AuthDeps, userId: string, nonce: string): Promise<void> {
   const tokens = schema.oneTimeTokens;
   const [token] = await deps.db
-    .select()
+    .select({ id: tokens.id })
     .from(tokens)
     .where(and(eq(tokens.userId, userId), eq(tokens.type, 'reauthentication')));
-  const valid = token && codeMatches(token, nonce) && token.expiresAt.getTime() >= deps.now().getTime();
+  const tried = token && (await tryOneTimeCode(deps.db, token.id, nonce));
+  const valid =
+    tried && tried.expiresAt.getTime() >= deps.now().getTime() && (await consumeOneTimeToken(deps.db, tried));
   if (!valid) {
-    if (token) await recordFailedCodeAttempt(deps.db, token);
     throw new AuthError(422, 'reauthentication_not_valid', 'Verification code is invalid or has expired');
   }
-  await deps.db.delete(tokens).where(eq(tokens.id, token.id));
 }

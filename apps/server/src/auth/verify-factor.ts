@@ -1,9 +1,9 @@
 import { schema } from '@covenant/db';
-import { and, eq } from 'drizzle-orm';
-import { verify } from 'otplib';
+import { and, eq, gte, isNull } from 'drizzle-orm';
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, sessionNotFound } from './auth-error.js';
 import type { AuthenticatedRequest } from './authenticate-request.js';
+import { checkTotpCode, claimTotpTimeStep, invalidTotpCode } from './check-totp-code.js';
 import { findOwnFactor } from './find-own-factor.js';
 import { issueSessionResponse, type SessionResponse } from './issue-session-response.js';
 import { loadUserAccountById } from './load-user-account.js';
@@ -11,9 +11,6 @@ import { generateOpaqueToken } from './opaque-tokens.js';
 import { enforceRateLimit } from './rate-limits.js';
 import { replaceRefreshTokens } from './replace-refresh-tokens.js';
 import { openTotpSecret } from './totp-secrets.js';
-
-/** Codes of the neighbouring 30-second steps are accepted too: phone clocks drift. */
-const clockToleranceSeconds = 30;
 
 /**
  * `POST /factors/{id}/verify`: checks a TOTP code against an open challenge. The factor becomes
@@ -38,27 +35,29 @@ export async function verifyFactor(
   const now = deps.now();
   if (challenge.verifiedAt || challenge.expiresAt.getTime() < now.getTime()) {
     await deps.db.delete(schema.mfaChallenges).where(eq(schema.mfaChallenges.id, challenge.id));
-    throw new AuthError(
-      422,
-      'mfa_challenge_expired',
-      `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new factor.`,
-    );
+    throw challengeExpired(challenge.id);
   }
   const secret = openTotpSecret(deps.fileMasterKey, factor);
   const timeStep = await checkTotpCode(secret, input.code, factor.lastTimeStep, now);
-  if (timeStep === undefined)
-    throw new AuthError(422, 'mfa_verification_failed', 'Invalid TOTP code entered');
+  if (timeStep === undefined) throw invalidTotpCode();
 
   const refreshToken = generateOpaqueToken();
   const session = await deps.db.transaction(async (tx) => {
-    await tx
+    // What was read above may be stale by now: the challenge and the code's time step are each
+    // claimed by a conditional write, so of concurrent requests only one gets through.
+    const claimed = await tx
       .update(schema.mfaChallenges)
       .set({ verifiedAt: now })
-      .where(eq(schema.mfaChallenges.id, challenge.id));
-    await tx
-      .update(schema.mfaFactors)
-      .set({ status: 'verified', lastTimeStep: timeStep, updatedAt: now })
-      .where(eq(schema.mfaFactors.id, factor.id));
+      .where(
+        and(
+          eq(schema.mfaChallenges.id, challenge.id),
+          isNull(schema.mfaChallenges.verifiedAt),
+          gte(schema.mfaChallenges.expiresAt, now),
+        ),
+      )
+      .returning({ id: schema.mfaChallenges.id });
+    if (claimed.length === 0) throw challengeExpired(challenge.id);
+    await claimTotpTimeStep(tx, { id: factor.id, timeStep }, { now, verify: true });
     const [current] = await tx.select().from(schema.sessions).where(eq(schema.sessions.id, caller.sessionId));
     if (!current) return undefined;
     const amr = [
@@ -78,20 +77,10 @@ export async function verifyFactor(
   return issueSessionResponse(deps, account, session, refreshToken);
 }
 
-/** The time step the code belongs to, or undefined when it is wrong or was already used. */
-export async function checkTotpCode(
-  secret: string,
-  code: string,
-  lastTimeStep: number | null,
-  now: Date,
-): Promise<number | undefined> {
-  if (!/^\d{6}$/.test(code)) return undefined;
-  const result = await verify({
-    secret,
-    token: code,
-    epoch: Math.floor(now.getTime() / 1000),
-    epochTolerance: clockToleranceSeconds,
-    afterTimeStep: lastTimeStep ?? undefined,
-  });
-  return result.valid && 'timeStep' in result ? result.timeStep : undefined;
+function challengeExpired(challengeId: string): AuthError {
+  return new AuthError(
+    422,
+    'mfa_challenge_expired',
+    `MFA challenge ${challengeId} has expired, verify against another challenge or create a new factor.`,
+  );
 }

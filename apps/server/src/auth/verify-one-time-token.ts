@@ -2,7 +2,7 @@ import { schema } from '@covenant/db';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, otpExpired } from './auth-error.js';
-import { codeMatches, recordFailedCodeAttempt } from './check-one-time-code.js';
+import { consumeOneTimeToken, tryOneTimeCode } from './check-one-time-code.js';
 import type { SessionResponse } from './issue-session-response.js';
 import { loadUserAccountById } from './load-user-account.js';
 import { hashOpaqueToken } from './opaque-tokens.js';
@@ -54,11 +54,8 @@ export async function verifyOneTimeToken(
   await enforceRateLimit(deps, deps.rateLimits.verifyPerIp, `verify:ip:${client.ip}`);
   const token = 'linkToken' in input ? await findByLink(deps, input) : await findByCode(deps, input);
   if (!token) throw otpExpired();
-  const consumed = await deps.db
-    .delete(schema.oneTimeTokens)
-    .where(eq(schema.oneTimeTokens.id, token.id))
-    .returning({ id: schema.oneTimeTokens.id });
-  if (consumed.length === 0 || token.expiresAt.getTime() < deps.now().getTime()) throw otpExpired();
+  const consumed = await consumeOneTimeToken(deps.db, token);
+  if (!consumed || token.expiresAt.getTime() < deps.now().getTime()) throw otpExpired();
 
   await applyToken(deps, token);
   const account = await loadUserAccountById(deps.db, token.userId);
@@ -96,9 +93,10 @@ async function findByCode(
         inArray(schema.oneTimeTokens.type, acceptedTokenTypes[input.type]),
       ),
     );
-  const match = candidates.find((candidate) => codeMatches(candidate, input.code));
-  if (match) return match;
-  for (const candidate of candidates) await recordFailedCodeAttempt(deps.db, candidate);
+  for (const candidate of candidates) {
+    const tried = await tryOneTimeCode(deps.db, candidate.id, input.code);
+    if (tried) return tried;
+  }
   return undefined;
 }
 
@@ -106,9 +104,24 @@ async function applyToken(deps: AuthDeps, token: TokenRow): Promise<void> {
   const now = deps.now();
   const { users } = schema;
   const confirm = { emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, ${now})`, updatedAt: now };
+  if (token.type === 'signup') {
+    // The sign-up's own link installs the password typed with it, if the address was still unproven.
+    const installed = sql`case when ${users.emailConfirmedAt} is null then ${token.passwordHash}::text else ${users.passwordHash} end`;
+    await deps.db
+      .update(users)
+      .set({ ...confirm, passwordHash: token.passwordHash === null ? undefined : installed })
+      .where(eq(users.id, token.userId));
+    return;
+  }
   if (token.type !== 'email_change') {
-    // Any token that reached the mailbox proves the address, a recovery link included.
-    await deps.db.update(users).set(confirm).where(eq(users.id, token.userId));
+    // Any token that reached the mailbox proves the address, a recovery link included. A password
+    // waiting on a sign-up token was not proven by it (it may be a squatter's): it goes unused.
+    await deps.db.transaction(async (tx) => {
+      await tx.update(users).set(confirm).where(eq(users.id, token.userId));
+      await tx
+        .delete(schema.oneTimeTokens)
+        .where(and(eq(schema.oneTimeTokens.userId, token.userId), eq(schema.oneTimeTokens.type, 'signup')));
+    });
     return;
   }
   const changed = await deps.db

@@ -111,6 +111,11 @@ export const oneTimeTokens = pgTable(
     codeHash: text('code_hash').notNull(),
     failedAttempts: integer('failed_attempts').notNull().default(0),
     redirectTo: text('redirect_to'),
+    /**
+     * A sign-up token's password, installed only when this very token is verified: a password typed
+     * before the address was proven may be a squatter's, so it is never the account's until then.
+     */
+    passwordHash: text('password_hash'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },

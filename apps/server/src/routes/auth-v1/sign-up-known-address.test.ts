@@ -107,7 +107,77 @@ describe('sign-up with an address that has an account, confirmation required', (
     const secondLink = server.linkIn(await server.takeEmail(email, 'Confirm your Covenant account'));
     expect(secondLink.searchParams.get('token')).not.toBe(firstLink.searchParams.get('token'));
     await fetch(secondLink, { redirect: 'manual' });
-    expect((await server.createClient().signInWithPassword({ email, password })).error).toBeNull();
+    const signedIn = await server
+      .createClient()
+      .signInWithPassword({ email, password: 'another good passphrase' });
+    expect(signedIn.error).toBeNull();
+  });
+
+  // Pre-hijacking: a squatter signs up with the victim's address before the victim does. Whatever
+  // the victim then confirms the address with, the squatter's password must not open the account.
+  const squatterPassword = 'squatter knows this one';
+  const passwordGrant = async (email: string, withPassword: string) => {
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      payload: { email, password: withPassword },
+    });
+    return [response.statusCode, response.json().error_code ?? null];
+  };
+  const storedPasswordHash = async (email: string) => {
+    const [user] = await server.database.db
+      .select()
+      .from(schema.users)
+      .where(sql`lower(${schema.users.email}) = ${email}`);
+    return user?.passwordHash ?? null;
+  };
+
+  it("installs only the newest sign-up's password, when its own link is followed", async () => {
+    const email = newEmail();
+    expect((await signUp(server.origin, email, {}, squatterPassword)).status).toBe(200);
+    const squattersLink = server.linkIn(await server.takeEmail(email, 'Confirm your Covenant account'));
+    expect(await storedPasswordHash(email)).toBeNull();
+    expect(await passwordGrant(email, squatterPassword)).toEqual([400, 'email_not_confirmed']);
+
+    expect((await signUp(server.origin, email)).status).toBe(200);
+    const victimsLink = server.linkIn(await server.takeEmail(email, 'Confirm your Covenant account'));
+    expect(await passwordGrant(email, squatterPassword)).toEqual([400, 'invalid_credentials']);
+    const squatters = await fetch(squattersLink, { redirect: 'manual' });
+    expect(squatters.headers.get('location')).toContain('error_code=otp_expired');
+    expect(await storedPasswordHash(email)).toBeNull();
+
+    await fetch(victimsLink, { redirect: 'manual' });
+    expect(await passwordGrant(email, squatterPassword)).toEqual([400, 'invalid_credentials']);
+    expect(await passwordGrant(email, password)).toEqual([200, null]);
+  });
+
+  it('confirms the address by an e-mailed sign-in code without installing the sign-up password', async () => {
+    const email = newEmail();
+    expect((await signUp(server.origin, email, {}, squatterPassword)).status).toBe(200);
+    const squattersLink = server.linkIn(await server.takeEmail(email, 'Confirm your Covenant account'));
+    const victim = server.createClient();
+    expect((await victim.signInWithOtp({ email, options: { shouldCreateUser: false } })).error).toBeNull();
+    const code = /Your code: (\d{6})/.exec((await server.takeEmail(email, 'sign-in code')).text)![1]!;
+    const { data, error } = await victim.verifyOtp({ email, token: code, type: 'email' });
+    expect(error).toBeNull();
+    expect(data.user?.email_confirmed_at).toBeDefined();
+
+    expect(await passwordGrant(email, squatterPassword)).toEqual([400, 'invalid_credentials']);
+    // The squatter's sign-up link died with the confirmation: it installs nothing later either.
+    const late = await fetch(squattersLink, { redirect: 'manual' });
+    expect(late.headers.get('location')).toContain('error_code=otp_expired');
+    expect(await storedPasswordHash(email)).toBeNull();
+    expect(await passwordGrant(email, squatterPassword)).toEqual([400, 'invalid_credentials']);
+  });
+
+  it('confirms the address by a recovery link without installing the sign-up password', async () => {
+    const email = newEmail();
+    expect((await signUp(server.origin, email, {}, squatterPassword)).status).toBe(200);
+    await server.takeEmail(email, 'Confirm your Covenant account');
+    expect((await server.createClient().resetPasswordForEmail(email)).error).toBeNull();
+    await fetch(server.linkIn(await server.takeEmail(email, 'Reset your')), { redirect: 'manual' });
+    expect(await storedPasswordHash(email)).toBeNull();
+    expect(await passwordGrant(email, squatterPassword)).toEqual([400, 'invalid_credentials']);
   });
 
   it('refuses a taken username alike for known and unknown addresses', async () => {
