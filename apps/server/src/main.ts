@@ -15,6 +15,7 @@ import { createFilePlatformSigner } from './escrow/platform-signer.js';
 import { loadFileStore } from './files/load-file-store.js';
 import { createDeliverWebhookJob } from './jobs/deliver-webhook-job.js';
 import { createPruneIdempotencyKeysJob } from './jobs/prune-idempotency-keys.js';
+import { createPruneMfaChallengesJob } from './jobs/prune-mfa-challenges.js';
 import { createPruneOAuthStateJob } from './jobs/prune-oauth-state.js';
 import { createPruneRateLimitsJob } from './jobs/prune-rate-limits.js';
 import { type JobQueue, startJobs } from './jobs/start-jobs.js';
@@ -112,6 +113,7 @@ try {
       createPruneRateLimitsJob(database.db, clock),
       createPruneIdempotencyKeysJob(database.db, clock),
       createPruneOAuthStateJob(database.db, clock),
+      createPruneMfaChallengesJob(database.db, clock),
       createEraseMeetingPositionsJob(database.db, clock, config.meetings.positionRetentionDays),
       deliverWebhookJob,
       ...app.escrow.jobs(),

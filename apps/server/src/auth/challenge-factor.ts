@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { AuthDeps } from './auth-deps.js';
 import type { AuthenticatedRequest } from './authenticate-request.js';
 import { findOwnFactor } from './find-own-factor.js';
+import { enforceRateLimit } from './rate-limits.js';
 
 /** How long a challenge can be answered (GoTrue's default). */
 export const challengeLifetimeSeconds = 300;
@@ -14,6 +15,7 @@ export async function challengeFactor(
   factorId: string,
   ip: string,
 ): Promise<{ id: string; type: 'totp'; expires_at: number }> {
+  await enforceRateLimit(deps, deps.rateLimits.mfaChallengePerUser, `mfa-challenge:user:${caller.userId}`);
   const factor = await findOwnFactor(deps.db, caller.userId, factorId);
   const now = deps.now();
   const expiresAt = new Date(now.getTime() + challengeLifetimeSeconds * 1000);

@@ -150,3 +150,18 @@ describe('a factor whose last time step is ahead of the clock', () => {
     expect(await lastTimeStepOf(trader.factorId)).toBe(ahead);
   });
 });
+
+describe('second-factor challenges', () => {
+  it('are opened at most 20 times in 15 minutes per user, each a row until it expires', async () => {
+    const trader = await traderWithFactor();
+    const token = await signIn(trader.email);
+    const open = () => call('POST', `/auth/v1/factors/${trader.factorId}/challenge`, token, {});
+    // traderWithFactor opened one 90 s ago, in the same window.
+    for (let index = 0; index < 19; index += 1) expect((await open()).statusCode).toBe(200);
+    const refused = await open();
+    expect(refused.statusCode, refused.body).toBe(429);
+    expect(refused.json()).toMatchObject({ error_code: 'over_request_rate_limit' });
+    later(15 * 60);
+    expect((await open()).statusCode).toBe(200);
+  });
+});
