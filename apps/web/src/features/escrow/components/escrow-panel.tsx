@@ -155,6 +155,7 @@ function EscrowUnderWay({
           leg={leg}
           owed={otherLegPaid(escrow.legs, leg)}
           typedData={typedData}
+          chain={chains.find((entry) => entry.chain === leg.chain)}
         />
       ))}
       {psbtsToSign.map(({ leg, psbt, summary }) => (
