@@ -167,6 +167,7 @@ function EscrowUnderWay({
           owed={otherLegPaid(escrow.legs, leg)}
           psbt={psbt}
           summary={summary}
+          chain={chains.find((entry) => entry.chain === leg.chain)}
         />
       ))}
       {solanaToSign.map(({ leg, message, summary }) => (

@@ -50,3 +50,21 @@ export function mediatorSplitShare(
   const share = amounts?.[leg]?.[receiver];
   return typeof share === 'string' && /^\d+$/.test(share) ? BigInt(share) : null;
 }
+
+/**
+ * What a payout of kind `kind` may give the leg's receiver before the platform fee (and, on
+ * Bitcoin, its share of the network fee): the deal's amount on a release, the mediator's share on a
+ * split, nothing on a refund. Null for a split the page knows no mediator's decision for, or a kind
+ * it does not settle: then nothing may go to the receiver or the fee address.
+ */
+export function agreedGrossToReceiver(
+  deal: Pick<DealWithHistory, 'history'>,
+  leg: 'asset' | 'stable',
+  terms: AgreedLegTerms,
+  kind: string | undefined,
+): bigint | null {
+  if (kind === 'release') return terms.amount;
+  if (kind === 'refund') return 0n;
+  if (kind === 'split') return mediatorSplitShare(deal, leg, terms.receiver);
+  return null;
+}
