@@ -93,8 +93,17 @@ export function TravelApproval({
             signing.custody,
             decimals,
             quote,
+            leg.deposit_address,
           );
-          solanaExpected = { summary, custody: signing.custody, decimals, received: '0', partial: true };
+          solanaExpected = {
+            summary,
+            custody: signing.custody,
+            decimals,
+            received: '0',
+            partial: true,
+            depositAddress: leg.deposit_address,
+            agreed: null,
+          };
         }
       } catch (error) {
         refusal = error instanceof Error ? error.message : String(error);

@@ -180,6 +180,7 @@ function EscrowUnderWay({
           custody={isSolanaCustody(leg.custody) ? leg.custody : null}
           message={message}
           summary={summary}
+          chain={chains.find((entry) => entry.chain === leg.chain)}
         />
       ))}
       <div className="grid gap-4 lg:grid-cols-2">

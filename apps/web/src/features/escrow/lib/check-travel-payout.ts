@@ -60,6 +60,7 @@ export function checkTravelSolanaMessage(
   custody: SolanaLegCustody,
   decimals: number,
   quote: TravelQuoteExpectation,
+  depositAddress: string,
 ): void {
   const [transfer, ...others] = summary.transfers;
   if (
@@ -71,5 +72,13 @@ export function checkTravelSolanaMessage(
   ) {
     throw new Error(`The payment shown is not the quote’s, ${notSigned}`);
   }
-  checkSolanaPayout(messageBytes, { summary, custody, decimals, received: '0', partial: true });
+  checkSolanaPayout(messageBytes, {
+    summary,
+    custody,
+    decimals,
+    received: '0',
+    partial: true,
+    depositAddress,
+    agreed: null,
+  });
 }
