@@ -7,7 +7,7 @@ import { solanaEscrowKeyFromSeed } from '@/features/escrow-key/lib/solana-escrow
 import type { EscrowLegWithSigning, SolanaLegCustody, SolanaSummary } from '../api/escrow-leg-signing.js';
 import { type ChainView, listedMintOf } from '../api/get-chains.js';
 import { useReleaseEscrow } from '../api/release-escrow.js';
-import { agreedGrossToReceiver, agreedLegTerms } from '../lib/agreed-leg-terms.js';
+import { agreedGrossToReceiver, agreedLegTerms, travelChargedToReceiver } from '../lib/agreed-leg-terms.js';
 import {
   checkSolanaPayout,
   type SolanaPayoutExpectation,
@@ -42,6 +42,9 @@ function expectationOf(
         terms,
         gross: agreedGrossToReceiver(deal, leg.leg, terms, leg.payout?.kind),
         feeAddress: chain.fee_address,
+        // Travel is paid out of the stable leg; only its release charges the receiver for it.
+        travelCharge:
+          leg.leg === 'stable' && leg.payout?.kind === 'release' ? travelChargedToReceiver(deal) : 0n,
       },
     };
   } catch (error) {

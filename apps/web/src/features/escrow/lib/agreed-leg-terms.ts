@@ -68,3 +68,18 @@ export function agreedGrossToReceiver(
   if (kind === 'split') return mediatorSplitShare(deal, leg, terms.receiver);
   return null;
 }
+
+/**
+ * What travel paid out of the stable leg so far charges its receiver: the sum of the receiver's
+ * shares the deal's history records with each confirmed travel payment (`travel_paid`), as the
+ * server sums the confirmed travel payouts' shares into a release's charge (`travelAccountOf`).
+ */
+export function travelChargedToReceiver(deal: Pick<DealWithHistory, 'history'>): bigint {
+  return deal.history
+    .filter((entry) => entry.action === 'travel_paid')
+    .map((entry) => entry.details.receiver_share)
+    .reduce<bigint>(
+      (sum, share) => sum + (typeof share === 'string' && /^\d+$/.test(share) ? BigInt(share) : 0n),
+      0n,
+    );
+}

@@ -41,7 +41,6 @@ function expectation(
       },
       asset_amount: '50000000',
       stable_amount: '30000000000',
-      meeting_required: true,
       history: [],
       ...changes,
     },
@@ -64,6 +63,20 @@ function expectation(
 }
 
 describe('checkEthereumPayout', () => {
+  // The hotel's 250 USDC was paid out of the leg, the seller bearing it (the history's travel_paid).
+  const travelPaid = {
+    seq: 7,
+    action: 'travel_paid',
+    actor_id: null,
+    created_at: '2026-03-05T09:00:00.000Z',
+    details: {
+      item_id: 'item-1',
+      amount: '250000000',
+      receiver_share: '250000000',
+      transaction_hash: '0xabc',
+    },
+  };
+
   it('accepts a release with the seller’s travel charge and shows what it pays', () => {
     // 30,000 USDC − 3 USDC fee − 250 USDC travel charge = 29,747 USDC to the seller.
     const shown = [
@@ -73,21 +86,24 @@ describe('checkEthereumPayout', () => {
     expect(
       checkEthereumPayout(
         typed({ action: 0, recipients: [sellerPayout], amounts: ['30000000000', '250000000'] }),
-        expectation('release', shown),
+        expectation('release', shown, { history: [travelPaid] }),
       ),
     ).toEqual(shown);
   });
 
-  it('refuses a travel charge on a deal without a meeting, or above what the receiver gets', () => {
-    const release = (charge: string) =>
-      typed({ action: 0, recipients: [sellerPayout], amounts: ['30000000000', charge] });
-    expect(() =>
-      checkEthereumPayout(release('1'), expectation('release', [], { meeting_required: false })),
-    ).toThrow('not the release of this leg');
-    // At most amount − fee = 29,997 USDC.
-    expect(() => checkEthereumPayout(release('29997000001'), expectation('release', []))).toThrow(
+  it('refuses a travel charge other than the travel the deal’s history records as paid', () => {
+    const release = (...amounts: string[]) =>
+      typed({ action: 0, recipients: [sellerPayout], amounts: ['30000000000', ...amounts] });
+    // No travel paid: no charge.
+    expect(() => checkEthereumPayout(release('1'), expectation('release', []))).toThrow(
       'not the release of this leg',
     );
+    // 250 USDC paid: a charge of 251, or none, is not it.
+    for (const amounts of [['250000001'], []]) {
+      expect(() =>
+        checkEthereumPayout(release(...amounts), expectation('release', [], { history: [travelPaid] })),
+      ).toThrow('not the release of this leg');
+    }
   });
 
   it('checks the domain: name, version, chain id and escrow', () => {

@@ -5,7 +5,7 @@ import {
   type TypedDataJson,
 } from '@covenant/domain';
 import { isAddress } from 'viem';
-import { agreedLegTerms, mediatorSplitShare } from './agreed-leg-terms.js';
+import { agreedLegTerms, mediatorSplitShare, travelChargedToReceiver } from './agreed-leg-terms.js';
 
 type Transfer = NonNullable<EscrowStatusLegView['payout']>['transfers'][number];
 
@@ -26,10 +26,7 @@ const notSigned = 'so it was not signed.';
 
 /** What an Ethereum payout is checked against: the deal the user agreed to, the leg, and the chain as `GET /chains` lists it. */
 export interface EthereumPayoutExpectation {
-  deal: Pick<
-    DealWithHistory,
-    'addresses' | 'asset_amount' | 'stable_amount' | 'history' | 'meeting_required'
-  >;
+  deal: Pick<DealWithHistory, 'addresses' | 'asset_amount' | 'stable_amount' | 'history'>;
   leg: Pick<EscrowStatusLegView, 'leg' | 'chain' | 'amount' | 'deposit_address' | 'payout'>;
   /** The ETH entry of `GET /chains`: the chain id approvals are bound to and the platform's fee address. */
   chain: { chain_id?: number; fee_address: string };
@@ -70,9 +67,9 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  * - the domain is the escrow contract's (`CovenantEscrow`, `1`), on the chain id the app knows for
  *   ETH, with this leg's escrow (its deposit address) as the verifying contract;
  * - the action is the one of the screen: a release (RELEASE, the receiver's agreed payout address
- *   and the deal's leg amount, as the contract requires and `buildEthereumPayout` builds; a second
- *   amount only as the receiver's travel charge on the stable leg of a deal with a meeting, at most
- *   what it receives), a refund (REFUND, nothing named: the contract returns all to the depositor),
+ *   and the deal's leg amount, as the contract requires and `buildEthereumPayout` builds; on the
+ *   stable leg a second amount exactly when travel paid out of it charges the receiver, that charge
+ *   as the deal's history records it, `travelChargedToReceiver`), a refund (REFUND, nothing named: the contract returns all to the depositor),
  *   or a split matching the mediator's decision in the deal's history (SPLIT of the receiver's gross
  *   share to its payout address; REFUND when the share is nothing). A split the page knows no
  *   decision for is refused: the contract pays a split to anyone.
@@ -112,16 +109,11 @@ export function checkEthereumPayout(
   let gross = 0n;
   let charge = 0n;
   if (payout.kind === 'release') {
-    const [, second] = signed.amounts;
-    charge = second ?? 0n;
-    const travelAllowed = leg.leg === 'stable' && deal.meeting_required;
+    // Travel is paid out of the stable leg only; the release charges its receiver exactly its share.
+    charge = leg.leg === 'stable' ? travelChargedToReceiver(deal) : 0n;
     if (
-      !pays(
-        escrowPayoutActions.release,
-        [receiver],
-        second === undefined ? [terms.amount] : [terms.amount, second],
-      ) ||
-      (second !== undefined && (!travelAllowed || charge > terms.amount - platformFee(terms.amount)))
+      !pays(escrowPayoutActions.release, [receiver], charge > 0n ? [terms.amount, charge] : [terms.amount]) ||
+      charge > terms.amount - platformFee(terms.amount)
     ) {
       throw new Error(
         `The payout is not the release of this leg to ${receiver} for the deal’s amount, ${notSigned}`,

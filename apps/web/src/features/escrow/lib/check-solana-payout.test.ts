@@ -35,6 +35,7 @@ function agreed(amount: bigint, changes: Partial<SolanaAgreedPayout> = {}): Sola
     },
     gross: amount,
     feeAddress: a.fee,
+    travelCharge: 0n,
     ...changes,
   };
 }
@@ -292,6 +293,20 @@ describe('checkSolanaPayout against the deal', () => {
     expect(() =>
       checkSolanaPayout(message, { ...usdcLeg, agreed: agreed(250_000_000n, { gross: null }) }),
     ).toThrow('knows of no decision that gives it anything');
+  });
+
+  it('takes the receiver’s travel charge off its payout, exactly', () => {
+    // A release of 250 005 000 charging 5 000 for travel: fee floor(250 005 000 / 10 000) = 25 000,
+    // Ada 250 005 000 − 25 000 − 5 000 = 249 975 000, as the fixture message pays.
+    expect(() =>
+      checkSolanaPayout(message, { ...usdcLeg, agreed: agreed(250_005_000n, { travelCharge: 5_000n }) }),
+    ).not.toThrow();
+    // One base unit more or less of charge is not what the message pays.
+    for (const travelCharge of [4_999n, 5_001n]) {
+      expect(() =>
+        checkSolanaPayout(message, { ...usdcLeg, agreed: agreed(250_005_000n, { travelCharge }) }),
+      ).toThrow('The payout does not pay the receiver the deal’s amount');
+    }
   });
 
   it('refuses a custody that does not recompute the deposit address, or another mint than the listed one', () => {

@@ -44,6 +44,8 @@ export interface SolanaAgreedPayout {
   gross: bigint | null;
   /** The SOL `fee_address` of `GET /chains`. */
   feeAddress: string;
+  /** What a release takes off the receiver's payout for travel paid out of the leg (`travelChargedToReceiver`); 0n otherwise. */
+  travelCharge: bigint;
 }
 
 /** A transfer as the message makes it: to a wallet (a token transfer's ATA mapped back to its owner). */
@@ -63,8 +65,8 @@ function u64(data: Uint8Array, offset: number): bigint {
  * Checks the summary's transfers against the deal: each goes where its kind must (the payout to the
  * receiver's agreed payout address, the fee to the fee address `GET /chains` lists, a refund to the
  * depositor's agreed refund address), the fee is exactly `floor(gross / 10 000)` and the payout
- * `gross − fee` (the relayer pays the network fee, so nothing else comes off), as the server's
- * settlement plan makes them. A summary the message matches is then what the deal says.
+ * `gross − fee − travel charge` (the relayer pays the network fee, so nothing else comes off), as
+ * the server's settlement plan makes them. A summary the message matches is then what the deal says.
  */
 function checkAgainstDeal(summary: SolanaSummary, agreed: SolanaAgreedPayout): void {
   const { terms, feeAddress } = agreed;
@@ -90,7 +92,12 @@ function checkAgainstDeal(summary: SolanaSummary, agreed: SolanaAgreedPayout): v
       `The payout pays the receiver, but this page knows of no decision that gives it anything, ${notSigned}`,
     );
   }
-  if (morePayouts.length > 0 || moreFees.length > 0 || paidFee !== fee || payout !== gross - fee) {
+  if (
+    morePayouts.length > 0 ||
+    moreFees.length > 0 ||
+    paidFee !== fee ||
+    payout !== gross - fee - agreed.travelCharge
+  ) {
     throw new Error(
       `The payout does not pay the receiver the deal’s amount less the 0.01% fee, ${notSigned}`,
     );
