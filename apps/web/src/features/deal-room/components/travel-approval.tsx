@@ -8,6 +8,7 @@ import {
   legWithSigning,
   readSolanaSummary,
 } from '@/features/escrow/api/escrow-leg-signing.js';
+import { useChains } from '@/features/escrow/api/get-chains.js';
 import { useEscrow } from '@/features/escrow/api/get-escrow.js';
 import { type SolanaPayoutExpectation, signSolanaPayout } from '@/features/escrow/lib/check-solana-payout.js';
 import { checkTravelSolanaMessage, checkTravelTypedData } from '@/features/escrow/lib/check-travel-payout.js';
@@ -39,6 +40,7 @@ export function TravelApproval({
 }) {
   const approve = useApproveTravel(dealId);
   const escrow = useEscrow(dealId, viewer === 'buyer');
+  const chains = useChains(viewer === 'buyer');
   const [signError, setSignError] = useState<string | null>(null);
   const quote = item.quote;
   if (item.status !== 'quoted' || !quote) return null;
@@ -72,11 +74,12 @@ export function TravelApproval({
   let solanaExpected: SolanaPayoutExpectation | null = null;
   if (viewer === 'buyer') {
     if (!payload) refusal = 'The payment is being prepared. It appears here in a moment.';
-    else if (!leg) refusal = 'The escrow is loading.';
+    else if (!leg || !chains.data) refusal = 'The escrow is loading.';
     else {
       try {
         if (payload.format === 'eip712') {
-          checkTravelTypedData(payload.data as TypedDataJson, quote, leg.deposit_address);
+          const chainId = chains.data?.find((entry) => entry.chain === leg.chain)?.chain_id;
+          checkTravelTypedData(payload.data as TypedDataJson, quote, leg.deposit_address, chainId);
         } else {
           const signing = legWithSigning({ ...leg, signing_payload: payload as never });
           const summary = readSolanaSummary((payload as { summary?: unknown }).summary);
@@ -90,8 +93,17 @@ export function TravelApproval({
             signing.custody,
             decimals,
             quote,
+            leg.deposit_address,
           );
-          solanaExpected = { summary, custody: signing.custody, decimals, received: '0', partial: true };
+          solanaExpected = {
+            summary,
+            custody: signing.custody,
+            decimals,
+            received: '0',
+            partial: true,
+            depositAddress: leg.deposit_address,
+            agreed: null,
+          };
         }
       } catch (error) {
         refusal = error instanceof Error ? error.message : String(error);

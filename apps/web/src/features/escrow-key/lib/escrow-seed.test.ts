@@ -171,6 +171,15 @@ describe('signing an escrow payout', () => {
       types: { Payout: [...(typedData.types.Payout ?? []), { name: 'spender', type: 'address' }] },
     };
     await expect(signEscrowTypedData(testPhrase, extraField)).rejects.toThrow('not an escrow payout');
+    // A Payout of another contract's domain (another name or version) is no escrow payout either.
+    for (const domain of [
+      { ...typedData.domain, name: 'USD Coin' },
+      { ...typedData.domain, version: '2' },
+    ]) {
+      await expect(signEscrowTypedData(testPhrase, { ...typedData, domain })).rejects.toThrow(
+        'This is not an escrow payout, so it was not signed.',
+      );
+    }
   });
 
   it('refuses an amount that is not an integer rather than signing something else', async () => {

@@ -108,12 +108,16 @@ const payoutFields = [
 /**
  * Signs the API's EIP-712 payload (`release_typed_data`) with the seed's Ethereum account. The JSON
  * carries integers as decimal strings or numbers; they become bigints as the types declare them, so
- * the digest is the one the escrow contract computes. Only an escrow payout is signed: the same key
- * may hold tokens, and a token permit served in its place would hand them over.
+ * the digest is the one the escrow contract computes. Only an escrow payout is signed, in the escrow
+ * contract's domain (`CovenantEscrow`, `1`): the same key may hold tokens, and a token permit served
+ * in its place would hand them over. What it pays is the caller's to check against the deal first
+ * (`checkEthereumPayout`, `checkTravelTypedData`).
  */
 export async function signEscrowTypedData(mnemonic: string, typedData: TypedDataJson): Promise<Hex> {
   const { EIP712Domain: _domainTypes, ...types } = typedData.types;
   if (
+    typedData.domain.name !== 'CovenantEscrow' ||
+    typedData.domain.version !== '1' ||
     typedData.primaryType !== 'Payout' ||
     Object.keys(types).length !== 1 ||
     JSON.stringify(types.Payout?.map(({ name, type }) => ({ name, type }))) !== JSON.stringify(payoutFields)

@@ -40,6 +40,7 @@ const custody = {
   public_keys: { buyer: hex.encode(ada), seller: hex.encode(grace), platform: hex.encode(platform) },
 };
 const adaPayout = p2wpkh(ada, regtest).address!;
+const graceRefund = p2wpkh(grace, regtest).address!;
 const feeAddress = p2wpkh(platform, regtest).address!;
 
 // Grace (the seller) deposits the asset leg in BTC; Ada the stable leg in USDC on Ethereum.
@@ -94,14 +95,28 @@ function openBitcoinDeal(
     accepted_terms_version: 1,
     addresses: {
       buyer: { payout_address: adaPayout, refund_address: '0xAda0000000000000000000000000000000000002' },
-      seller: { payout_address: '0x6Ace000000000000000000000000000000000001', refund_address: adaPayout },
+      seller: { payout_address: '0x6Ace000000000000000000000000000000000001', refund_address: graceRefund },
     },
   });
   api.on('GET /deals/deal-1/terms', {
     status: 200,
     body: { versions: [], accepted_version: 1, terms_hash: null, bitcoin_network: 'regtest' },
   });
-  api.on('GET /chains', { status: 200, body: { data: [] } });
+  api.on('GET /chains', {
+    status: 200,
+    body: {
+      data: [
+        {
+          chain: 'BTC',
+          network: 'regtest',
+          tokens: [],
+          confirmations: 2,
+          fee_address: feeAddress,
+          explorer_url: null,
+        },
+      ],
+    },
+  });
   api.on('GET /deals/deal-1/escrow', {
     status: 200,
     body: {
@@ -191,24 +206,28 @@ describe('a Bitcoin leg in the escrow panel', () => {
 
 describe('signing a Bitcoin payout', () => {
   // Grace releases the 1.5 BTC = 150 000 000 sat: 15 000 sat (1 bp) to the fee address, and to Ada
-  // 150 000 000 − 15 000 − 2 820 (the network fee, 10 sat/vB) = 149 982 180 sat.
+  // 150 000 000 − 15 000 − 1 780 (the network fee: 178 vB, one 2-of-3 input and two P2WPKH outputs,
+  // at 10 sat/vB) = 149 983 220 sat.
   const outputs = [
-    { kind: 'payout', to: adaPayout, amount: '149982180' },
+    { kind: 'payout', to: adaPayout, amount: '149983220' },
     { kind: 'fee', to: feeAddress, amount: '15000' },
   ];
-  function payoutPsbt(): string {
+  function payoutPsbt(paid = outputs, deposit = 150_000_000n): string {
     const transaction = new Transaction();
     transaction.addInput({
       txid: hex.decode('aa'.repeat(32)),
       index: 0,
-      witnessUtxo: { script: escrow.script, amount: 150_000_000n },
+      witnessUtxo: { script: escrow.script, amount: deposit },
       witnessScript: escrow.witnessScript,
     });
-    transaction.addOutputAddress(adaPayout, 149_982_180n, regtest);
-    transaction.addOutputAddress(feeAddress, 15_000n, regtest);
+    for (const output of paid) transaction.addOutputAddress(output.to, BigInt(output.amount), regtest);
     return base64.encode(transaction.toPSBT());
   }
-  function fundedLeg(dustFolded: unknown[], summary: Record<string, unknown> = {}) {
+  function fundedLeg(
+    dustFolded: unknown[],
+    summary: Record<string, unknown> = {},
+    { paid = outputs, deposit = 150_000_000n }: { paid?: typeof outputs; deposit?: bigint } = {},
+  ) {
     return btcLeg({
       state: 'funded',
       received: '150000000',
@@ -217,15 +236,21 @@ describe('signing a Bitcoin payout', () => {
         kind: 'release',
         source: 'settlement',
         status: 'collecting',
-        transfers: outputs,
+        transfers: paid,
         approved_by: [],
         transaction_hash: null,
       },
       signer: hex.encode(grace),
       signing_payload: {
         format: 'psbt',
-        data: payoutPsbt(),
-        summary: { outputs, network_fee: '2820', fee_rate_sat_vb: 10, dust_folded: dustFolded, ...summary },
+        data: payoutPsbt(paid, deposit),
+        summary: {
+          outputs: paid,
+          network_fee: (deposit - paid.reduce((sum, output) => sum + BigInt(output.amount), 0n)).toString(),
+          fee_rate_sat_vb: 10,
+          dust_folded: dustFolded,
+          ...summary,
+        },
       },
     });
   }
@@ -241,30 +266,31 @@ describe('signing a Bitcoin payout', () => {
     openBitcoinDeal('escrow_funded', [fundedLeg([]), usdcLeg({ state: 'funded' })]);
     const confirm = await confirmSection();
     const transfers = within(confirm.getByRole('list', { name: 'Transfers of the asset leg' }));
-    expect(transfers.getByText(/^Pays/)).toHaveTextContent('Pays 1.4998218 BTC to ada');
+    expect(transfers.getByText(/^Pays/)).toHaveTextContent('Pays 1.4998322 BTC to ada');
     expect(transfers.getByText(/^Fee of/)).toHaveTextContent('Fee of 0.00015 BTC to Covenant’s fee address');
     // A summary without `refund_network_fee` (stored before it existed): the recipient pays it all.
     expect(confirm.getByText(/^Network fee/)).toHaveTextContent(
-      'Network fee 0.0000282 BTC (10 sat/vB), paid to the Bitcoin miners out of the recipient’s amount',
+      'Network fee 0.0000178 BTC (10 sat/vB), paid to the Bitcoin miners out of the recipient’s amount',
     );
     expect(confirm.queryByText(/dust limit/)).not.toBeInTheDocument();
   });
 
   it('says how the network fee is split when the depositor’s refund pays for deposit outputs the amount did not need', async () => {
-    // 1 000 of the 2 820 sat out of the refund, the other 1 820 out of Ada's payout.
+    // 1 000 of the 1 780 sat out of the refund, the other 780 out of Ada's payout.
     openBitcoinDeal('escrow_funded', [
       fundedLeg([], { refund_network_fee: '1000' }),
       usdcLeg({ state: 'funded' }),
     ]);
     const confirm = await confirmSection();
     expect(confirm.getByText(/^Network fee/)).toHaveTextContent(
-      'Network fee 0.0000282 BTC (10 sat/vB), paid to the Bitcoin miners: 0.0000182 BTC out of the recipient’s amount, 0.00001 BTC out of the depositor’s refund for the deposit outputs beyond those the amount needed',
+      'Network fee 0.0000178 BTC (10 sat/vB), paid to the Bitcoin miners: 0.0000078 BTC out of the recipient’s amount, 0.00001 BTC out of the depositor’s refund for the deposit outputs beyond those the amount needed',
     );
   });
 
   it('says when an output below the dust limit was folded into the network fee', async () => {
+    // Grace sent 300 sat too many: her refund of them, below the dust limit, went to the miners.
     openBitcoinDeal('escrow_funded', [
-      fundedLeg([{ kind: 'fee', to: feeAddress, amount: '300' }]),
+      fundedLeg([{ kind: 'refund', to: graceRefund, amount: '300' }], {}, { deposit: 150_000_300n }),
       usdcLeg({ state: 'funded' }),
     ]);
     const confirm = await confirmSection();
@@ -301,6 +327,42 @@ describe('signing a Bitcoin payout', () => {
     const digest = signed.preimageWitnessV0(0, escrow.witnessScript!, SigHash.ALL, 150_000_000n);
     expect(secp256k1.verify(signature.slice(0, -1), digest, grace, { prehash: false, format: 'der' })).toBe(
       true,
+    );
+  });
+
+  /** The payout offered with `leg`: refused with `reason` before the password is asked for, nothing sent. */
+  async function refused(leg: Record<string, unknown>, reason: string) {
+    const api = openBitcoinDeal('escrow_funded', [leg, usdcLeg({ state: 'funded' })]);
+    const confirm = await confirmSection();
+    expect(await confirm.findByRole('alert')).toHaveTextContent(
+      `${reason} Do not approve this payout anywhere else; contact support.`,
+    );
+    expect(confirm.queryByRole('button', { name: 'Confirm settlement' })).not.toBeInTheDocument();
+    expect(confirm.queryByRole('list', { name: 'Transfers of the asset leg' })).not.toBeInTheDocument();
+    expect(api.requestsTo('POST /escrow/release')).toHaveLength(0);
+  }
+
+  it('refuses a payout whose fee output, shown and paid alike, goes to an address that is not Covenant’s', async () => {
+    const attacker = p2wpkh(keyOf(6), regtest).address!;
+    await refused(
+      fundedLeg([], {}, { paid: [outputs[0]!, { kind: 'fee', to: attacker, amount: '15000' }] }),
+      'An output marked fee pays an address other than Covenant’s fee address, so it was not signed.',
+    );
+  });
+
+  it('refuses a payout to another address than Ada’s agreed one, or short of the deal’s amount', async () => {
+    const attacker = p2wpkh(keyOf(6), regtest).address!;
+    await refused(
+      fundedLeg([], {}, { paid: [{ kind: 'payout', to: attacker, amount: '149983220' }, outputs[1]!] }),
+      'An output marked payout pays an address other than the receiver’s payout address, so it was not signed.',
+    );
+  });
+
+  it('refuses a network fee beyond the server’s fee rules', async () => {
+    // 100 000 sat less to Ada, the same to the miners: summary and PSBT agree, at "10 sat/vB".
+    await refused(
+      fundedLeg([], {}, { paid: [{ kind: 'payout', to: adaPayout, amount: '149883220' }, outputs[1]!] }),
+      'The network fee is more than Covenant’s fee rules allow, so it was not signed.',
     );
   });
 

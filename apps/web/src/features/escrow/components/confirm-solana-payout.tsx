@@ -5,7 +5,9 @@ import { toast } from 'sonner';
 import { UnlockEscrowKey } from '@/features/escrow-key/components/unlock-escrow-key.js';
 import { solanaEscrowKeyFromSeed } from '@/features/escrow-key/lib/solana-escrow-key.js';
 import type { EscrowLegWithSigning, SolanaLegCustody, SolanaSummary } from '../api/escrow-leg-signing.js';
+import { type ChainView, listedMintOf } from '../api/get-chains.js';
 import { useReleaseEscrow } from '../api/release-escrow.js';
+import { agreedGrossToReceiver, agreedLegTerms, travelChargedToReceiver } from '../lib/agreed-leg-terms.js';
 import {
   checkSolanaPayout,
   type SolanaPayoutExpectation,
@@ -15,17 +17,39 @@ import { approvalSentence } from './approval-sentence.js';
 import type { EscrowViewer } from './escrow-viewer.js';
 import { PayoutTransfers } from './payout-transfers.js';
 
-/** What the message is checked against, or why it cannot be. */
+/** What the message is checked against (the summary, the custody, the deal, the chain), or why it cannot be. */
 function expectationOf(
+  deal: DealWithHistory,
   leg: EscrowLegWithSigning,
   custody: SolanaLegCustody | null,
   summary: SolanaSummary | null,
+  chain: ChainView,
 ): SolanaPayoutExpectation | string {
   if (!summary)
     return 'This payout comes without the summary of what it pays, so it cannot be checked or signed.';
   if (!custody) return 'This leg comes without its custody, so its payout cannot be checked or signed.';
   if (!isTokenSymbol(leg.symbol)) return `This page does not know the token ${leg.symbol}.`;
-  return { summary, custody, decimals: tokenDecimals[leg.symbol], received: leg.received };
+  try {
+    const terms = agreedLegTerms(deal, leg.leg);
+    return {
+      summary,
+      custody,
+      decimals: tokenDecimals[leg.symbol],
+      received: leg.received,
+      depositAddress: leg.deposit_address,
+      expectedMint: listedMintOf([chain], leg.chain, leg.symbol),
+      agreed: {
+        terms,
+        gross: agreedGrossToReceiver(deal, leg.leg, terms, leg.payout?.kind),
+        feeAddress: chain.fee_address,
+        // Travel is paid out of the stable leg; only its release charges the receiver for it.
+        travelCharge:
+          leg.leg === 'stable' && leg.payout?.kind === 'release' ? travelChargedToReceiver(deal) : 0n,
+      },
+    };
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 function refusalOf(message: string, expected: SolanaPayoutExpectation | string): string | null {
@@ -52,6 +76,7 @@ export function ConfirmSolanaPayout({
   custody,
   message,
   summary,
+  chain,
   owed,
 }: {
   deal: DealWithHistory;
@@ -62,20 +87,24 @@ export function ConfirmSolanaPayout({
   custody: SolanaLegCustody | null;
   message: string;
   summary: SolanaSummary | null;
+  /** The SOL entry of `GET /chains` (fee address, mints); undefined while the list loads. */
+  chain: ChainView | undefined;
 }) {
   const release = useReleaseEscrow(deal.id);
   const [signError, setSignError] = useState<string | null>(null);
   const refund = leg.payout?.kind === 'refund';
   const label = refund ? 'Confirm refund' : 'Confirm settlement';
   const titleId = `escrow-confirm-${leg.leg}-title`;
-  const expected = expectationOf(leg, custody, summary);
+  const expected: SolanaPayoutExpectation | string | null = chain
+    ? expectationOf(deal, leg, custody, summary, chain)
+    : null;
   // Checked before the password is asked for: a payout that does not check out is never signable.
-  const refusal = refusalOf(message, expected);
+  const refusal = expected === null ? null : refusalOf(message, expected);
 
   const confirm = (mnemonic: string) => {
     setSignError(null);
     release.reset();
-    if (typeof expected === 'string') return;
+    if (expected === null || typeof expected === 'string') return;
     let signature: string;
     try {
       const key = solanaEscrowKeyFromSeed(mnemonic);
@@ -95,14 +124,17 @@ export function ConfirmSolanaPayout({
   };
 
   const problem = signError ?? (release.isError ? release.error.message : null);
-  const transfers = summary?.transfers ?? leg.payout?.transfers ?? [];
+  // Only transfers checked against the message and the deal are shown.
+  const transfers = expected !== null && !refusal ? (summary?.transfers ?? []) : [];
   return (
     <section aria-labelledby={titleId} className="space-y-4 rounded-lg border border-primary/40 p-4">
       <h3 id={titleId} className="font-medium">
         {label}
       </h3>
       <p className="text-muted text-sm">{approvalSentence(leg, viewer, owed)}</p>
-      <PayoutTransfers deal={deal} viewer={viewer} leg={leg} transfers={transfers} />
+      {transfers.length > 0 ? (
+        <PayoutTransfers deal={deal} viewer={viewer} leg={leg} transfers={transfers} />
+      ) : null}
       <p className="text-sm">
         Network fee <span className="font-medium">none</span>{' '}
         <span className="text-muted">(Covenant pays the Solana network fee, not out of these amounts)</span>
@@ -123,7 +155,11 @@ export function ConfirmSolanaPayout({
           {problem}
         </p>
       ) : null}
-      {refusal ? null : release.isPending ? (
+      {expected === null ? (
+        <p role="status" className="text-muted text-sm">
+          Checking this payout against the deal…
+        </p>
+      ) : refusal ? null : release.isPending ? (
         <p role="status" className="text-muted text-sm">
           Sending your confirmation…
         </p>

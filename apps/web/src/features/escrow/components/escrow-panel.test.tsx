@@ -35,12 +35,39 @@ const addresses = {
   assetDeposit: '0xA55e7000000000000000000000000000000000AA',
   stableDeposit: '0x57AB1e00000000000000000000000000000000BB',
 };
-const typedData = {
-  domain: { name: 'CovenantEscrow', version: '1', chainId: 31337, verifyingContract: addresses.assetDeposit },
-  types: { Payout: [{ name: 'to', type: 'address' }] },
-  primaryType: 'Payout',
-  message: { to: addresses.adaPayout },
-};
+/** The asset leg's payout as the server builds it (`buildEthereumPayout`): Grace's 0.5 ETH released to Ada. */
+function payoutTypedData(
+  message: Record<string, unknown> = {},
+  domain: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    domain: {
+      name: 'CovenantEscrow',
+      version: '1',
+      chainId: 31337,
+      verifyingContract: addresses.assetDeposit,
+      ...domain,
+    },
+    types: {
+      Payout: [
+        { name: 'action', type: 'uint8' },
+        { name: 'recipients', type: 'address[]' },
+        { name: 'amounts', type: 'uint256[]' },
+        { name: 'nonce', type: 'uint256' },
+      ],
+    },
+    primaryType: 'Payout',
+    message: {
+      action: 0,
+      recipients: [addresses.adaPayout],
+      amounts: ['500000000000000000'],
+      nonce: '0',
+      ...message,
+    },
+  };
+}
+const typedData = payoutTypedData();
+const refundTypedData = payoutTypedData({ action: 1, recipients: [], amounts: [] });
 
 type Leg = Record<string, unknown>;
 
@@ -422,6 +449,168 @@ describe('confirming the settlement', () => {
     expect(api.requestsTo('POST /escrow/release')).toHaveLength(0);
   });
 
+  const attacker = '0xBad0000000000000000000000000000000000666';
+
+  /** The funded escrow with `typed` served for the asset leg's release, honest transfers shown beside it. */
+  async function refusedRelease(typed: Record<string, unknown>, reason: string | RegExp) {
+    sign.signEscrowTypedData.mockResolvedValue(signature);
+    const { api } = openDeal('escrow_funded');
+    const escrow = fundedEscrow();
+    escrow.legs[0]!.release_typed_data = typed;
+    api.on('GET /deals/deal-1/escrow', { status: 200, body: escrow });
+    api.on('POST /escrow/release', { status: 202, body: escrow });
+    renderApp('/trading/deals/deal-1', api.server);
+
+    const panel = await escrowPanel();
+    const section = within(
+      (await panel.findByRole('heading', { name: 'Confirm settlement' })).closest('section') as HTMLElement,
+    );
+    const alert = await section.findByRole('alert');
+    expect(alert).toHaveTextContent(reason);
+    expect(alert).toHaveTextContent(
+      'so it was not signed. Do not approve this payout anywhere else; contact support.',
+    );
+    // Neither the password form nor any transfer is offered: nothing can be signed or sent.
+    expect(section.queryByRole('button', { name: 'Confirm settlement' })).not.toBeInTheDocument();
+    expect(section.queryByRole('list', { name: 'Transfers of the asset leg' })).not.toBeInTheDocument();
+    expect(sign.signEscrowTypedData).not.toHaveBeenCalled();
+    expect(api.requestsTo('POST /escrow/release')).toHaveLength(0);
+  }
+
+  it('refuses a release screen serving a SPLIT of the leg to an attacker', async () => {
+    await refusedRelease(
+      payoutTypedData({ action: 2, recipients: [attacker], amounts: ['500000000000000000'] }),
+      'The payout is not the release of this leg',
+    );
+  });
+
+  it('refuses a release to another address than the buyer’s agreed payout address', async () => {
+    await refusedRelease(
+      payoutTypedData({ recipients: [attacker] }),
+      'The payout is not the release of this leg',
+    );
+  });
+
+  it('refuses a release for another amount than the deal’s', async () => {
+    await refusedRelease(
+      payoutTypedData({ amounts: ['400000000000000000'] }),
+      'The payout is not the release of this leg',
+    );
+  });
+
+  it('refuses a release that charges travel on the asset leg', async () => {
+    await refusedRelease(
+      payoutTypedData({ amounts: ['500000000000000000', '1'] }),
+      'The payout is not the release of this leg',
+    );
+  });
+
+  it('refuses a REFUND served on the release screen', async () => {
+    await refusedRelease(
+      payoutTypedData({ action: 1, recipients: [], amounts: [] }),
+      'The payout is not the release of this leg',
+    );
+  });
+
+  it('refuses a payout for another escrow contract', async () => {
+    await refusedRelease(
+      payoutTypedData({}, { verifyingContract: addresses.stableDeposit }),
+      'The payout is for another escrow than this leg’s',
+    );
+  });
+
+  it('refuses a payout bound to another chain id', async () => {
+    await refusedRelease(
+      payoutTypedData({}, { chainId: 1 }),
+      'The payout is for another Ethereum network than this deal’s',
+    );
+  });
+
+  it('refuses a payout whose domain is not the escrow contract’s', async () => {
+    await refusedRelease(
+      payoutTypedData({}, { name: 'USD Coin', version: '2' }),
+      'The payout is not addressed to a Covenant escrow contract',
+    );
+  });
+
+  it('refuses honest typed data shown beside transfers that pay someone else', async () => {
+    sign.signEscrowTypedData.mockResolvedValue(signature);
+    const { api } = openDeal('escrow_funded');
+    const escrow = fundedEscrow();
+    escrow.legs[0]!.payout = {
+      ...releasePayout,
+      transfers: [
+        { kind: 'payout', to: addresses.adaPayout, amount: '499950000000000000' },
+        { kind: 'fee', to: attacker, amount: '50000000000000' },
+      ],
+    };
+    api.on('GET /deals/deal-1/escrow', { status: 200, body: escrow });
+    renderApp('/trading/deals/deal-1', api.server);
+    const panel = await escrowPanel();
+    expect(await panel.findByRole('alert')).toHaveTextContent(
+      'The transfers shown are not the ones the payout makes, so it was not signed.',
+    );
+    expect(panel.queryByRole('button', { name: 'Confirm settlement' })).not.toBeInTheDocument();
+  });
+
+  it('signs a split only as the mediator decided it, and refuses one the page knows no decision for', async () => {
+    const user = userEvent.setup();
+    sign.signEscrowTypedData.mockResolvedValue(signature);
+    // The mediator gave Ada 0.3 ETH of the asset leg and Grace 0.2 back: SPLIT of Ada's gross 0.3 ETH.
+    const split = {
+      ...releasePayout,
+      kind: 'split',
+      source: 'mediator',
+      transfers: [
+        // 0.3 ETH − floor(0.3 ETH / 10 000) = 0.29997 ETH to Ada; 0.00003 ETH fee; 0.2 ETH back to Grace.
+        { kind: 'payout', to: addresses.adaPayout, amount: '299970000000000000' },
+        { kind: 'fee', to: addresses.fee, amount: '30000000000000' },
+        { kind: 'refund', to: addresses.graceRefund, amount: '200000000000000000' },
+      ],
+    };
+    const splitTyped = payoutTypedData({ action: 2, amounts: ['300000000000000000'] });
+    const escrow = fundedEscrow();
+    escrow.legs[0]!.payout = split;
+    escrow.legs[0]!.release_typed_data = splitTyped;
+    const decided = {
+      seq: 9,
+      action: 'dispute_decided',
+      actor_id: 'user-mediator',
+      created_at: '2026-03-05T10:00:00.000Z',
+      details: {
+        decision: 'split',
+        amounts: {
+          asset: { buyer: '300000000000000000', seller: '200000000000000000' },
+          stable: { buyer: '0', seller: '30000000000' },
+        },
+      },
+    };
+
+    const unknown = openDeal('escrow_funded');
+    unknown.api.on('GET /deals/deal-1/escrow', { status: 200, body: escrow });
+    const first = renderApp('/trading/deals/deal-1', unknown.api.server);
+    expect(await (await escrowPanel()).findByRole('alert')).toHaveTextContent(
+      'The payout splits the leg, but this page knows of no mediator’s split on this deal to check it against, so it was not signed.',
+    );
+    first.unmount();
+
+    const known = openDeal('escrow_funded');
+    known.api.on('GET /deals/deal-1', { status: 200, body: { ...known.deal, history: [decided] } });
+    known.api.on('GET /deals/deal-1/escrow', { status: 200, body: escrow });
+    known.api.on('POST /escrow/release', { status: 202, body: escrow });
+    renderApp('/trading/deals/deal-1', known.api.server);
+    const panel = await escrowPanel();
+    const section = within(
+      (await panel.findByRole('heading', { name: 'Confirm settlement' })).closest('section') as HTMLElement,
+    );
+    const transfers = within(await section.findByRole('list', { name: 'Transfers of the asset leg' }));
+    expect(transfers.getByText(/^Pays/)).toHaveTextContent('Pays 0.29997 ETH to ada');
+    expect(transfers.getByText(/^Refunds/)).toHaveTextContent('Refunds 0.2 ETH to you');
+    await user.click(section.getByRole('button', { name: 'Confirm settlement' }));
+    await waitFor(() => expect(known.api.requestsTo('POST /escrow/release')).toHaveLength(1));
+    expect(sign.signEscrowTypedData).toHaveBeenCalledWith('test test test junk', splitTyped);
+  });
+
   it('says a leg is owed once the other leg has been paid out', async () => {
     // The stable leg's payout went out; the asset leg's was built again and awaits an approval.
     const paid = fundedEscrow();
@@ -461,7 +650,7 @@ describe('confirming the settlement', () => {
           state: 'refunding',
           received: '500000000000000000',
           payout: refund,
-          release_typed_data: typedData,
+          release_typed_data: refundTypedData,
         }),
         stableLeg(),
       ]),
@@ -481,6 +670,42 @@ describe('confirming the settlement', () => {
       leg: 'asset',
       signature,
     });
+  });
+
+  it('refuses a RELEASE served on the refund screen', async () => {
+    sign.signEscrowTypedData.mockResolvedValue(signature);
+    const { api } = openDeal('cancelled');
+    const refund = {
+      kind: 'refund',
+      source: 'cancellation',
+      status: 'collecting',
+      transfers: [{ kind: 'refund', to: addresses.graceRefund, amount: '500000000000000000' }],
+      approved_by: [],
+      transaction_hash: null,
+    };
+    api.on('GET /deals/deal-1/escrow', {
+      status: 200,
+      body: escrowView('refunding', [
+        assetLeg({
+          state: 'refunding',
+          received: '500000000000000000',
+          payout: refund,
+          release_typed_data: typedData,
+        }),
+        stableLeg(),
+      ]),
+    });
+    renderApp('/trading/deals/deal-1', api.server);
+
+    const panel = await escrowPanel();
+    const section = within(
+      (await panel.findByRole('heading', { name: 'Confirm refund' })).closest('section') as HTMLElement,
+    );
+    expect(await section.findByRole('alert')).toHaveTextContent(
+      'The payout is not the refund of this leg to its depositor, so it was not signed. Do not approve this payout anywhere else; contact support.',
+    );
+    expect(section.queryByRole('button', { name: 'Confirm refund' })).not.toBeInTheDocument();
+    expect(api.requestsTo('POST /escrow/release')).toHaveLength(0);
   });
 
   it('says why the system cancelled the deal: its settlement window closed', async () => {

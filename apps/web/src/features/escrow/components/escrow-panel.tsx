@@ -155,6 +155,7 @@ function EscrowUnderWay({
           leg={leg}
           owed={otherLegPaid(escrow.legs, leg)}
           typedData={typedData}
+          chain={chains.find((entry) => entry.chain === leg.chain)}
         />
       ))}
       {psbtsToSign.map(({ leg, psbt, summary }) => (
@@ -166,6 +167,7 @@ function EscrowUnderWay({
           owed={otherLegPaid(escrow.legs, leg)}
           psbt={psbt}
           summary={summary}
+          chain={chains.find((entry) => entry.chain === leg.chain)}
         />
       ))}
       {solanaToSign.map(({ leg, message, summary }) => (
@@ -178,6 +180,7 @@ function EscrowUnderWay({
           custody={isSolanaCustody(leg.custody) ? leg.custody : null}
           message={message}
           summary={summary}
+          chain={chains.find((entry) => entry.chain === leg.chain)}
         />
       ))}
       <div className="grid gap-4 lg:grid-cols-2">

@@ -337,6 +337,20 @@ describe('signing a Solana payout', () => {
     expect(api.requestsTo('POST /escrow/release')).toHaveLength(0);
   });
 
+  it('refuses, without asking for the password, a payout whose custody does not recompute the deposit address', async () => {
+    // Message and summary agree, but the leg's deposit address is not the custody's token account.
+    const api = openSolanaDeal('escrow_funded', [
+      fundedLeg({ deposit_address: a.adaUsdcAccount }),
+      ethUsdcLeg({ state: 'funded' }),
+    ]);
+    const confirm = await confirmSection();
+    expect(await confirm.findByRole('alert')).toHaveTextContent(
+      'The deposit address is not the leg’s token account, so the payout was not signed. Contact support.',
+    );
+    expect(confirm.queryByRole('button', { name: 'Confirm settlement' })).not.toBeInTheDocument();
+    expect(api.requestsTo('POST /escrow/release')).toHaveLength(0);
+  });
+
   it('refuses a payout without its summary: there is nothing to check it against', async () => {
     openSolanaDeal('escrow_funded', [
       fundedLeg({ signing_payload: { format: 'solana_message', data: solPayoutMessage } }),

@@ -12,22 +12,53 @@ import {
   usdcPayoutMessage,
   usdcPayoutSummary,
 } from '@/testing/solana-fixtures.js';
-import { checkSolanaPayout, type SolanaPayoutExpectation, signSolanaPayout } from './check-solana-payout.js';
+import {
+  checkSolanaPayout,
+  type SolanaAgreedPayout,
+  type SolanaPayoutExpectation,
+  signSolanaPayout,
+} from './check-solana-payout.js';
 import { systemProgram } from './solana-address.js';
 import { parseLegacyMessage, type SolanaMessage } from './solana-message.js';
 
 const grace = solanaEscrowKeyFromSeed(`${'abandon '.repeat(11)}about`);
+
+/** Grace's asset leg of `amount` released to Ada: what the deal fixes for the payout. */
+function agreed(amount: bigint, changes: Partial<SolanaAgreedPayout> = {}): SolanaAgreedPayout {
+  return {
+    terms: {
+      amount,
+      depositor: 'seller',
+      receiver: 'buyer',
+      receiverPayoutAddress: a.ada,
+      depositorRefundAddress: a.nonce,
+    },
+    gross: amount,
+    feeAddress: a.fee,
+    travelCharge: 0n,
+    ...changes,
+  };
+}
+
+// 250 USDC: fee floor(250 000 000 / 10 000) = 25 000, Ada 249 975 000.
 const usdcLeg: SolanaPayoutExpectation = {
   summary: usdcPayoutSummary,
   custody: usdcCustody,
   decimals: 6,
   received: '250000000',
+  depositAddress: a.usdcTokenAccount,
+  expectedMint: a.usdc,
+  agreed: agreed(250_000_000n),
 };
+// 1.5 SOL: fee floor(1 500 000 000 / 10 000) = 150 000, Ada 1 499 850 000.
 const solLeg: SolanaPayoutExpectation = {
   summary: solPayoutSummary,
   custody: solCustody,
   decimals: 9,
   received: '1500000000',
+  depositAddress: a.wsolAccount,
+  expectedMint: null,
+  agreed: agreed(1_500_000_000n),
 };
 
 /** The fixture message with `change` applied to its parsed form, written back. */
@@ -76,9 +107,12 @@ describe('checkSolanaPayout, token leg', () => {
       ...usdcPayoutSummary,
       transfers: [{ ...usdcPayoutSummary.transfers[0]!, to: a.grace }, usdcPayoutSummary.transfers[1]!],
     };
-    expect(() => checkSolanaPayout(base64.decode(usdcPayoutMessage), { ...usdcLeg, summary })).toThrow(
-      'Transfer 1 of the transaction is not the one shown',
-    );
+    // Even with a deal naming that recipient, the message must pay it.
+    const dealForGrace = agreed(250_000_000n);
+    dealForGrace.terms.receiverPayoutAddress = a.grace;
+    expect(() =>
+      checkSolanaPayout(base64.decode(usdcPayoutMessage), { ...usdcLeg, summary, agreed: dealForGrace }),
+    ).toThrow('Transfer 1 of the transaction is not the one shown');
   });
 
   it('refuses a transfer the summary does not show, and one it shows but the message lacks', () => {
@@ -97,12 +131,15 @@ describe('checkSolanaPayout, token leg', () => {
       message.instructions[3]!.data[9] = 9;
     });
     expect(() => checkSolanaPayout(decimals, usdcLeg)).toThrow('in 9 decimals instead of 6');
-    expect(() =>
-      checkSolanaPayout(base64.decode(usdcPayoutMessage), {
-        ...usdcLeg,
-        custody: { ...usdcCustody, token_account: a.adaUsdcAccount },
-      }),
-    ).toThrow('from an account other than this leg’s');
+    expect(
+      () =>
+        checkSolanaPayout(base64.decode(usdcPayoutMessage), {
+          ...usdcLeg,
+          custody: { ...usdcCustody, token_account: a.adaUsdcAccount },
+          depositAddress: a.adaUsdcAccount,
+        }),
+      // A custody naming another token account no longer recomputes the deposit address: refused first.
+    ).toThrow('The deposit address is not the multisig’s token account for this token');
     expect(() =>
       checkSolanaPayout(base64.decode(usdcPayoutMessage), {
         ...usdcLeg,
@@ -213,6 +250,81 @@ describe('signSolanaPayout', () => {
   });
 });
 
+describe('checkSolanaPayout against the deal', () => {
+  const message = base64.decode(usdcPayoutMessage);
+  const attacker = a.relayer;
+
+  it('refuses a fee transfer to another address than the fee address GET /chains lists, message and summary alike', () => {
+    // The summary names the attacker as "fee"; whatever the message does, the deal says otherwise.
+    const summary = {
+      ...usdcPayoutSummary,
+      transfers: [usdcPayoutSummary.transfers[0]!, { kind: 'fee' as const, to: attacker, amount: '25000' }],
+    };
+    expect(() => checkSolanaPayout(message, { ...usdcLeg, summary })).toThrow(
+      'A transfer marked fee pays an address other than Covenant’s fee address, so it was not signed.',
+    );
+  });
+
+  it('refuses a payout to another address than the receiver’s, a refund to another than the depositor’s', () => {
+    const [payout, fee] = usdcPayoutSummary.transfers;
+    expect(() =>
+      checkSolanaPayout(message, {
+        ...usdcLeg,
+        summary: { ...usdcPayoutSummary, transfers: [{ ...payout!, to: attacker }, fee!] },
+      }),
+    ).toThrow('A transfer marked payout pays an address other than the receiver’s payout address');
+    expect(() =>
+      checkSolanaPayout(message, {
+        ...usdcLeg,
+        summary: { ...usdcPayoutSummary, transfers: [{ kind: 'refund', to: attacker, amount: '250000000' }] },
+        agreed: agreed(250_000_000n, { gross: 0n }),
+      }),
+    ).toThrow('A transfer marked refund pays an address other than the depositor’s refund address');
+  });
+
+  it('refuses amounts other than the deal’s less the 1 bp fee, and a release on a refund screen', () => {
+    // The deal says 300 USDC: the message pays Ada for 250.
+    expect(() => checkSolanaPayout(message, { ...usdcLeg, agreed: agreed(300_000_000n) })).toThrow(
+      'The payout does not pay the receiver the deal’s amount less the 0.01% fee, so it was not signed.',
+    );
+    expect(() =>
+      checkSolanaPayout(message, { ...usdcLeg, agreed: agreed(250_000_000n, { gross: 0n }) }),
+    ).toThrow('The payout does not pay the receiver the deal’s amount');
+    expect(() =>
+      checkSolanaPayout(message, { ...usdcLeg, agreed: agreed(250_000_000n, { gross: null }) }),
+    ).toThrow('knows of no decision that gives it anything');
+  });
+
+  it('takes the receiver’s travel charge off its payout, exactly', () => {
+    // A release of 250 005 000 charging 5 000 for travel: fee floor(250 005 000 / 10 000) = 25 000,
+    // Ada 250 005 000 − 25 000 − 5 000 = 249 975 000, as the fixture message pays.
+    expect(() =>
+      checkSolanaPayout(message, { ...usdcLeg, agreed: agreed(250_005_000n, { travelCharge: 5_000n }) }),
+    ).not.toThrow();
+    // One base unit more or less of charge is not what the message pays.
+    for (const travelCharge of [4_999n, 5_001n]) {
+      expect(() =>
+        checkSolanaPayout(message, { ...usdcLeg, agreed: agreed(250_005_000n, { travelCharge }) }),
+      ).toThrow('The payout does not pay the receiver the deal’s amount');
+    }
+  });
+
+  it('refuses a custody that does not recompute the deposit address, or another mint than the listed one', () => {
+    expect(() => checkSolanaPayout(message, { ...usdcLeg, depositAddress: a.adaUsdcAccount })).toThrow(
+      'The deposit address is not the leg’s token account, so the payout was not signed.',
+    );
+    expect(() => checkSolanaPayout(message, { ...usdcLeg, expectedMint: a.relayer })).toThrow(
+      'The leg’s token is not the one Covenant lists for this symbol, so the payout was not signed.',
+    );
+  });
+
+  it('refuses a settlement without the deal to check it against', () => {
+    expect(() => checkSolanaPayout(message, { ...usdcLeg, agreed: null })).toThrow(
+      'This payout cannot be checked against the deal, so it was not signed.',
+    );
+  });
+});
+
 describe('checkSolanaPayout, a travel payment (part of a token leg)', () => {
   // The fixture's first transfer alone, its account creation kept, without the second transfer and the close.
   const travelMessage = altered(usdcPayoutMessage, (message) => {
@@ -223,6 +335,7 @@ describe('checkSolanaPayout, a travel payment (part of a token leg)', () => {
   const travelLeg: SolanaPayoutExpectation = {
     ...usdcLeg,
     partial: true,
+    agreed: null,
     summary: {
       ...usdcPayoutSummary,
       transfers: [{ kind: 'travel' as never, to: first.to, amount: first.amount }],

@@ -1,6 +1,9 @@
+import { platformFee } from '@covenant/domain';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58, base64 } from '@scure/base';
-import type { SolanaLegCustody, SolanaSummary } from '../api/escrow-leg-signing.js';
+import type { PsbtTransfer, SolanaLegCustody, SolanaSummary } from '../api/escrow-leg-signing.js';
+import type { AgreedLegTerms } from './agreed-leg-terms.js';
+import { checkSolanaCustody } from './check-solana-custody.js';
 import {
   associatedTokenAddress,
   associatedTokenProgram,
@@ -23,6 +26,26 @@ export interface SolanaPayoutExpectation {
    * the leg's account open (closing it would empty the escrow).
    */
   partial?: boolean;
+  /** The leg's deposit address: the custody must recompute it (`checkSolanaCustody`). */
+  depositAddress: string;
+  /** The mint `GET /chains` lists for the leg's symbol (null for SOL); undefined when it lists none. */
+  expectedMint?: string | null;
+  /**
+   * What the deal fixes for a settlement or refund of the leg; null only for a travel payment
+   * (`partial`), which is checked against its quote instead.
+   */
+  agreed: SolanaAgreedPayout | null;
+}
+
+/** A Solana settlement's transfers as the deal the user agreed to makes them. */
+export interface SolanaAgreedPayout {
+  terms: AgreedLegTerms;
+  /** What the receiver gets before the fee (`agreedGrossToReceiver`); null: nothing may go to it. */
+  gross: bigint | null;
+  /** The SOL `fee_address` of `GET /chains`. */
+  feeAddress: string;
+  /** What a release takes off the receiver's payout for travel paid out of the leg (`travelChargedToReceiver`); 0n otherwise. */
+  travelCharge: bigint;
 }
 
 /** A transfer as the message makes it: to a wallet (a token transfer's ATA mapped back to its owner). */
@@ -39,19 +62,72 @@ function u64(data: Uint8Array, offset: number): bigint {
 }
 
 /**
+ * Checks the summary's transfers against the deal: each goes where its kind must (the payout to the
+ * receiver's agreed payout address, the fee to the fee address `GET /chains` lists, a refund to the
+ * depositor's agreed refund address), the fee is exactly `floor(gross / 10 000)` and the payout
+ * `gross − fee − travel charge` (the relayer pays the network fee, so nothing else comes off), as
+ * the server's settlement plan makes them. A summary the message matches is then what the deal says.
+ */
+function checkAgainstDeal(summary: SolanaSummary, agreed: SolanaAgreedPayout): void {
+  const { terms, feeAddress } = agreed;
+  const destinations: Record<PsbtTransfer['kind'], [string, string]> = {
+    payout: [terms.receiverPayoutAddress, 'the receiver’s payout address'],
+    fee: [feeAddress, 'Covenant’s fee address'],
+    refund: [terms.depositorRefundAddress, 'the depositor’s refund address'],
+  };
+  for (const transfer of summary.transfers) {
+    const [destination, named] = destinations[transfer.kind] ?? ['', 'the deal’s'];
+    if (transfer.to !== destination) {
+      throw new Error(`A transfer marked ${transfer.kind} pays an address other than ${named}, ${notSigned}`);
+    }
+  }
+  const amounts = (kind: PsbtTransfer['kind']) =>
+    summary.transfers.filter((transfer) => transfer.kind === kind).map((transfer) => BigInt(transfer.amount));
+  const gross = agreed.gross ?? 0n;
+  const fee = platformFee(gross);
+  const [payout = 0n, ...morePayouts] = amounts('payout');
+  const [paidFee = 0n, ...moreFees] = amounts('fee');
+  if (agreed.gross === null && (payout > 0n || paidFee > 0n)) {
+    throw new Error(
+      `The payout pays the receiver, but this page knows of no decision that gives it anything, ${notSigned}`,
+    );
+  }
+  if (
+    morePayouts.length > 0 ||
+    moreFees.length > 0 ||
+    paidFee !== fee ||
+    payout !== gross - fee - agreed.travelCharge
+  ) {
+    throw new Error(
+      `The payout does not pay the receiver the deal’s amount less the 0.01% fee, ${notSigned}`,
+    );
+  }
+}
+
+/**
  * Checks that a Solana payout message does exactly what its summary shows, and nothing else, before
  * the user's key signs it: it advances the leg's nonce, then (token leg) creates the recipients'
  * token accounts, moves the token from the leg's account by the multisig, one TransferChecked per
  * transfer shown, to the associated token account of each recipient, and closes the leg's account;
  * or (SOL leg) closes the leg's wrapped-SOL account to the fee payer, which pays each transfer
- * shown, all of what the leg received. Any other program or instruction, or an amount or recipient
- * not as shown, is refused with the reason. Answers the parsed message.
+ * shown, all of what the leg received. Before that, the custody must recompute the deposit address
+ * and (but for a travel payment) the summary must be what the deal makes (`checkAgainstDeal`). Any
+ * other program or instruction, or an amount or recipient not as shown, is refused with the reason.
+ * Answers the parsed message.
  */
 export function checkSolanaPayout(
   messageBytes: Uint8Array,
   expected: SolanaPayoutExpectation,
 ): SolanaMessage {
   const { summary, custody, decimals } = expected;
+  const custodyCheck = checkSolanaCustody(expected.depositAddress, custody, expected.expectedMint);
+  if (!custodyCheck.ok) {
+    throw new Error(`${custodyCheck.reason.replace(/\.$/, '')}, so the payout was not signed.`);
+  }
+  if (expected.agreed) checkAgainstDeal(summary, expected.agreed);
+  else if (!expected.partial) {
+    throw new Error(`This payout cannot be checked against the deal, ${notSigned}`);
+  }
   const message = parseLegacyMessage(messageBytes);
   const feePayer = message.accountKeys[0];
   const sol = custody.mint === nativeMint;

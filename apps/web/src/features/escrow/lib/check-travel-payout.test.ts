@@ -25,21 +25,31 @@ function typed(message: Record<string, unknown> = {}, contract = escrow): TypedD
 describe('checkTravelTypedData', () => {
   it('accepts the TRAVEL action paying the quote’s provider exactly', () => {
     expect(() =>
-      checkTravelTypedData(typed(), quote, escrow.toUpperCase().replace('0X', '0x')),
+      checkTravelTypedData(typed(), quote, escrow.toUpperCase().replace('0X', '0x'), 31337),
     ).not.toThrow();
   });
 
   it('refuses a release, another payee, another amount or another escrow', () => {
-    expect(() => checkTravelTypedData(typed({ action: 0 }), quote, escrow)).toThrow('not a travel payment');
-    expect(() => checkTravelTypedData(typed({ recipients: [escrow] }), quote, escrow)).toThrow(
+    expect(() => checkTravelTypedData(typed({ action: 0 }), quote, escrow, 31337)).toThrow(
+      'not a travel payment',
+    );
+    expect(() => checkTravelTypedData(typed({ recipients: [escrow] }), quote, escrow, 31337)).toThrow(
       'someone other than the quote’s provider',
     );
     expect(() =>
-      checkTravelTypedData(typed({ recipients: [payee, payee], amounts: ['1', '1'] }), quote, escrow),
+      checkTravelTypedData(typed({ recipients: [payee, payee], amounts: ['1', '1'] }), quote, escrow, 31337),
     ).toThrow('someone other than the quote’s provider');
-    expect(() => checkTravelTypedData(typed({ amounts: ['250000001'] }), quote, escrow)).toThrow(
+    expect(() => checkTravelTypedData(typed({ amounts: ['250000001'] }), quote, escrow, 31337)).toThrow(
       'another amount than the quote',
     );
-    expect(() => checkTravelTypedData(typed({}, payee), quote, escrow)).toThrow('another escrow');
+    expect(() => checkTravelTypedData(typed({}, payee), quote, escrow, 31337)).toThrow('another escrow');
+  });
+
+  it('refuses a travel payment bound to another chain id, or when the chain id is not known', () => {
+    // Signed for chain 1, it could be replayed there against an escrow at the same address.
+    expect(() => checkTravelTypedData(typed(), quote, escrow, 1)).toThrow(
+      'The payout is for another Ethereum network than this deal’s, so it was not signed.',
+    );
+    expect(() => checkTravelTypedData(typed(), quote, escrow, undefined)).toThrow('another Ethereum network');
   });
 });

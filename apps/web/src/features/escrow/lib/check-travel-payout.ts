@@ -14,18 +14,22 @@ const travelAction = 3;
 
 /**
  * Checks the EIP-712 payout the buyer is asked to sign for a travel quote before the key signs it:
- * the TRAVEL action of this leg's escrow contract, one recipient, the quote's payee, and exactly the
- * quote's amount. Anything else (a release, another address, another amount, another contract) is
- * refused with the reason.
+ * the TRAVEL action of this leg's escrow contract on the chain id the app knows for Ethereum
+ * (`GET /chains`), one recipient, the quote's payee, and exactly the quote's amount. Anything else
+ * (a release, another address, another amount, another contract or chain) is refused with the reason.
  */
 export function checkTravelTypedData(
   typedData: TypedDataJson,
   quote: TravelQuoteExpectation,
   escrowAddress: string,
+  chainId: number | undefined,
 ): void {
   const { message, domain } = typedData;
   if (domain.verifyingContract.toLowerCase() !== escrowAddress.toLowerCase()) {
     throw new Error(`The payout is for another escrow than this deal’s stable leg, ${notSigned}`);
+  }
+  if (chainId === undefined || domain.chainId !== chainId) {
+    throw new Error(`The payout is for another Ethereum network than this deal’s, ${notSigned}`);
   }
   if (message.action !== travelAction) {
     throw new Error(`The payout is not a travel payment (it would settle the leg), ${notSigned}`);
@@ -56,6 +60,7 @@ export function checkTravelSolanaMessage(
   custody: SolanaLegCustody,
   decimals: number,
   quote: TravelQuoteExpectation,
+  depositAddress: string,
 ): void {
   const [transfer, ...others] = summary.transfers;
   if (
@@ -67,5 +72,13 @@ export function checkTravelSolanaMessage(
   ) {
     throw new Error(`The payment shown is not the quote’s, ${notSigned}`);
   }
-  checkSolanaPayout(messageBytes, { summary, custody, decimals, received: '0', partial: true });
+  checkSolanaPayout(messageBytes, {
+    summary,
+    custody,
+    decimals,
+    received: '0',
+    partial: true,
+    depositAddress,
+    agreed: null,
+  });
 }
