@@ -213,8 +213,11 @@ describe('funding a Bitcoin leg in parts, and money arriving after it settled', 
     // 0.05 BTC = 5_000_000 sats paid by mistake after settlement.
     await btc().pay(deposit.asset, 5_000_000n);
     await net.settle(async () => (await assetLeg(dealId, net.buyer)).signing_payload !== null);
-    // Either party may approve: its destination is fixed. Both are asked; the buyer does it.
-    expect((await assetLeg(dealId, net.seller)).signing_payload).not.toBeNull();
+    // Either party may approve: its destination is fixed. Both are asked; the buyer does it. The leg
+    // still shows its release; what the payload approves is a refund.
+    const sellersView = await assetLeg(dealId, net.seller);
+    expect(sellersView.signing_payload).not.toBeNull();
+    expect([sellersView.payout?.kind, sellersView.signing_kind]).toEqual(['release', 'refund']);
     const signed = await approvePsbt(net.buyer, dealId, 'asset');
     const networkFee = BigInt(signed.summary.network_fee);
     expect(signed.summary.outputs).toEqual([

@@ -91,6 +91,7 @@ export async function escrowStatusView(
           ? { format: 'eip712', data: awaiting.signingPayload }
           : (unsignedPayoutOf(awaiting, party).signingPayload as Record<string, unknown>)
         : null,
+      signing_kind: awaiting?.kind ?? null,
       signer,
       custody: row.custody ?? null,
     };

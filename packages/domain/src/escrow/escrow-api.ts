@@ -137,6 +137,13 @@ export const escrowStatusLegSchema = z.object({
         '`{format: "eip712", data: <typed data>}` on Ethereum (post the signature as `signature`), ' +
         '`{format: "psbt", data: <base64 PSBT>, summary}` on Bitcoin (post the signed PSBT as `psbt`)',
     ),
+  signing_kind: z
+    .enum(escrowPayoutKinds)
+    .nullable()
+    .optional()
+    .describe(
+      'The kind of the payout signing_payload approves: after the leg’s own payout, a late deposit’s return is a refund whatever `payout.kind` says',
+    ),
   signer: z
     .string()
     .nullable()

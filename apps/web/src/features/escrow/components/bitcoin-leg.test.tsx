@@ -366,6 +366,46 @@ describe('signing a Bitcoin payout', () => {
     );
   });
 
+  it('offers the return of a deposit that came after the release as the refund it is, to Grace’s agreed refund address', async () => {
+    // 50 000 sat arrived after the release: 49 000 back to Grace, 1 000 to the miners (one input, one
+    // P2WPKH output: 146 vB at most at 10 sat/vB = 1 460 sat allowed).
+    const returned = [{ kind: 'refund', to: graceRefund, amount: '49000' }];
+    const api = openBitcoinDeal(
+      'completed',
+      [
+        btcLeg({
+          state: 'released',
+          received: '150000000',
+          confirmations: 2,
+          payout: {
+            kind: 'release',
+            source: 'settlement',
+            status: 'confirmed',
+            transfers: outputs,
+            approved_by: ['seller', 'platform'],
+            transaction_hash: 'bb'.repeat(32),
+          },
+          signing_kind: 'refund',
+          signer: hex.encode(grace),
+          signing_payload: {
+            format: 'psbt',
+            data: payoutPsbt(returned, 50_000n),
+            summary: { outputs: returned, network_fee: '1000', fee_rate_sat_vb: 10, dust_folded: [] },
+          },
+        }),
+        usdcLeg({ state: 'released' }),
+      ],
+      'settled',
+    );
+    const panel = within(await screen.findByRole('region', { name: 'Escrow' }));
+    const confirm = within(
+      (await panel.findByRole('heading', { name: 'Confirm refund' })).closest('section') as HTMLElement,
+    );
+    expect(await confirm.findByRole('button', { name: 'Confirm refund' })).toBeInTheDocument();
+    expect(confirm.queryByRole('alert')).not.toBeInTheDocument();
+    expect(api.requestsTo('POST /escrow/release')).toHaveLength(0);
+  });
+
   it('shows, once settled, what the transaction paid and the network fee it left to the miners', async () => {
     const released = {
       kind: 'release',

@@ -10,7 +10,7 @@ import { formatDealAmount } from '@/features/trading/components/format-deal-amou
 import { type EscrowLegWithSigning, isBitcoinCustody, type PsbtSummary } from '../api/escrow-leg-signing.js';
 import type { ChainView } from '../api/get-chains.js';
 import { useReleaseEscrow } from '../api/release-escrow.js';
-import { agreedGrossToReceiver, agreedLegTerms } from '../lib/agreed-leg-terms.js';
+import { agreedGrossToReceiver, agreedLegTerms, signingKindOf } from '../lib/agreed-leg-terms.js';
 import {
   type BitcoinPayoutExpectation,
   checkBitcoinPayout,
@@ -33,7 +33,7 @@ function expectationOf(
       custody: isBitcoinCustody(leg.custody) ? leg.custody : null,
       feeAddress: chain?.fee_address,
       terms,
-      gross: agreedGrossToReceiver(deal, leg.leg, terms, leg.payout?.kind),
+      gross: agreedGrossToReceiver(deal, leg.leg, terms, signingKindOf(leg)),
     };
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
@@ -83,7 +83,7 @@ export function ConfirmBitcoinPayout({
 }) {
   const release = useReleaseEscrow(deal.id);
   const [signError, setSignError] = useState<string | null>(null);
-  const refund = leg.payout?.kind === 'refund';
+  const refund = signingKindOf(leg) === 'refund';
   const label = refund ? 'Confirm refund' : 'Confirm settlement';
   const titleId = `escrow-confirm-${leg.leg}-title`;
   const expected = expectationOf(deal, leg, chain);

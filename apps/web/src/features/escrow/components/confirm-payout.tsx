@@ -5,6 +5,7 @@ import { UnlockEscrowKey } from '@/features/escrow-key/components/unlock-escrow-
 import { signEscrowTypedData } from '@/features/escrow-key/lib/escrow-seed.js';
 import type { ChainView } from '../api/get-chains.js';
 import { useReleaseEscrow } from '../api/release-escrow.js';
+import { signingKindOf } from '../lib/agreed-leg-terms.js';
 import { checkEthereumPayout } from '../lib/check-ethereum-payout.js';
 import { approvalSentence } from './approval-sentence.js';
 import type { EscrowViewer } from './escrow-viewer.js';
@@ -52,7 +53,7 @@ export function ConfirmPayout({
 }) {
   const release = useReleaseEscrow(deal.id);
   const [signError, setSignError] = useState<string | null>(null);
-  const refund = leg.payout?.kind === 'refund';
+  const refund = signingKindOf(leg) === 'refund';
   const label = refund ? 'Confirm refund' : 'Confirm settlement';
   const titleId = `escrow-confirm-${leg.leg}-title`;
   // Checked before the password is asked for: a payout that does not match the deal is never signable.

@@ -7,7 +7,12 @@ import { solanaEscrowKeyFromSeed } from '@/features/escrow-key/lib/solana-escrow
 import type { EscrowLegWithSigning, SolanaLegCustody, SolanaSummary } from '../api/escrow-leg-signing.js';
 import { type ChainView, listedMintOf } from '../api/get-chains.js';
 import { useReleaseEscrow } from '../api/release-escrow.js';
-import { agreedGrossToReceiver, agreedLegTerms, travelChargedToReceiver } from '../lib/agreed-leg-terms.js';
+import {
+  agreedGrossToReceiver,
+  agreedLegTerms,
+  signingKindOf,
+  travelChargedToReceiver,
+} from '../lib/agreed-leg-terms.js';
 import {
   checkSolanaPayout,
   type SolanaPayoutExpectation,
@@ -40,11 +45,11 @@ function expectationOf(
       expectedMint: listedMintOf([chain], leg.chain, leg.symbol),
       agreed: {
         terms,
-        gross: agreedGrossToReceiver(deal, leg.leg, terms, leg.payout?.kind),
+        gross: agreedGrossToReceiver(deal, leg.leg, terms, signingKindOf(leg)),
         feeAddress: chain.fee_address,
         // Travel is paid out of the stable leg; only its release charges the receiver for it.
         travelCharge:
-          leg.leg === 'stable' && leg.payout?.kind === 'release' ? travelChargedToReceiver(deal) : 0n,
+          leg.leg === 'stable' && signingKindOf(leg) === 'release' ? travelChargedToReceiver(deal) : 0n,
       },
     };
   } catch (error) {
@@ -92,7 +97,7 @@ export function ConfirmSolanaPayout({
 }) {
   const release = useReleaseEscrow(deal.id);
   const [signError, setSignError] = useState<string | null>(null);
-  const refund = leg.payout?.kind === 'refund';
+  const refund = signingKindOf(leg) === 'refund';
   const label = refund ? 'Confirm refund' : 'Confirm settlement';
   const titleId = `escrow-confirm-${leg.leg}-title`;
   const expected: SolanaPayoutExpectation | string | null = chain

@@ -63,7 +63,10 @@ export function EscrowPanel({ deal, viewerId }: { deal: DealWithHistory; viewerI
         ) : !escrow.data ? (
           <Spinner label="Loading the escrow" />
         ) : escrow.data.status === 'settled' || escrow.data.status === 'refunded' ? (
-          <EscrowCompleted deal={deal} viewer={viewer} escrow={escrow.data} chains={chains.data ?? []} />
+          <div className="space-y-6">
+            <PayoutsToSign deal={deal} viewer={viewer} escrow={escrow.data} chains={chains.data ?? []} />
+            <EscrowCompleted deal={deal} viewer={viewer} escrow={escrow.data} chains={chains.data ?? []} />
+          </div>
         ) : (
           <EscrowUnderWay deal={deal} viewer={viewer} escrow={escrow.data} chains={chains.data ?? []} />
         )}
@@ -106,7 +109,13 @@ function payoutNote(escrow: EscrowStatusView, viewer: EscrowViewer): string | nu
   return null;
 }
 
-function EscrowUnderWay({
+/**
+ * The payouts awaiting the viewer's approval, each checked against the deal before it can be signed:
+ * a leg's own payout while the escrow is under way, and once it has settled, the return of money
+ * that reached a leg afterwards (a Bitcoin or Solana token leg's `late_deposit` refund, which a party
+ * approves).
+ */
+function PayoutsToSign({
   deal,
   viewer,
   escrow,
@@ -117,8 +126,6 @@ function EscrowUnderWay({
   escrow: EscrowStatusView;
   chains: readonly ChainView[];
 }) {
-  const devFund = useDevFund(deal.id);
-  const note = payoutNote(escrow, viewer);
   const toSign = escrow.legs.flatMap((leg) =>
     leg.release_typed_data ? [{ leg, typedData: leg.release_typed_data }] : [],
   );
@@ -132,21 +139,8 @@ function EscrowUnderWay({
     const payload = solanaMessageToSign(leg);
     return payload ? [{ leg, ...payload }] : [];
   });
-  const onDevnet = (chain: string) => chains.some((c) => c.chain === chain && c.rpc_url !== undefined);
-  // Until the settlement is on its way, a funded deal runs against its settlement window.
-  const settling = legs.some(
-    (leg) => leg.payout?.status === 'submitting' || leg.payout?.status === 'submitted',
-  );
   return (
-    <div className="space-y-6">
-      {deal.status === 'escrow_funded' && escrow.status === 'funded' && escrow.settle_by && !settling ? (
-        <SettlementCountdown settleBy={escrow.settle_by} />
-      ) : null}
-      {note ? (
-        <p role="status" className="font-medium text-primary">
-          {note}
-        </p>
-      ) : null}
+    <>
       {toSign.map(({ leg, typedData }) => (
         <ConfirmPayout
           key={leg.leg}
@@ -183,6 +177,40 @@ function EscrowUnderWay({
           chain={chains.find((entry) => entry.chain === leg.chain)}
         />
       ))}
+    </>
+  );
+}
+
+function EscrowUnderWay({
+  deal,
+  viewer,
+  escrow,
+  chains,
+}: {
+  deal: DealWithHistory;
+  viewer: EscrowViewer;
+  escrow: EscrowStatusView;
+  chains: readonly ChainView[];
+}) {
+  const devFund = useDevFund(deal.id);
+  const note = payoutNote(escrow, viewer);
+  const legs: readonly EscrowLegWithSigning[] = escrow.legs.map(legWithSigning);
+  const onDevnet = (chain: string) => chains.some((c) => c.chain === chain && c.rpc_url !== undefined);
+  // Until the settlement is on its way, a funded deal runs against its settlement window.
+  const settling = legs.some(
+    (leg) => leg.payout?.status === 'submitting' || leg.payout?.status === 'submitted',
+  );
+  return (
+    <div className="space-y-6">
+      {deal.status === 'escrow_funded' && escrow.status === 'funded' && escrow.settle_by && !settling ? (
+        <SettlementCountdown settleBy={escrow.settle_by} />
+      ) : null}
+      {note ? (
+        <p role="status" className="font-medium text-primary">
+          {note}
+        </p>
+      ) : null}
+      <PayoutsToSign deal={deal} viewer={viewer} escrow={escrow} chains={chains} />
       <div className="grid gap-4 lg:grid-cols-2">
         {legs.map((leg) => (
           <EscrowLegCard

@@ -83,3 +83,15 @@ export function travelChargedToReceiver(deal: Pick<DealWithHistory, 'history'>):
       0n,
     );
 }
+
+/**
+ * The kind of the payout a leg's `signing_payload` approves, which its checks must hold it to: the
+ * server's `signing_kind` (after the leg's own payout, a late deposit's return is a refund while
+ * `payout.kind` still says release), else the leg's own payout's.
+ */
+export function signingKindOf(leg: {
+  signing_kind?: string | null;
+  payout: { kind: string } | null;
+}): string | undefined {
+  return leg.signing_kind ?? leg.payout?.kind;
+}

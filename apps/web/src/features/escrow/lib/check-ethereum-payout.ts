@@ -5,7 +5,12 @@ import {
   type TypedDataJson,
 } from '@covenant/domain';
 import { isAddress } from 'viem';
-import { agreedLegTerms, mediatorSplitShare, travelChargedToReceiver } from './agreed-leg-terms.js';
+import {
+  agreedLegTerms,
+  mediatorSplitShare,
+  signingKindOf,
+  travelChargedToReceiver,
+} from './agreed-leg-terms.js';
 
 type Transfer = NonNullable<EscrowStatusLegView['payout']>['transfers'][number];
 
@@ -108,7 +113,8 @@ export function checkEthereumPayout(
     signed.amounts.join() === amounts.join();
   let gross = 0n;
   let charge = 0n;
-  if (payout.kind === 'release') {
+  const kind = signingKindOf(leg);
+  if (kind === 'release') {
     // Travel is paid out of the stable leg only; the release charges its receiver exactly its share.
     charge = leg.leg === 'stable' ? travelChargedToReceiver(deal) : 0n;
     if (
@@ -120,11 +126,11 @@ export function checkEthereumPayout(
       );
     }
     gross = terms.amount;
-  } else if (payout.kind === 'refund') {
+  } else if (kind === 'refund') {
     if (!pays(escrowPayoutActions.refund, [], [])) {
       throw new Error(`The payout is not the refund of this leg to its depositor, ${notSigned}`);
     }
-  } else if (payout.kind === 'split') {
+  } else if (kind === 'split') {
     const share = mediatorSplitShare(deal, leg.leg, terms.receiver);
     if (share === null) {
       throw new Error(
