@@ -27,7 +27,9 @@ export interface NewTradeFailure {
     | 'asset_amount'
     | 'stable_amount'
     | 'amount_too_large'
-    | 'tier_limit';
+    | 'tier_limit'
+    | 'counterparty_kyc'
+    | 'counterparty_tier_limit';
   /** The toast the web app shows, word for word from the spec. */
   title: string;
   message: string;
@@ -107,6 +109,46 @@ export function validateNewTrade(input: NewTradeInput): NewTradeFailure | null {
         limit_usd: profile.tierLimitUsd.toString(),
         value_usd: usdValueOf(input.stableAmount, input.stableSymbol),
       },
+    );
+  }
+  return null;
+}
+
+/** What the rules read of the other party to a trade. */
+export interface CounterpartyStanding {
+  kycCompleted: boolean;
+  /** Whole dollars; null when no limit is known, which blocks trading like missing KYC does. */
+  tierLimitUsd: bigint | null;
+}
+
+/**
+ * The counterparty's side of a trade the caller proposes or accepts: it must have completed KYC and
+ * the stable leg must fit its tier limit too, or a Basic trader could be drawn into a deal its own
+ * KYC does not cover. The answers name neither the counterparty's tier nor its limit (an
+ * Institutional limit is set for that trader alone by compliance); the caller learns only which
+ * party's limit the trade exceeds, and its value.
+ */
+export function validateCounterparty(
+  counterparty: CounterpartyStanding | null,
+  stableSymbol: StableSymbol,
+  stableAmount: bigint,
+): NewTradeFailure | null {
+  if (!counterparty?.kycCompleted || counterparty.tierLimitUsd === null) {
+    return fail(
+      'counterparty_kyc',
+      'KYC Required',
+      'Your counterparty has not completed KYC verification.',
+      'KYC_REQUIRED',
+      { party: 'counterparty' },
+    );
+  }
+  if (exceedsTierLimit(stableAmount, stableSymbol, counterparty.tierLimitUsd)) {
+    return fail(
+      'counterparty_tier_limit',
+      'Tier Limit Exceeded',
+      'This trade exceeds your counterparty’s tier limit per transaction.',
+      'TIER_LIMIT_EXCEEDED',
+      { party: 'counterparty', value_usd: usdValueOf(stableAmount, stableSymbol) },
     );
   }
   return null;

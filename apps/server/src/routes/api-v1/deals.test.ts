@@ -124,10 +124,11 @@ describe('POST /api/v1/deals', () => {
     expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED', message });
   });
 
-  it('allows exactly 1,000,000 on a side (institutional limit permitting)', async () => {
+  it('allows exactly 1,000,000 on a side (institutional limits permitting)', async () => {
     const whale = await createTestTrader(app, { tradingTier: 'institutional', tierLimitUsd: '5000000' });
+    const otherWhale = await createTestTrader(app, { tradingTier: 'institutional', tierLimitUsd: '5000000' });
     const response = await call('POST', '/api/v1/deals', whale.token, {
-      ...newDeal(seller.id),
+      ...newDeal(otherWhale.id),
       asset_amount: '100000000000000', // 1000000 WBTC = 10^6 × 10^8 base units
       stable_amount: '1000000000000', // 1000000 USDC = 10^6 × 10^6
     });
@@ -193,6 +194,28 @@ describe('POST /api/v1/deals', () => {
       message: 'This trade exceeds your Basic tier limit of $10,000 per transaction.',
       details: { tier: 'basic', limit_usd: '10000', value_usd: '10000.000001' },
     });
+  });
+
+  it('holds the deal to the counterparty’s tier limit too, without naming it', async () => {
+    // An Enhanced buyer ($100,000) naming a Basic seller ($10,000) for $50,000 = 50000 × 10^6 USDC.
+    const basicSeller = await createTestTrader(app, { tradingTier: 'basic' });
+    const over = await call('POST', '/api/v1/deals', buyer.token, {
+      ...newDeal(basicSeller.id),
+      stable_amount: '50000000000',
+    });
+    expect(over.statusCode, over.body).toBe(422);
+    expect(over.json().error).toMatchObject({
+      code: 'TIER_LIMIT_EXCEEDED',
+      message: 'This trade exceeds your counterparty’s tier limit per transaction.',
+      details: { party: 'counterparty', value_usd: '50000' },
+    });
+    expect(over.json().error.details).not.toHaveProperty('tier');
+    expect(over.json().error.details).not.toHaveProperty('limit_usd');
+    const atLimit = await call('POST', '/api/v1/deals', buyer.token, {
+      ...newDeal(basicSeller.id),
+      stable_amount: '10000000000', // $10,000.00 exactly
+    });
+    expect(atLimit.statusCode, atLimit.body).toBe(201);
   });
 
   it('refuses malformed bodies with field details', async () => {
