@@ -146,6 +146,15 @@ export type DealCis = z.infer<typeof dealCisSchema>;
 
 export const attachDealCisSchema = z.object({ cis_id: z.uuid() });
 
-export const rejectDealCisSchema = z.object({
+/**
+ * Approving the counterparty's CIS names the sheet the reviewer read: a pending or rejected sheet may
+ * be replaced meanwhile, and the review must not pass to a sheet nobody has seen.
+ */
+export const approveDealCisSchema = z.object({
+  cis_id: z.uuid().describe('The id of the counterparty’s sheet you reviewed (the one attached now)'),
+});
+
+/** Rejecting names the sheet too, with what is wrong with it. */
+export const rejectDealCisSchema = approveDealCisSchema.extend({
   comment: multiLineText().min(1, 'Say what is wrong with the sheet').max(2000, 'At most 2000 characters'),
 });

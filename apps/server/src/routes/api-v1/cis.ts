@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { attachDealCisSchema, cisSheetSchema, dealCisSchema, rejectDealCisSchema } from '@covenant/domain';
+import {
+  approveDealCisSchema,
+  attachDealCisSchema,
+  cisSheetSchema,
+  dealCisSchema,
+  rejectDealCisSchema,
+} from '@covenant/domain';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -147,13 +153,19 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['CIS'],
         summary: "Approve the counterparty's CIS; when both are approved the deal becomes cis_submitted",
+        description:
+          'cis_id names the sheet you reviewed: if the counterparty has attached another since, the answer ' +
+          'is 409 CONFLICT (reason cis_changed) and nothing is approved.',
         params: idParams,
-        body: z.object({}).nullish(),
+        body: approveDealCisSchema,
         response: { 200: dealCisSchema },
       },
     },
     async (request) =>
-      reviewDealCis(deps, principalOf(request).userId, request.params.id, { verdict: 'approved' }),
+      reviewDealCis(deps, principalOf(request).userId, request.params.id, {
+        verdict: 'approved',
+        cisId: request.body.cis_id,
+      }),
   );
 
   routes.post(
@@ -163,6 +175,9 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['CIS'],
         summary: "Reject the counterparty's CIS with a comment; it may attach another",
+        description:
+          'cis_id names the sheet you reviewed: if the counterparty has attached another since, the answer ' +
+          'is 409 CONFLICT (reason cis_changed) and nothing is rejected.',
         params: idParams,
         body: rejectDealCisSchema,
         response: { 200: dealCisSchema },
@@ -171,6 +186,7 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
     async (request) =>
       reviewDealCis(deps, principalOf(request).userId, request.params.id, {
         verdict: 'rejected',
+        cisId: request.body.cis_id,
         comment: request.body.comment,
       }),
   );

@@ -180,10 +180,14 @@ function requestFor(action: DealAction, caller: Role, dealId: string, disputeId:
       return {
         method: 'POST',
         url: `${deal}/cis/reject`,
-        payload: { comment: 'The jurisdiction is missing.' },
+        payload: { cis_id: sheets[otherParty(party)], comment: 'The jurisdiction is missing.' },
       } as const;
     case 'complete_cis_exchange':
-      return { method: 'POST', url: `${deal}/cis/approve`, payload: {} } as const;
+      return {
+        method: 'POST',
+        url: `${deal}/cis/approve`,
+        payload: { cis_id: sheets[otherParty(party)] },
+      } as const;
     case 'accept_terms':
       return { method: 'POST', url: `${deal}/terms/accept`, payload: { version: 2 } } as const;
     case 'cancel':
