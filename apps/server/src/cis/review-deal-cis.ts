@@ -15,7 +15,8 @@ export type CisReview =
  * A party approves or rejects the CIS the counterparty attached to a draft deal. The approval that
  * leaves both sheets approved completes the exchange: the deal becomes `cis_submitted` in the same
  * transaction. The deal's row lock orders two simultaneous approvals, so exactly one completes it.
- * The review names the sheet it is about: a pending or rejected sheet may be replaced, and a verdict
+ * The reviewer must have attached its own sheet first (409 CONFLICT, reason `own_cis_missing`), and
+ * the review names the sheet it is about: a pending or rejected sheet may be replaced, and a verdict
  * on the one read must not fall on its replacement (409 CONFLICT, reason `cis_changed`).
  * Audit payloads name the party whose sheet was reviewed and the sheet; the entry's actor is the
  * reviewer.
@@ -35,6 +36,14 @@ export async function reviewDealCis(
       .select({ party: schema.dealCis.party, status: schema.dealCis.status, cisId: schema.dealCis.cisId })
       .from(schema.dealCis)
       .where(eq(schema.dealCis.dealId, dealId));
+    const mine = links.find((link) => link.party === deal.party);
+    // The counterparty's sheet is shown only once the reviewer has attached its own (ADR 022): a
+    // verdict before that would be on a sheet it cannot have read.
+    if (!mine) {
+      throw new AppError('CONFLICT', 'Attach your own CIS before reviewing the other party’s', {
+        reason: 'own_cis_missing',
+      });
+    }
     const theirs = links.find((link) => link.party === reviewed);
     if (!theirs) {
       throw new AppError('CONFLICT', 'The other party has not attached a CIS yet', { reason: 'cis_missing' });
@@ -69,8 +78,7 @@ export async function reviewDealCis(
           : { party: reviewed, cis_id: review.cisId, comment: review.comment },
       createdAt: now,
     });
-    const mine = links.find((link) => link.party === deal.party);
-    const completes = review.verdict === 'approved' && mine?.status === 'approved';
+    const completes = review.verdict === 'approved' && mine.status === 'approved';
     const status = completes
       ? nextDealStatus(reviewedStatus, 'complete_cis_exchange', deal.party)
       : reviewedStatus;

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   approveDealCisSchema,
   cisFormSchema,
+  type DealCis,
+  type DealCisEntry,
+  dealCisSeenBy,
   formatCisSettlementWindow,
   formatCisTradeSize,
   rejectDealCisSchema,
@@ -135,5 +138,21 @@ describe('rejectDealCisSchema', () => {
     expect(approveDealCisSchema.safeParse({}).success).toBe(false);
     expect(approveDealCisSchema.safeParse({ cis_id: 'not-a-uuid' }).success).toBe(false);
     expect(approveDealCisSchema.parse({ cis_id })).toEqual({ cis_id });
+  });
+});
+
+describe('dealCisSeenBy', () => {
+  const entry = { status: 'pending' } as DealCisEntry;
+
+  it('hides the counterparty’s sheet from a party that has attached none', () => {
+    const onlySeller: DealCis = { buyer: null, seller: entry };
+    expect(dealCisSeenBy(onlySeller, 'buyer')).toEqual({ buyer: null, seller: null });
+    expect(dealCisSeenBy(onlySeller, 'seller')).toEqual(onlySeller);
+  });
+
+  it('shows both sheets to both once both are attached', () => {
+    const both: DealCis = { buyer: entry, seller: entry };
+    expect(dealCisSeenBy(both, 'buyer')).toEqual(both);
+    expect(dealCisSeenBy(both, 'seller')).toEqual(both);
   });
 });

@@ -144,6 +144,16 @@ export const dealCisSchema = z.object({
 export type DealCisEntry = z.infer<typeof dealCisEntrySchema>;
 export type DealCis = z.infer<typeof dealCisSchema>;
 
+/**
+ * The CIS exchange as one party of the deal sees it: the counterparty's sheet is personal data shown
+ * only once both have attached theirs (ADR 022), so until the viewer has attached one the
+ * counterparty's side reads null, as if nothing were there.
+ */
+export function dealCisSeenBy(exchange: DealCis, viewer: 'buyer' | 'seller'): DealCis {
+  // The viewer's own side is null too in that case, so nothing of the exchange is left.
+  return exchange[viewer] ? exchange : { buyer: null, seller: null };
+}
+
 export const attachDealCisSchema = z.object({ cis_id: z.uuid() });
 
 /**

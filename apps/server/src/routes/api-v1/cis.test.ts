@@ -322,7 +322,7 @@ describe('POST /api/v1/cis and GET /api/v1/cis', () => {
 });
 
 describe('CIS exchange on a deal', () => {
-  it('lets each party attach its own sheet only, and shows both to both', async () => {
+  it('lets each party attach its own sheet only, and shows the other’s only once both attached', async () => {
     const dealId = await newDeal();
     const sellersSheet = await uploadSheet(seller, 'Selma Seller');
     const stolen = await call('POST', `/deals/${dealId}/cis`, buyer.token, { cis_id: sellersSheet });
@@ -331,29 +331,69 @@ describe('CIS exchange on a deal', () => {
 
     const empty = await call('GET', `/deals/${dealId}/cis`, seller.token);
     expect(empty.json()).toEqual({ buyer: null, seller: null });
-    const early = await call('POST', `/deals/${dealId}/cis/approve`, seller.token, { cis_id: sellersSheet });
-    expect(early.statusCode).toBe(409);
-    expect(early.json().error).toMatchObject({ code: 'CONFLICT', details: { reason: 'cis_missing' } });
 
-    const buyersSheet = await uploadSheet(buyer, 'Bruno Buyer');
+    const upload = await call(
+      'POST',
+      '/cis',
+      buyer.token,
+      form({ ...sheetFields, legal_name: 'Bruno Buyer' }, { name: 'buyer.pdf', content: pdf }),
+    );
+    expect(upload.statusCode, upload.body).toBe(201);
+    const buyersSheet = upload.json().id as string;
     const attached = await call('POST', `/deals/${dealId}/cis`, buyer.token, { cis_id: buyersSheet });
     expect(attached.statusCode, attached.body).toBe(200);
     expect(attached.json()).toMatchObject({
       buyer: { cis: { id: buyersSheet, legal_name: 'Bruno Buyer' }, status: 'pending', review_comment: null },
       seller: null,
     });
-    // The counterparty sees the content: that is the exchange.
+
+    // The seller has attached nothing: the buyer's sheet, its PDF and a verdict on it are out of reach,
+    // even with its id (which the deal's history shows).
+    const hidden = await call('GET', `/deals/${dealId}/cis`, seller.token);
+    expect(hidden.statusCode).toBe(200);
+    expect(hidden.json()).toEqual({ buyer: null, seller: null });
+    const hiddenPdf = await call('GET', `/deals/${dealId}/cis/buyer/pdf`, seller.token);
+    expect(hiddenPdf.statusCode).toBe(404);
+    expect(hiddenPdf.json().error.code).toBe('NOT_FOUND');
+    const early = await call('POST', `/deals/${dealId}/cis/approve`, seller.token, { cis_id: buyersSheet });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error).toMatchObject({
+      code: 'CONFLICT',
+      message: 'Attach your own CIS before reviewing the other party’s',
+      details: { reason: 'own_cis_missing' },
+    });
+    expect((await call('GET', `/deals/${dealId}/cis`, buyer.token)).json().buyer.status).toBe('pending');
+
+    // Once the seller attaches its own, the exchange is open both ways.
+    const exchanged = await call('POST', `/deals/${dealId}/cis`, seller.token, { cis_id: sellersSheet });
+    expect(exchanged.statusCode, exchanged.body).toBe(200);
     const seen = await call('GET', `/deals/${dealId}/cis`, seller.token);
     expect(seen.json().buyer.cis).toMatchObject({
       legal_name: 'Bruno Buyer',
       source_of_funds: 'Retained trading profits',
     });
+    const seenPdf = await call('GET', `/deals/${dealId}/cis/buyer/pdf`, seller.token);
+    expect(seenPdf.statusCode).toBe(200);
+    expect(seenPdf.rawPayload.equals(pdf)).toBe(true);
+    const theirs = await call('GET', `/deals/${dealId}/cis`, buyer.token);
+    expect(theirs.json().seller.cis).toMatchObject({ legal_name: 'Selma Seller' });
     const audit = await auditOf(dealId);
     expect(audit.entries.at(-1)).toMatchObject({
       action: 'cis_attached',
-      actor_id: buyer.id,
-      payload: { party: 'buyer', cis_id: buyersSheet },
+      actor_id: seller.id,
+      payload: { party: 'seller', cis_id: sellersSheet },
     });
+  });
+
+  it('answers a review before the counterparty attached with cis_missing', async () => {
+    const dealId = await newDeal();
+    const buyersSheet = await uploadSheet(buyer, 'Bruno Buyer');
+    expect(
+      (await call('POST', `/deals/${dealId}/cis`, buyer.token, { cis_id: buyersSheet })).statusCode,
+    ).toBe(200);
+    const early = await call('POST', `/deals/${dealId}/cis/approve`, buyer.token, { cis_id: buyersSheet });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error).toMatchObject({ code: 'CONFLICT', details: { reason: 'cis_missing' } });
   });
 
   it('lets the counterparty reject with a comment, then approve a replacement; both approved → cis_submitted', async () => {

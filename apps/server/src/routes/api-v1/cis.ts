@@ -103,8 +103,9 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
       config: { access: 'read' },
       schema: {
         tags: ['CIS'],
-        summary:
-          "A deal's CIS exchange: each party's attached sheet (the counterparty's included) and its review",
+        summary: "A deal's CIS exchange: each party's attached sheet and its review",
+        description:
+          "The counterparty's sheet is shown only once you have attached yours: until then its side is null.",
         params: idParams,
         response: { 200: dealCisSchema },
       },
@@ -119,6 +120,7 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['CIS'],
         summary: 'The signed PDF of the sheet a party attached to the deal',
+        description: "The counterparty's PDF is 404 until you have attached your own sheet.",
         params: z.object({ id: z.uuid(), party: z.enum(['buyer', 'seller']) }),
       },
     },
@@ -155,7 +157,8 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
         summary: "Approve the counterparty's CIS; when both are approved the deal becomes cis_submitted",
         description:
           'cis_id names the sheet you reviewed: if the counterparty has attached another since, the answer ' +
-          'is 409 CONFLICT (reason cis_changed) and nothing is approved.',
+          'is 409 CONFLICT (reason cis_changed) and nothing is approved. Attach your own sheet first ' +
+          '(409 CONFLICT, reason own_cis_missing).',
         params: idParams,
         body: approveDealCisSchema,
         response: { 200: dealCisSchema },
@@ -177,7 +180,8 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
         summary: "Reject the counterparty's CIS with a comment; it may attach another",
         description:
           'cis_id names the sheet you reviewed: if the counterparty has attached another since, the answer ' +
-          'is 409 CONFLICT (reason cis_changed) and nothing is rejected.',
+          'is 409 CONFLICT (reason cis_changed) and nothing is rejected. Attach your own sheet first ' +
+          '(409 CONFLICT, reason own_cis_missing).',
         params: idParams,
         body: rejectDealCisSchema,
         response: { 200: dealCisSchema },

@@ -131,9 +131,10 @@ async function prepareDeal(status: DealStatus, action: DealAction, caller: Role)
   if (action === 'review_cis' || action === 'complete_cis_exchange') {
     const other = otherParty(party);
     await db.insert(schema.dealCis).values({ dealId, party: other, cisId: sheets[other], status: 'pending' });
-    if (action === 'complete_cis_exchange') {
-      await db.insert(schema.dealCis).values({ dealId, party, cisId: sheets[party], status: 'approved' });
-    }
+    // The reviewer has attached its own sheet (the other's is shown only then); when it is approved,
+    // the caller's approval completes the exchange.
+    const own = action === 'complete_cis_exchange' ? 'approved' : 'pending';
+    await db.insert(schema.dealCis).values({ dealId, party, cisId: sheets[party], status: own });
   }
   let disputeId: string | null = null;
   if (staffActions.includes(action)) {

@@ -12,18 +12,24 @@ import { downloadDealCisPdf } from '../api/cis-download-pdf.js';
 import { type CisReviewInput, useReviewDealCis } from '../api/cis-review.js';
 import { CisReviewStatus } from './cis-review-status.js';
 
-/** The counterparty's CIS: everything in it, its signed PDF, and the viewer's approval or rejection. */
+/**
+ * The counterparty's CIS: everything in it, its signed PDF, and the viewer's approval or rejection.
+ * The server shows it only once the viewer has attached its own (`ownAttached`); until then the
+ * entry is null whether or not the counterparty attached one.
+ */
 export function CisCounterpartySection({
   dealId,
   party,
   name,
   entry,
+  ownAttached,
   canAct,
 }: {
   dealId: string;
   party: 'buyer' | 'seller';
   name: string;
   entry: DealCisEntry | null;
+  ownAttached: boolean;
   canAct: boolean;
 }) {
   const headingId = `${dealId}-counterparty-cis`;
@@ -39,8 +45,10 @@ export function CisCounterpartySection({
           <CisReviewStatus entry={entry} />
           {canAct ? <ReviewCis dealId={dealId} cisId={entry.cis.id} status={entry.status} /> : null}
         </>
-      ) : (
+      ) : ownAttached ? (
         <p className="text-muted text-sm">{name} has not attached a CIS yet.</p>
+      ) : (
+        <p className="text-muted text-sm">{name}'s CIS is shown here once you attach yours.</p>
       )}
     </section>
   );

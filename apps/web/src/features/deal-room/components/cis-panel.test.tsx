@@ -125,10 +125,10 @@ describe('CIS exchange on the deal page', () => {
   });
 
   it('needs a comment to reject, and sends it', async () => {
-    const api = openDeal({ exchange: { buyer: entry(adaSheet), seller: null } });
+    const api = openDeal({ exchange: { buyer: entry(adaSheet), seller: entry(graceSheet) } });
     api.on('POST /deals/deal-1/cis/reject', {
       status: 200,
-      body: { buyer: entry(adaSheet, 'rejected', 'Jurisdiction is incomplete'), seller: null },
+      body: { buyer: entry(adaSheet, 'rejected', 'Jurisdiction is incomplete'), seller: entry(graceSheet) },
     });
     const panel = await cisPanel();
     const theirs = within(await panel.findByRole('region', { name: "ada's CIS" }));
@@ -145,19 +145,32 @@ describe('CIS exchange on the deal page', () => {
     });
   });
 
-  it('attaches one of your sheets, or points to the upload when you have none', async () => {
+  it('attaches one of your sheets, then shows the counterparty’s', async () => {
     const api = openDeal({ exchange: { buyer: null, seller: null } });
     api.on('POST /deals/deal-1/cis', {
       status: 200,
-      body: { buyer: null, seller: entry(graceSheet) },
+      body: { buyer: entry(adaSheet), seller: entry(graceSheet) },
     });
     const panel = await cisPanel();
-    expect(await panel.findByText('ada has not attached a CIS yet.')).toBeInTheDocument();
+    // Until the viewer attaches its own, the server shows nothing of the counterparty's.
+    expect(await panel.findByText("ada's CIS is shown here once you attach yours.")).toBeInTheDocument();
     const mine = within(panel.getByRole('region', { name: 'Your CIS' }));
     expect(await mine.findByLabelText('Attach one of your sheets')).toHaveValue('cis-grace');
+    api.on('GET /deals/deal-1/cis', {
+      status: 200,
+      body: { buyer: entry(adaSheet), seller: entry(graceSheet) },
+    });
     await userEvent.click(mine.getByRole('button', { name: 'Attach CIS' }));
     await waitFor(() => expect(api.requestsTo('POST /deals/deal-1/cis')).toHaveLength(1));
     expect(api.requestsTo('POST /deals/deal-1/cis')[0]?.body).toEqual({ cis_id: 'cis-grace' });
+    const theirs = within(await panel.findByRole('region', { name: "ada's CIS" }));
+    expect(await theirs.findByText('Ada Lovelace')).toBeInTheDocument();
+  });
+
+  it('says the counterparty has attached nothing yet once the viewer has', async () => {
+    openDeal({ exchange: { buyer: null, seller: entry(graceSheet) } });
+    const panel = await cisPanel();
+    expect(await panel.findByText('ada has not attached a CIS yet.')).toBeInTheDocument();
   });
 
   it('links to the CIS Documents tab when you have no sheet', async () => {
