@@ -131,6 +131,22 @@ describe('validateNewTrade', () => {
     });
   });
 
+  it('refuses a Bitcoin leg below the smallest deposit a payout can spend, naming the minimum', () => {
+    // 0.0001 BTC = 10,000 satoshi: the smallest counted deposit output, allowed
+    expect(validateNewTrade({ ...valid, assetAmount: 10_000n })).toBeNull();
+    // 9,999 satoshi: one under
+    expect(validateNewTrade({ ...valid, assetAmount: 9_999n })).toEqual({
+      check: 'amount_too_small',
+      title: 'Amount Too Small',
+      message: 'Asset amount must be at least 0.0001 BTC.',
+      code: 'AMOUNT_BELOW_MINIMUM',
+      details: { fields: { asset_amount: 'must be at least 0.0001 BTC' }, symbol: 'BTC', minimum: '10000' },
+    });
+    // WBTC lives on Ethereum, where one base unit can be paid out; so can one wei of ETH.
+    expect(validateNewTrade({ ...valid, assetSymbol: 'WBTC', assetAmount: 1n })).toBeNull();
+    expect(validateNewTrade({ ...valid, assetSymbol: 'ETH', assetAmount: 1n })).toBeNull();
+  });
+
   it('checks the maximum before the tier limit', () => {
     const basic = { kycCompleted: true, tradingTier: 'basic' as const, tierLimitUsd: 10_000n };
     expect(validateNewTrade({ ...valid, profile: basic, stableAmount: 2_000_000_000_000n })?.check).toBe(

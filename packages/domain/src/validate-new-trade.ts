@@ -1,7 +1,8 @@
-import type { StableSymbol, TokenSymbol } from './assets.js';
+import { type StableSymbol, type TokenSymbol, tokenDecimals } from './assets.js';
 import type { ErrorCode } from './errors.js';
+import { formatAmount } from './format-amount.js';
 import { exceedsTierLimit, type TradingTier, tierLimitMessage, usdValueOf } from './tier-limits.js';
-import { maxBaseUnitsFor } from './trade-limits.js';
+import { maxBaseUnitsFor, minBaseUnitsFor } from './trade-limits.js';
 
 export interface NewTradeInput {
   /** The caller's profile; null when nobody is signed in or the profile is missing. */
@@ -27,6 +28,7 @@ export interface NewTradeFailure {
     | 'asset_amount'
     | 'stable_amount'
     | 'amount_too_large'
+    | 'amount_too_small'
     | 'tier_limit'
     | 'counterparty_kyc'
     | 'counterparty_tier_limit';
@@ -39,8 +41,8 @@ export interface NewTradeFailure {
 }
 
 /**
- * The create-trade checks of spec §5 in the spec's order, then the tier limit (which the spec leaves
- * open and we enforce). Answers the first failing check, or null when the trade may be created.
+ * The create-trade checks of spec §5 in the spec's order, then each leg's minimum and the tier limit
+ * (which the spec leaves open and we enforce). Answers the first failing check, or null when the trade may be created.
  */
 export function validateNewTrade(input: NewTradeInput): NewTradeFailure | null {
   const { profile } = input;
@@ -97,6 +99,23 @@ export function validateNewTrade(input: NewTradeInput): NewTradeFailure | null {
         fields,
       },
     );
+  }
+  const legs = [
+    ['asset_amount', 'Asset', input.assetSymbol, input.assetAmount],
+    ['stable_amount', 'Stable', input.stableSymbol, input.stableAmount],
+  ] as const;
+  for (const [field, side, symbol, amount] of legs) {
+    const minimum = minBaseUnitsFor(symbol);
+    if (amount < minimum) {
+      const named = `${formatAmount(minimum, tokenDecimals[symbol])} ${symbol}`;
+      return fail(
+        'amount_too_small',
+        'Amount Too Small',
+        `${side} amount must be at least ${named}.`,
+        'AMOUNT_BELOW_MINIMUM',
+        { fields: { [field]: `must be at least ${named}` }, symbol, minimum: minimum.toString() },
+      );
+    }
   }
   if (exceedsTierLimit(input.stableAmount, input.stableSymbol, profile.tierLimitUsd)) {
     return fail(

@@ -135,6 +135,34 @@ describe('POST /api/v1/deals', () => {
     expect(response.statusCode).toBe(201);
   });
 
+  it('refuses a Bitcoin leg below the smallest payable deposit with 422 naming the minimum', async () => {
+    const btc = { asset_chain: 'BTC', asset_symbol: 'BTC' };
+    // 1,000 satoshi: a payout of it would cost more in fees than it holds; 10,000 (0.0001 BTC) is the floor.
+    const dust = await call('POST', '/api/v1/deals', buyer.token, {
+      ...newDeal(seller.id),
+      ...btc,
+      asset_amount: '1000',
+    });
+    expect(dust.statusCode, dust.body).toBe(422);
+    expect(dust.json().error).toMatchObject({
+      code: 'AMOUNT_BELOW_MINIMUM',
+      message: 'Asset amount must be at least 0.0001 BTC.',
+      details: { fields: { asset_amount: 'must be at least 0.0001 BTC' }, symbol: 'BTC', minimum: '10000' },
+    });
+    const floor = await call('POST', '/api/v1/deals', buyer.token, {
+      ...newDeal(seller.id),
+      ...btc,
+      asset_amount: '10000',
+    });
+    expect(floor.statusCode, floor.body).toBe(201);
+    // A later version of the terms is held to the same floor.
+    const counter = await call('PUT', `/api/v1/deals/${floor.json().id}/terms`, seller.token, {
+      asset_amount: '9999',
+    });
+    expect(counter.statusCode, counter.body).toBe(422);
+    expect(counter.json().error.code).toBe('AMOUNT_BELOW_MINIMUM');
+  });
+
   it('refuses symbols that do not live on their chain', async () => {
     const response = await call('POST', '/api/v1/deals', buyer.token, {
       ...newDeal(seller.id),
