@@ -62,7 +62,8 @@ test('two traders exchange CIS and counter-proposed terms live, and the demo med
     await expect(currentStep(page)).toContainText('Exchange CIS');
   }
 
-  // 2. CIS exchange: each attaches a sheet, and the other sees it without reloading.
+  // 2. CIS exchange: each attaches a sheet, and sees the other's once its own is attached (ADR 022),
+  // without reloading.
   const buyerOwn = buyer.getByRole('region', { name: 'Your CIS' });
   const sellerOwn = seller.getByRole('region', { name: 'Your CIS' });
   const buyerSeenBySeller = seller.getByRole('region', { name: "demo_buyer's CIS" });
@@ -70,10 +71,13 @@ test('two traders exchange CIS and counter-proposed terms live, and the demo med
 
   await buyerOwn.getByRole('button', { name: 'Attach CIS' }).click();
   await expect(buyerOwn).toContainText(buyerSheet);
-  await expect(buyerSeenBySeller).toContainText(buyerSheet);
-  await expect(buyerSeenBySeller).toContainText('Awaiting review');
+  await expect(sellerSeenByBuyer).toContainText('demo_seller has not attached a CIS yet.');
+  await expect(buyerSeenBySeller).toContainText("demo_buyer's CIS is shown here once you attach yours.");
+  await expect(buyerSeenBySeller).not.toContainText(buyerSheet);
 
   await sellerOwn.getByRole('button', { name: 'Attach CIS' }).click();
+  await expect(buyerSeenBySeller).toContainText(buyerSheet);
+  await expect(buyerSeenBySeller).toContainText('Awaiting review');
   await expect(sellerSeenByBuyer).toContainText(sellerSheet);
 
   // The seller rejects the buyer's sheet with a comment; the buyer reads it live.

@@ -23,6 +23,8 @@ export const errorStatus = {
   NOT_IMPLEMENTED: 501,
   INSUFFICIENT_BALANCE: 422,
   TIER_LIMIT_EXCEEDED: 422,
+  /** A leg below the smallest amount its chain can settle (0.0001 BTC on Bitcoin): the minimum is named. */
+  AMOUNT_BELOW_MINIMUM: 422,
   DEAL_NOT_ACTIVE: 409,
   INVALID_SIGNATURE: 400,
   ESCROW_ALREADY_FUNDED: 409,

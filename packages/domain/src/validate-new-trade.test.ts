@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type NewTradeInput, validateNewTrade } from './validate-new-trade.js';
+import { type NewTradeInput, validateCounterparty, validateNewTrade } from './validate-new-trade.js';
 
 const valid: NewTradeInput = {
   profile: { kycCompleted: true, tradingTier: 'enhanced', tierLimitUsd: 100_000n },
@@ -131,10 +131,57 @@ describe('validateNewTrade', () => {
     });
   });
 
+  it('refuses a Bitcoin leg below the smallest deposit a payout can spend, naming the minimum', () => {
+    // 0.0001 BTC = 10,000 satoshi: the smallest counted deposit output, allowed
+    expect(validateNewTrade({ ...valid, assetAmount: 10_000n })).toBeNull();
+    // 9,999 satoshi: one under
+    expect(validateNewTrade({ ...valid, assetAmount: 9_999n })).toEqual({
+      check: 'amount_too_small',
+      title: 'Amount Too Small',
+      message: 'Asset amount must be at least 0.0001 BTC.',
+      code: 'AMOUNT_BELOW_MINIMUM',
+      details: { fields: { asset_amount: 'must be at least 0.0001 BTC' }, symbol: 'BTC', minimum: '10000' },
+    });
+    // WBTC lives on Ethereum, where one base unit can be paid out; so can one wei of ETH.
+    expect(validateNewTrade({ ...valid, assetSymbol: 'WBTC', assetAmount: 1n })).toBeNull();
+    expect(validateNewTrade({ ...valid, assetSymbol: 'ETH', assetAmount: 1n })).toBeNull();
+  });
+
   it('checks the maximum before the tier limit', () => {
     const basic = { kycCompleted: true, tradingTier: 'basic' as const, tierLimitUsd: 10_000n };
     expect(validateNewTrade({ ...valid, profile: basic, stableAmount: 2_000_000_000_000n })?.check).toBe(
       'amount_too_large',
     );
+  });
+});
+
+describe('validateCounterparty', () => {
+  const basic = { kycCompleted: true, tierLimitUsd: 10_000n };
+
+  it('holds the trade to the counterparty’s tier limit too, naming neither its tier nor its limit', () => {
+    // $10,000 = 10000 × 10^6 USDC base units: at a Basic counterparty's limit
+    expect(validateCounterparty(basic, 'USDC', 10_000_000_000n)).toBeNull();
+    // $50,000 = 50000 × 10^6: over it
+    expect(validateCounterparty(basic, 'USDC', 50_000_000_000n)).toEqual({
+      check: 'counterparty_tier_limit',
+      title: 'Tier Limit Exceeded',
+      message: 'This trade exceeds your counterparty’s tier limit per transaction.',
+      code: 'TIER_LIMIT_EXCEEDED',
+      details: { party: 'counterparty', value_usd: '50000' },
+    });
+  });
+
+  it('refuses a counterparty without KYC, or without a known limit, whatever the amount', () => {
+    for (const counterparty of [
+      null,
+      { kycCompleted: false, tierLimitUsd: 100_000n },
+      { kycCompleted: true, tierLimitUsd: null },
+    ]) {
+      expect(validateCounterparty(counterparty, 'USDT', 1n)).toMatchObject({
+        check: 'counterparty_kyc',
+        code: 'KYC_REQUIRED',
+        details: { party: 'counterparty' },
+      });
+    }
   });
 });

@@ -7,7 +7,13 @@ import {
 } from '@covenant/domain';
 import { and, eq } from 'drizzle-orm';
 import { appendDealEvent } from './append-deal-event.js';
-import { lockPartyDeal, refuseOnceEscrowOpened } from './deal-terms.js';
+import {
+  checkCounterparty,
+  checkDealTerms,
+  loadTraderProfiles,
+  lockPartyDeal,
+  refuseOnceEscrowOpened,
+} from './deal-terms.js';
 import { type DealView, presentDeal, selectDealViews, versionTermsOf } from './deal-view.js';
 import { type DealAddressDeps, misfitAddresses } from './set-deal-addresses.js';
 import { hashAgreedTerms } from './terms-hash.js';
@@ -18,6 +24,9 @@ import { hashAgreedTerms } from './terms-hash.js';
  * version, when, and the terms hash over that version and both parties' addresses. Everything is
  * decided under the deal's row lock, so of two concurrent acceptances (or an acceptance and a cancel
  * or a new proposal) the second meets what the first did.
+ *
+ * Both parties must still have completed KYC and the accepted version must fit both tier limits (403
+ * KYC_REQUIRED, 422 TIER_LIMIT_EXCEEDED), checked like a new trade.
  *
  * Refusals: a deal whose escrow is open is 409 DEAL_NOT_ACTIVE (its escrow keeps the terms it opened
  * on); a version that is not the latest is 409 CONFLICT with `latest_version`; accepting your own
@@ -57,6 +66,12 @@ export async function acceptDealTerms(
       });
     }
     const terms = proposal ? dealTermsVersionTermsSchema.parse(proposal.terms) : versionTermsOf(deal);
+    // Checked again here, under the lock: the proposal was checked against the profiles of its time,
+    // and either party's KYC or tier may have changed since.
+    const counterpartyId = party === 'buyer' ? deal.sellerId : deal.buyerId;
+    const profiles = await loadTraderProfiles(tx, [userId, counterpartyId]);
+    const { stableAmount } = checkDealTerms(profiles.get(userId), counterpartyId, terms);
+    checkCounterparty(profiles.get(counterpartyId), terms, stableAmount);
     if (terms.meeting_required && !terms.meeting) {
       throw new AppError(
         'MEETING_DETAILS_REQUIRED',

@@ -1,7 +1,7 @@
 import { type Db, schema } from '@covenant/db';
 import { AppError, type DealTerms, type Meeting } from '@covenant/domain';
 import { appendDealEvent } from './append-deal-event.js';
-import { checkDealTerms, checkMeetingDate, loadTraderProfiles } from './deal-terms.js';
+import { checkCounterparty, checkDealTerms, checkMeetingDate, loadTraderProfiles } from './deal-terms.js';
 import { type DealView, presentDeal, versionTermsOf } from './deal-view.js';
 
 export interface CreateDealDeps {
@@ -18,8 +18,8 @@ export interface NewDeal extends DealTerms {
 
 /**
  * The caller creates a draft deal as buyer with a verified, KYC-complete counterparty as seller
- * (spec §4-§6). Its terms are version 1, proposed by the buyer; the first audit entry (and history
- * entry) records the creation with them.
+ * (spec §4-§6), within both traders' tier limits. Its terms are version 1, proposed by the buyer;
+ * the first audit entry (and history entry) records the creation with them.
  */
 export async function createDeal(deps: CreateDealDeps, buyerId: string, input: NewDeal): Promise<DealView> {
   const profiles = await loadTraderProfiles(deps.db, [buyerId, input.counterparty_id]);
@@ -35,6 +35,7 @@ export async function createDeal(deps: CreateDealDeps, buyerId: string, input: N
       fields: { counterparty_id: 'not a verified, KYC-complete trader other than you' },
     });
   }
+  checkCounterparty(seller, input, stableAmount);
   const now = deps.now();
   if (input.meeting_required) checkMeetingDate(input.meeting, now);
   const deal = await deps.db.transaction(async (tx) => {

@@ -15,6 +15,7 @@ import {
   symbolFitsChain,
   type TokenSymbol,
   tierLimitUsd,
+  validateCounterparty,
   validateNewTrade,
 } from '@covenant/domain';
 import { and, eq, inArray, or } from 'drizzle-orm';
@@ -30,8 +31,14 @@ export interface TraderProfile {
   tierLimitUsd: string | null;
 }
 
-/** Several traders' profiles in one query, by user id (users without a profile are missing). */
-export async function loadTraderProfiles(db: Db, userIds: string[]): Promise<Map<string, TraderProfile>> {
+/**
+ * Several traders' profiles in one query, by user id (users without a profile are missing); `db` is
+ * the transaction when the caller holds a deal's lock.
+ */
+export async function loadTraderProfiles(
+  db: Db | Transaction,
+  userIds: string[],
+): Promise<Map<string, TraderProfile>> {
   const rows = await db
     .select({
       id: schema.profiles.id,
@@ -49,7 +56,8 @@ export async function loadTraderProfiles(db: Db, userIds: string[]): Promise<Map
 /**
  * Checks terms proposed by a trader (`profile`, undefined without one) with counterparty
  * `counterpartyId`: both legs on chains whose escrow runs, symbols that fit their chains, then the create-trade rules in the spec's order
- * (KYC, partner, amounts, maximum) and the trader's tier limit. Throws the first failure as an
+ * (KYC, partner, amounts, maximum) and the trader's tier limit (the counterparty's is
+ * `checkCounterparty`). Throws the first failure as an
  * AppError; answers the amounts as bigints.
  */
 export function checkDealTerms(
@@ -87,10 +95,7 @@ export function checkDealTerms(
       ? {
           kycCompleted: profile.kycCompleted,
           tradingTier: profile.tradingTier,
-          tierLimitUsd: tierLimitUsd(
-            profile.tradingTier,
-            profile.tierLimitUsd === null ? null : BigInt(profile.tierLimitUsd),
-          ),
+          tierLimitUsd: limitOf(profile),
         }
       : null,
     counterpartyId,
@@ -106,6 +111,33 @@ export function checkDealTerms(
     throw new AppError(code, failure.message, failure.details);
   }
   return { assetAmount: assetAmount!, stableAmount: stableAmount! };
+}
+
+/**
+ * Checks the other party to terms already checked with `checkDealTerms` (`counterparty`, undefined
+ * without a profile): KYC complete and the stable leg within its tier limit, at creation, at each
+ * proposal and at acceptance. Throws the failure as an AppError that names neither its tier nor its
+ * limit.
+ */
+export function checkCounterparty(
+  counterparty: TraderProfile | undefined,
+  terms: Pick<DealTerms, 'stable_symbol'>,
+  stableAmount: bigint,
+): void {
+  const failure = validateCounterparty(
+    counterparty ? { kycCompleted: counterparty.kycCompleted, tierLimitUsd: limitOf(counterparty) } : null,
+    // checkDealTerms checked the symbol first.
+    terms.stable_symbol as StableSymbol,
+    stableAmount,
+  );
+  if (failure) throw new AppError(failure.code, failure.message, failure.details);
+}
+
+function limitOf(profile: TraderProfile): bigint | null {
+  return tierLimitUsd(
+    profile.tradingTier,
+    profile.tierLimitUsd === null ? null : BigInt(profile.tierLimitUsd),
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import { type DealTermsVersionTerms, type Meeting, nextDealStatus } from '@coven
 import { eq } from 'drizzle-orm';
 import { appendDealEvent } from './append-deal-event.js';
 import {
+  checkCounterparty,
   checkDealTerms,
   checkMeetingDate,
   loadTraderProfiles,
@@ -16,8 +17,8 @@ import { type DealView, presentDeal, selectDealViews, versionTermsOf } from './d
  * the escrow keeps the terms it opened on): the latest version with `changes`
  * applied. A proposal by the other party than the latest proposer is a counter-proposal; only the
  * party that did not propose the latest version may accept it. The result is checked like a new trade
- * (symbols, amounts, maximum, the proposer's tier limit); the version is kept, the deals row mirrors
- * it, and the proposal goes into the audit trail. A proposal after agreement reopens the negotiation
+ * (symbols, amounts, maximum, the proposer's tier limit) and must fit the other party's KYC and tier
+ * limit too; the version is kept, the deals row mirrors it, and the proposal goes into the audit trail. A proposal after agreement reopens the negotiation
  * (the transition table in @covenant/domain) and clears the accepted version and its hash.
  */
 export async function proposeDealTerms(
@@ -26,8 +27,6 @@ export async function proposeDealTerms(
   dealId: string,
   changes: Partial<Omit<DealTermsVersionTerms, 'meeting'>> & { meeting?: Meeting | null | undefined },
 ): Promise<DealView> {
-  // Read before the transaction: on PGlite nothing but the transaction may be awaited inside it.
-  const profiles = await loadTraderProfiles(deps.db, [userId]);
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
     // Locking the deal serialises concurrent proposals, acceptances and cancels, so the status check,
@@ -48,7 +47,10 @@ export async function proposeDealTerms(
     if (next.meeting) next.travel_location = next.meeting.location;
     if (meetingChange) checkMeetingDate(next.meeting, now);
     const counterpartyId = role === 'buyer' ? deal.sellerId : deal.buyerId;
+    // Both profiles are read through the transaction (on PGlite nothing else may be awaited in it).
+    const profiles = await loadTraderProfiles(tx, [userId, counterpartyId]);
     const { assetAmount, stableAmount } = checkDealTerms(profiles.get(userId), counterpartyId, next);
+    checkCounterparty(profiles.get(counterpartyId), next, stableAmount);
     // Amounts are stored (and hashed) in their canonical decimal form.
     next.asset_amount = assetAmount.toString();
     next.stable_amount = stableAmount.toString();

@@ -245,6 +245,7 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
       counterparty_id: seller.id,
     });
     const dealId = created.id;
+    const sheets: string[] = [];
     for (const party of [buyer, seller]) {
       const sheet = await expectOk('POST', '/api/v1/cis', party.token, {
         legal_name: `${party.email} Holdings`,
@@ -258,10 +259,12 @@ export function httpDealDriver(options: HttpDealDriverOptions) {
         settlement_window_hours: 72,
       });
       await expectOk('POST', `/api/v1/deals/${dealId}/cis`, party.token, { cis_id: sheet.id });
+      sheets.push(sheet.id);
     }
-    for (const party of [buyer, seller]) {
-      await expectOk('POST', `/api/v1/deals/${dealId}/cis/approve`, party.token, {});
-    }
+    // Each approves the sheet the other attached.
+    const [buyerSheet, sellerSheet] = sheets;
+    await expectOk('POST', `/api/v1/deals/${dealId}/cis/approve`, buyer.token, { cis_id: sellerSheet });
+    await expectOk('POST', `/api/v1/deals/${dealId}/cis/approve`, seller.token, { cis_id: buyerSheet });
     for (const party of [buyer, seller]) {
       const { payout, refund } = addressesOf(party);
       await expectOk('PUT', `/api/v1/deals/${dealId}/addresses`, party.token, {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { cisFormSchema, formatCisSettlementWindow, formatCisTradeSize, rejectDealCisSchema } from './cis.js';
+import {
+  approveDealCisSchema,
+  cisFormSchema,
+  type DealCis,
+  type DealCisEntry,
+  dealCisSeenBy,
+  formatCisSettlementWindow,
+  formatCisTradeSize,
+  rejectDealCisSchema,
+} from './cis.js';
 
 const sheet = {
   legal_name: ' Aurelia Holdings Ltd ',
@@ -113,9 +122,37 @@ describe('formatCisTradeSize and formatCisSettlementWindow', () => {
 });
 
 describe('rejectDealCisSchema', () => {
+  const cis_id = '0b9a5c7e-3f2d-4c1a-9e8b-7d6c5b4a3f21';
+
   it('needs a comment of 1 to 2000 characters', () => {
-    expect(rejectDealCisSchema.safeParse({ comment: ' ' }).success).toBe(false);
-    expect(rejectDealCisSchema.safeParse({ comment: 'x'.repeat(2001) }).success).toBe(false);
-    expect(rejectDealCisSchema.parse({ comment: ' Wrong canton ' })).toEqual({ comment: 'Wrong canton' });
+    expect(rejectDealCisSchema.safeParse({ cis_id, comment: ' ' }).success).toBe(false);
+    expect(rejectDealCisSchema.safeParse({ cis_id, comment: 'x'.repeat(2001) }).success).toBe(false);
+    expect(rejectDealCisSchema.parse({ cis_id, comment: ' Wrong canton ' })).toEqual({
+      cis_id,
+      comment: 'Wrong canton',
+    });
+  });
+
+  it('names the sheet reviewed, like an approval', () => {
+    expect(rejectDealCisSchema.safeParse({ comment: 'Wrong canton' }).success).toBe(false);
+    expect(approveDealCisSchema.safeParse({}).success).toBe(false);
+    expect(approveDealCisSchema.safeParse({ cis_id: 'not-a-uuid' }).success).toBe(false);
+    expect(approveDealCisSchema.parse({ cis_id })).toEqual({ cis_id });
+  });
+});
+
+describe('dealCisSeenBy', () => {
+  const entry = { status: 'pending' } as DealCisEntry;
+
+  it('hides the counterparty’s sheet from a party that has attached none', () => {
+    const onlySeller: DealCis = { buyer: null, seller: entry };
+    expect(dealCisSeenBy(onlySeller, 'buyer')).toEqual({ buyer: null, seller: null });
+    expect(dealCisSeenBy(onlySeller, 'seller')).toEqual(onlySeller);
+  });
+
+  it('shows both sheets to both once both are attached', () => {
+    const both: DealCis = { buyer: entry, seller: entry };
+    expect(dealCisSeenBy(both, 'buyer')).toEqual(both);
+    expect(dealCisSeenBy(both, 'seller')).toEqual(both);
   });
 });

@@ -144,8 +144,27 @@ export const dealCisSchema = z.object({
 export type DealCisEntry = z.infer<typeof dealCisEntrySchema>;
 export type DealCis = z.infer<typeof dealCisSchema>;
 
+/**
+ * The CIS exchange as one party of the deal sees it: the counterparty's sheet is personal data shown
+ * only once both have attached theirs (ADR 022), so until the viewer has attached one the
+ * counterparty's side reads null, as if nothing were there.
+ */
+export function dealCisSeenBy(exchange: DealCis, viewer: 'buyer' | 'seller'): DealCis {
+  // The viewer's own side is null too in that case, so nothing of the exchange is left.
+  return exchange[viewer] ? exchange : { buyer: null, seller: null };
+}
+
 export const attachDealCisSchema = z.object({ cis_id: z.uuid() });
 
-export const rejectDealCisSchema = z.object({
+/**
+ * Approving the counterparty's CIS names the sheet the reviewer read: a pending or rejected sheet may
+ * be replaced meanwhile, and the review must not pass to a sheet nobody has seen.
+ */
+export const approveDealCisSchema = z.object({
+  cis_id: z.uuid().describe('The id of the counterparty’s sheet you reviewed (the one attached now)'),
+});
+
+/** Rejecting names the sheet too, with what is wrong with it. */
+export const rejectDealCisSchema = approveDealCisSchema.extend({
   comment: multiLineText().min(1, 'Say what is wrong with the sheet').max(2000, 'At most 2000 characters'),
 });

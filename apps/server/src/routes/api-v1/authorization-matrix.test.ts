@@ -245,8 +245,11 @@ const operations: Record<string, OperationRule> = {
   'POST /deals/{id}/meeting/change/accept': { access: 'trade' },
   'GET /deals/{id}/cis': { access: 'read' },
   'POST /deals/{id}/cis': { access: 'trade', body: () => ({ cis_id: ids.cis! }) },
-  'POST /deals/{id}/cis/approve': { access: 'trade' },
-  'POST /deals/{id}/cis/reject': { access: 'trade', body: () => ({ comment: 'authorization matrix' }) },
+  'POST /deals/{id}/cis/approve': { access: 'trade', body: () => ({ cis_id: ids.cis! }) },
+  'POST /deals/{id}/cis/reject': {
+    access: 'trade',
+    body: () => ({ cis_id: ids.cis!, comment: 'authorization matrix' }),
+  },
   'GET /deals/{id}/cis/{party}/pdf': { access: 'read', absent: 'no sheet with a PDF is attached' },
   'GET /deals/{id}/disputes': { access: 'read' },
   'POST /deals/{id}/disputes': {

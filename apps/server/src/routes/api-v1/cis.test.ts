@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Database, schema } from '@covenant/db';
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTrader } from '../../testing/create-test-trader.js';
@@ -322,7 +322,7 @@ describe('POST /api/v1/cis and GET /api/v1/cis', () => {
 });
 
 describe('CIS exchange on a deal', () => {
-  it('lets each party attach its own sheet only, and shows both to both', async () => {
+  it('lets each party attach its own sheet only, and shows the other’s only once both attached', async () => {
     const dealId = await newDeal();
     const sellersSheet = await uploadSheet(seller, 'Selma Seller');
     const stolen = await call('POST', `/deals/${dealId}/cis`, buyer.token, { cis_id: sellersSheet });
@@ -331,36 +331,80 @@ describe('CIS exchange on a deal', () => {
 
     const empty = await call('GET', `/deals/${dealId}/cis`, seller.token);
     expect(empty.json()).toEqual({ buyer: null, seller: null });
-    const early = await call('POST', `/deals/${dealId}/cis/approve`, seller.token, {});
-    expect(early.statusCode).toBe(409);
-    expect(early.json().error).toMatchObject({ code: 'CONFLICT', details: { reason: 'cis_missing' } });
 
-    const buyersSheet = await uploadSheet(buyer, 'Bruno Buyer');
+    const upload = await call(
+      'POST',
+      '/cis',
+      buyer.token,
+      form({ ...sheetFields, legal_name: 'Bruno Buyer' }, { name: 'buyer.pdf', content: pdf }),
+    );
+    expect(upload.statusCode, upload.body).toBe(201);
+    const buyersSheet = upload.json().id as string;
     const attached = await call('POST', `/deals/${dealId}/cis`, buyer.token, { cis_id: buyersSheet });
     expect(attached.statusCode, attached.body).toBe(200);
     expect(attached.json()).toMatchObject({
       buyer: { cis: { id: buyersSheet, legal_name: 'Bruno Buyer' }, status: 'pending', review_comment: null },
       seller: null,
     });
-    // The counterparty sees the content: that is the exchange.
+
+    // The seller has attached nothing: the buyer's sheet, its PDF and a verdict on it are out of reach,
+    // even with its id (which the deal's history shows).
+    const hidden = await call('GET', `/deals/${dealId}/cis`, seller.token);
+    expect(hidden.statusCode).toBe(200);
+    expect(hidden.json()).toEqual({ buyer: null, seller: null });
+    const hiddenPdf = await call('GET', `/deals/${dealId}/cis/buyer/pdf`, seller.token);
+    expect(hiddenPdf.statusCode).toBe(404);
+    expect(hiddenPdf.json().error.code).toBe('NOT_FOUND');
+    const early = await call('POST', `/deals/${dealId}/cis/approve`, seller.token, { cis_id: buyersSheet });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error).toMatchObject({
+      code: 'CONFLICT',
+      message: 'Attach your own CIS before reviewing the other party’s',
+      details: { reason: 'own_cis_missing' },
+    });
+    expect((await call('GET', `/deals/${dealId}/cis`, buyer.token)).json().buyer.status).toBe('pending');
+
+    // Once the seller attaches its own, the exchange is open both ways.
+    const exchanged = await call('POST', `/deals/${dealId}/cis`, seller.token, { cis_id: sellersSheet });
+    expect(exchanged.statusCode, exchanged.body).toBe(200);
     const seen = await call('GET', `/deals/${dealId}/cis`, seller.token);
     expect(seen.json().buyer.cis).toMatchObject({
       legal_name: 'Bruno Buyer',
       source_of_funds: 'Retained trading profits',
     });
+    const seenPdf = await call('GET', `/deals/${dealId}/cis/buyer/pdf`, seller.token);
+    expect(seenPdf.statusCode).toBe(200);
+    expect(seenPdf.rawPayload.equals(pdf)).toBe(true);
+    const theirs = await call('GET', `/deals/${dealId}/cis`, buyer.token);
+    expect(theirs.json().seller.cis).toMatchObject({ legal_name: 'Selma Seller' });
     const audit = await auditOf(dealId);
     expect(audit.entries.at(-1)).toMatchObject({
       action: 'cis_attached',
-      actor_id: buyer.id,
-      payload: { party: 'buyer', cis_id: buyersSheet },
+      actor_id: seller.id,
+      payload: { party: 'seller', cis_id: sellersSheet },
     });
   });
 
+  it('answers a review before the counterparty attached with cis_missing', async () => {
+    const dealId = await newDeal();
+    const buyersSheet = await uploadSheet(buyer, 'Bruno Buyer');
+    expect(
+      (await call('POST', `/deals/${dealId}/cis`, buyer.token, { cis_id: buyersSheet })).statusCode,
+    ).toBe(200);
+    const early = await call('POST', `/deals/${dealId}/cis/approve`, buyer.token, { cis_id: buyersSheet });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error).toMatchObject({ code: 'CONFLICT', details: { reason: 'cis_missing' } });
+  });
+
   it('lets the counterparty reject with a comment, then approve a replacement; both approved → cis_submitted', async () => {
-    const { dealId, buyerCis } = await dealWithBothSheets();
-    const blank = await call('POST', `/deals/${dealId}/cis/reject`, seller.token, { comment: '   ' });
+    const { dealId, buyerCis, sellerCis } = await dealWithBothSheets();
+    const blank = await call('POST', `/deals/${dealId}/cis/reject`, seller.token, {
+      cis_id: buyerCis,
+      comment: '   ',
+    });
     expect(blank.statusCode).toBe(400);
     const rejected = await call('POST', `/deals/${dealId}/cis/reject`, seller.token, {
+      cis_id: buyerCis,
       comment: 'Jurisdiction is missing the canton',
     });
     expect(rejected.statusCode).toBe(200);
@@ -369,7 +413,10 @@ describe('CIS exchange on a deal', () => {
       review_comment: 'Jurisdiction is missing the canton',
     });
     expect(rejected.json().buyer.reviewed_at).toEqual(expect.any(String));
-    const again = await call('POST', `/deals/${dealId}/cis/reject`, seller.token, { comment: 'Still no' });
+    const again = await call('POST', `/deals/${dealId}/cis/reject`, seller.token, {
+      cis_id: buyerCis,
+      comment: 'Still no',
+    });
     expect(again.statusCode).toBe(409);
 
     const replacement = await uploadSheet(buyer, 'Bruno Buyer, Zug');
@@ -381,17 +428,21 @@ describe('CIS exchange on a deal', () => {
     });
     expect(replacement).not.toBe(buyerCis);
 
-    const sellerApproves = await call('POST', `/deals/${dealId}/cis/approve`, seller.token, {});
+    const sellerApproves = await call('POST', `/deals/${dealId}/cis/approve`, seller.token, {
+      cis_id: replacement,
+    });
     expect(sellerApproves.statusCode).toBe(200);
     expect(sellerApproves.json().buyer.status).toBe('approved');
     expect((await call('GET', `/deals/${dealId}`, buyer.token)).json().status).toBe('draft');
-    const twice = await call('POST', `/deals/${dealId}/cis/approve`, seller.token, {});
+    const twice = await call('POST', `/deals/${dealId}/cis/approve`, seller.token, { cis_id: replacement });
     expect(twice.statusCode).toBe(409);
     const swap = await call('POST', `/deals/${dealId}/cis`, buyer.token, { cis_id: buyerCis });
     expect(swap.statusCode).toBe(409);
     expect(swap.json().error.details).toMatchObject({ reason: 'cis_approved' });
 
-    const buyerApproves = await call('POST', `/deals/${dealId}/cis/approve`, buyer.token);
+    const buyerApproves = await call('POST', `/deals/${dealId}/cis/approve`, buyer.token, {
+      cis_id: sellerCis,
+    });
     expect(buyerApproves.statusCode, buyerApproves.body).toBe(200);
     expect(buyerApproves.json().seller.status).toBe('approved');
     expect((await call('GET', `/deals/${dealId}`, seller.token)).json().status).toBe('cis_submitted');
@@ -423,13 +474,62 @@ describe('CIS exchange on a deal', () => {
     expect(late.statusCode).toBe(409);
     expect(late.json().error.code).toBe('INVALID_STATE_TRANSITION');
     const lateReview = await call('POST', `/deals/${dealId}/cis/reject`, seller.token, {
+      cis_id: replacement,
       comment: 'Changed my mind',
     });
     expect(lateReview.json().error.code).toBe('INVALID_STATE_TRANSITION');
   });
 
-  it('gives either party the attached PDFs, and a stranger 404 on every deal route', async () => {
+  it('approves or rejects only the sheet the reviewer read, never one swapped in since', async () => {
     const { dealId, sellerCis } = await dealWithBothSheets();
+    // The buyer reads sheet A; the seller swaps in B before the buyer's verdict arrives.
+    const read = (await call('GET', `/deals/${dealId}/cis`, buyer.token)).json();
+    expect(read.seller.cis.id).toBe(sellerCis);
+    const swapped = await uploadSheet(seller, 'Selma Seller, another entity');
+    const swap = await call('POST', `/deals/${dealId}/cis`, seller.token, { cis_id: swapped });
+    expect(swap.statusCode, swap.body).toBe(200);
+
+    for (const [verdict, body] of [
+      ['approve', { cis_id: sellerCis }],
+      ['reject', { cis_id: sellerCis, comment: 'Wrong canton' }],
+    ] as const) {
+      const stale = await call('POST', `/deals/${dealId}/cis/${verdict}`, buyer.token, body);
+      expect(stale.statusCode, stale.body).toBe(409);
+      expect(stale.json().error).toMatchObject({
+        code: 'CONFLICT',
+        message:
+          'The other party has attached another CIS since you opened it: review the sheet attached now',
+        details: { reason: 'cis_changed' },
+      });
+    }
+    const [link] = await database.db
+      .select()
+      .from(schema.dealCis)
+      .where(and(eq(schema.dealCis.dealId, dealId), eq(schema.dealCis.party, 'seller')));
+    expect(link).toMatchObject({ cisId: swapped, status: 'pending', reviewedAt: null });
+
+    // Without naming a sheet nothing is reviewed at all.
+    for (const verdict of ['approve', 'reject'] as const) {
+      const unnamed = await call('POST', `/deals/${dealId}/cis/${verdict}`, buyer.token, {
+        ...(verdict === 'reject' ? { comment: 'Wrong canton' } : {}),
+      });
+      expect(unnamed.statusCode, unnamed.body).toBe(400);
+      expect(unnamed.json().error.code).toBe('VALIDATION_FAILED');
+    }
+
+    const approved = await call('POST', `/deals/${dealId}/cis/approve`, buyer.token, { cis_id: swapped });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().seller).toMatchObject({ cis: { id: swapped }, status: 'approved' });
+    const audit = await auditOf(dealId);
+    expect(audit.entries.at(-1)).toMatchObject({
+      action: 'cis_approved',
+      actor_id: buyer.id,
+      payload: { party: 'seller', cis_id: swapped },
+    });
+  });
+
+  it('gives either party the attached PDFs, and a stranger 404 on every deal route', async () => {
+    const { dealId, buyerCis, sellerCis } = await dealWithBothSheets();
     const download = await call('GET', `/deals/${dealId}/cis/buyer/pdf`, seller.token);
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(pdf)).toBe(true);
@@ -441,8 +541,8 @@ describe('CIS exchange on a deal', () => {
       call('GET', `/deals/${dealId}/cis`, outsider.token),
       call('GET', `/deals/${dealId}/cis/buyer/pdf`, outsider.token),
       call('POST', `/deals/${dealId}/cis`, outsider.token, { cis_id: ownSheet }),
-      call('POST', `/deals/${dealId}/cis/approve`, outsider.token, {}),
-      call('POST', `/deals/${dealId}/cis/reject`, outsider.token, { comment: 'Not mine' }),
+      call('POST', `/deals/${dealId}/cis/approve`, outsider.token, { cis_id: buyerCis }),
+      call('POST', `/deals/${dealId}/cis/reject`, outsider.token, { cis_id: buyerCis, comment: 'Not mine' }),
       call('GET', `/cis/${sellerCis}/pdf`, outsider.token),
     ];
     for (const response of await Promise.all(strangerCalls)) {
@@ -455,10 +555,10 @@ describe('CIS exchange on a deal', () => {
   });
 
   it('completes the exchange exactly once when both parties approve at the same time', async () => {
-    const { dealId } = await dealWithBothSheets();
+    const { dealId, buyerCis, sellerCis } = await dealWithBothSheets();
     const responses = await Promise.all([
-      call('POST', `/deals/${dealId}/cis/approve`, buyer.token, {}),
-      call('POST', `/deals/${dealId}/cis/approve`, seller.token, {}),
+      call('POST', `/deals/${dealId}/cis/approve`, buyer.token, { cis_id: sellerCis }),
+      call('POST', `/deals/${dealId}/cis/approve`, seller.token, { cis_id: buyerCis }),
     ]);
     expect(responses.map((response) => response.statusCode)).toEqual([200, 200]);
     expect((await call('GET', `/deals/${dealId}`, buyer.token)).json().status).toBe('cis_submitted');

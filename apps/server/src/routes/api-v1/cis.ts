@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { attachDealCisSchema, cisSheetSchema, dealCisSchema, rejectDealCisSchema } from '@covenant/domain';
+import {
+  approveDealCisSchema,
+  attachDealCisSchema,
+  cisSheetSchema,
+  dealCisSchema,
+  rejectDealCisSchema,
+} from '@covenant/domain';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -97,8 +103,9 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
       config: { access: 'read' },
       schema: {
         tags: ['CIS'],
-        summary:
-          "A deal's CIS exchange: each party's attached sheet (the counterparty's included) and its review",
+        summary: "A deal's CIS exchange: each party's attached sheet and its review",
+        description:
+          "The counterparty's sheet is shown only once you have attached yours: until then its side is null.",
         params: idParams,
         response: { 200: dealCisSchema },
       },
@@ -113,6 +120,7 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['CIS'],
         summary: 'The signed PDF of the sheet a party attached to the deal',
+        description: "The counterparty's PDF is 404 until you have attached your own sheet.",
         params: z.object({ id: z.uuid(), party: z.enum(['buyer', 'seller']) }),
       },
     },
@@ -147,13 +155,20 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['CIS'],
         summary: "Approve the counterparty's CIS; when both are approved the deal becomes cis_submitted",
+        description:
+          'cis_id names the sheet you reviewed: if the counterparty has attached another since, the answer ' +
+          'is 409 CONFLICT (reason cis_changed) and nothing is approved. Attach your own sheet first ' +
+          '(409 CONFLICT, reason own_cis_missing).',
         params: idParams,
-        body: z.object({}).nullish(),
+        body: approveDealCisSchema,
         response: { 200: dealCisSchema },
       },
     },
     async (request) =>
-      reviewDealCis(deps, principalOf(request).userId, request.params.id, { verdict: 'approved' }),
+      reviewDealCis(deps, principalOf(request).userId, request.params.id, {
+        verdict: 'approved',
+        cisId: request.body.cis_id,
+      }),
   );
 
   routes.post(
@@ -163,6 +178,10 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['CIS'],
         summary: "Reject the counterparty's CIS with a comment; it may attach another",
+        description:
+          'cis_id names the sheet you reviewed: if the counterparty has attached another since, the answer ' +
+          'is 409 CONFLICT (reason cis_changed) and nothing is rejected. Attach your own sheet first ' +
+          '(409 CONFLICT, reason own_cis_missing).',
         params: idParams,
         body: rejectDealCisSchema,
         response: { 200: dealCisSchema },
@@ -171,6 +190,7 @@ export const cisRoutes: FastifyPluginAsync = async (app) => {
     async (request) =>
       reviewDealCis(deps, principalOf(request).userId, request.params.id, {
         verdict: 'rejected',
+        cisId: request.body.cis_id,
         comment: request.body.comment,
       }),
   );

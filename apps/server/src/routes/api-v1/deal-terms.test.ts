@@ -3,7 +3,7 @@ import { type Database, schema } from '@covenant/db';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestTrader } from '../../testing/create-test-trader.js';
+import { createTestTrader, type TestTrader } from '../../testing/create-test-trader.js';
 import { type DealParties, startDealParties } from '../../testing/start-deal-parties.js';
 
 let parties: DealParties;
@@ -275,6 +275,106 @@ describe('terms versions and acceptance', () => {
       expect(response.statusCode).toBe(200);
       expect(response.json().funding_deadline_hours).toBe(hours);
     }
+  });
+});
+
+describe('both parties’ KYC and tier limits', () => {
+  /** A $5,000 deal (5000 × 10^6 USDC) in cis_submitted between the buyer and a new Basic seller. */
+  async function dealWithBasicSeller(): Promise<{ dealId: string; basicSeller: TestTrader }> {
+    const basicSeller = await createTestTrader(app, { tradingTier: 'basic' });
+    const created = await call('POST', '/api/v1/deals', buyer.token, {
+      ...openingTerms,
+      stable_amount: '5000000000',
+      counterparty_id: basicSeller.id,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const dealId: string = created.json().id;
+    await setStatus(dealId, 'cis_submitted');
+    await call('PUT', `/api/v1/deals/${dealId}/addresses`, buyer.token, buyerAddresses);
+    await call('PUT', `/api/v1/deals/${dealId}/addresses`, basicSeller.token, sellerAddresses);
+    return { dealId, basicSeller };
+  }
+
+  const setProfile = (userId: string, change: Partial<typeof schema.profiles.$inferInsert>) =>
+    database.db.update(schema.profiles).set(change).where(eq(schema.profiles.id, userId));
+
+  it('refuses a counter-proposal over the other party’s limit', async () => {
+    const { dealId } = await dealWithBasicSeller();
+    // The Enhanced buyer's own limit ($100,000) allows $50,000; the Basic seller's ($10,000) does not.
+    const counter = await call('PUT', `/api/v1/deals/${dealId}/terms`, buyer.token, {
+      stable_amount: '50000000000',
+    });
+    expect(counter.statusCode, counter.body).toBe(422);
+    expect(counter.json().error).toMatchObject({
+      code: 'TIER_LIMIT_EXCEEDED',
+      message: 'This trade exceeds your counterparty’s tier limit per transaction.',
+      details: { party: 'counterparty', value_usd: '50000' },
+    });
+    const [stored] = await database.db.select().from(schema.deals).where(eq(schema.deals.id, dealId));
+    expect(stored).toMatchObject({ termsVersion: 1, stableAmount: '5000000000' });
+  });
+
+  it('refuses to accept terms over the acceptor’s limit, however they were proposed', async () => {
+    const { dealId, basicSeller } = await dealWithBasicSeller();
+    // Proposed while the seller was Enhanced, accepted after compliance lowered it to Basic.
+    await setProfile(basicSeller.id, { tradingTier: 'enhanced' });
+    const counter = await call('PUT', `/api/v1/deals/${dealId}/terms`, buyer.token, {
+      stable_amount: '50000000000',
+    });
+    expect(counter.statusCode, counter.body).toBe(200);
+    await setProfile(basicSeller.id, { tradingTier: 'basic' });
+    const acceptance = await accept(dealId, basicSeller.token, 2);
+    expect(acceptance.statusCode, acceptance.body).toBe(422);
+    expect(acceptance.json().error).toMatchObject({
+      code: 'TIER_LIMIT_EXCEEDED',
+      message: 'This trade exceeds your Basic tier limit of $10,000 per transaction.',
+      details: { tier: 'basic', limit_usd: '10000', value_usd: '50000' },
+    });
+    const [stored] = await database.db.select().from(schema.deals).where(eq(schema.deals.id, dealId));
+    expect(stored).toMatchObject({ status: 'cis_submitted', acceptedTermsVersion: null, termsHash: null });
+  });
+
+  it('refuses to accept terms over the proposer’s limit', async () => {
+    const { dealId, basicSeller } = await dealWithBasicSeller();
+    await setProfile(basicSeller.id, { tradingTier: 'enhanced' });
+    const counter = await call('PUT', `/api/v1/deals/${dealId}/terms`, basicSeller.token, {
+      stable_amount: '50000000000',
+    });
+    expect(counter.statusCode, counter.body).toBe(200);
+    await setProfile(basicSeller.id, { tradingTier: 'basic' });
+    const acceptance = await accept(dealId, buyer.token, 2);
+    expect(acceptance.statusCode, acceptance.body).toBe(422);
+    expect(acceptance.json().error).toMatchObject({
+      code: 'TIER_LIMIT_EXCEEDED',
+      message: 'This trade exceeds your counterparty’s tier limit per transaction.',
+      details: { party: 'counterparty', value_usd: '50000' },
+    });
+  });
+
+  it('needs both parties KYC-complete at acceptance', async () => {
+    const { dealId, basicSeller } = await dealWithBasicSeller();
+    await setProfile(buyer.id, { kycCompleted: false });
+    try {
+      const counterpartyKyc = await accept(dealId, basicSeller.token, 1);
+      expect(counterpartyKyc.statusCode, counterpartyKyc.body).toBe(403);
+      expect(counterpartyKyc.json().error).toMatchObject({
+        code: 'KYC_REQUIRED',
+        message: 'Your counterparty has not completed KYC verification.',
+        details: { party: 'counterparty' },
+      });
+    } finally {
+      await setProfile(buyer.id, { kycCompleted: true });
+    }
+    await setProfile(basicSeller.id, { kycCompleted: false });
+    const ownKyc = await accept(dealId, basicSeller.token, 1);
+    expect(ownKyc.statusCode, ownKyc.body).toBe(403);
+    expect(ownKyc.json().error).toMatchObject({
+      code: 'KYC_REQUIRED',
+      message: 'Please complete KYC verification before trading.',
+    });
+    await setProfile(basicSeller.id, { kycCompleted: true });
+    const agreed = await accept(dealId, basicSeller.token, 1);
+    expect(agreed.statusCode, agreed.body).toBe(200);
   });
 });
 

@@ -131,9 +131,10 @@ async function prepareDeal(status: DealStatus, action: DealAction, caller: Role)
   if (action === 'review_cis' || action === 'complete_cis_exchange') {
     const other = otherParty(party);
     await db.insert(schema.dealCis).values({ dealId, party: other, cisId: sheets[other], status: 'pending' });
-    if (action === 'complete_cis_exchange') {
-      await db.insert(schema.dealCis).values({ dealId, party, cisId: sheets[party], status: 'approved' });
-    }
+    // The reviewer has attached its own sheet (the other's is shown only then); when it is approved,
+    // the caller's approval completes the exchange.
+    const own = action === 'complete_cis_exchange' ? 'approved' : 'pending';
+    await db.insert(schema.dealCis).values({ dealId, party, cisId: sheets[party], status: own });
   }
   let disputeId: string | null = null;
   if (staffActions.includes(action)) {
@@ -180,10 +181,14 @@ function requestFor(action: DealAction, caller: Role, dealId: string, disputeId:
       return {
         method: 'POST',
         url: `${deal}/cis/reject`,
-        payload: { comment: 'The jurisdiction is missing.' },
+        payload: { cis_id: sheets[otherParty(party)], comment: 'The jurisdiction is missing.' },
       } as const;
     case 'complete_cis_exchange':
-      return { method: 'POST', url: `${deal}/cis/approve`, payload: {} } as const;
+      return {
+        method: 'POST',
+        url: `${deal}/cis/approve`,
+        payload: { cis_id: sheets[otherParty(party)] },
+      } as const;
     case 'accept_terms':
       return { method: 'POST', url: `${deal}/terms/accept`, payload: { version: 2 } } as const;
     case 'cancel':

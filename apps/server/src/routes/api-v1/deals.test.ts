@@ -124,14 +124,43 @@ describe('POST /api/v1/deals', () => {
     expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED', message });
   });
 
-  it('allows exactly 1,000,000 on a side (institutional limit permitting)', async () => {
+  it('allows exactly 1,000,000 on a side (institutional limits permitting)', async () => {
     const whale = await createTestTrader(app, { tradingTier: 'institutional', tierLimitUsd: '5000000' });
+    const otherWhale = await createTestTrader(app, { tradingTier: 'institutional', tierLimitUsd: '5000000' });
     const response = await call('POST', '/api/v1/deals', whale.token, {
-      ...newDeal(seller.id),
+      ...newDeal(otherWhale.id),
       asset_amount: '100000000000000', // 1000000 WBTC = 10^6 × 10^8 base units
       stable_amount: '1000000000000', // 1000000 USDC = 10^6 × 10^6
     });
     expect(response.statusCode).toBe(201);
+  });
+
+  it('refuses a Bitcoin leg below the smallest payable deposit with 422 naming the minimum', async () => {
+    const btc = { asset_chain: 'BTC', asset_symbol: 'BTC' };
+    // 1,000 satoshi: a payout of it would cost more in fees than it holds; 10,000 (0.0001 BTC) is the floor.
+    const dust = await call('POST', '/api/v1/deals', buyer.token, {
+      ...newDeal(seller.id),
+      ...btc,
+      asset_amount: '1000',
+    });
+    expect(dust.statusCode, dust.body).toBe(422);
+    expect(dust.json().error).toMatchObject({
+      code: 'AMOUNT_BELOW_MINIMUM',
+      message: 'Asset amount must be at least 0.0001 BTC.',
+      details: { fields: { asset_amount: 'must be at least 0.0001 BTC' }, symbol: 'BTC', minimum: '10000' },
+    });
+    const floor = await call('POST', '/api/v1/deals', buyer.token, {
+      ...newDeal(seller.id),
+      ...btc,
+      asset_amount: '10000',
+    });
+    expect(floor.statusCode, floor.body).toBe(201);
+    // A later version of the terms is held to the same floor.
+    const counter = await call('PUT', `/api/v1/deals/${floor.json().id}/terms`, seller.token, {
+      asset_amount: '9999',
+    });
+    expect(counter.statusCode, counter.body).toBe(422);
+    expect(counter.json().error.code).toBe('AMOUNT_BELOW_MINIMUM');
   });
 
   it('refuses symbols that do not live on their chain', async () => {
@@ -193,6 +222,28 @@ describe('POST /api/v1/deals', () => {
       message: 'This trade exceeds your Basic tier limit of $10,000 per transaction.',
       details: { tier: 'basic', limit_usd: '10000', value_usd: '10000.000001' },
     });
+  });
+
+  it('holds the deal to the counterparty’s tier limit too, without naming it', async () => {
+    // An Enhanced buyer ($100,000) naming a Basic seller ($10,000) for $50,000 = 50000 × 10^6 USDC.
+    const basicSeller = await createTestTrader(app, { tradingTier: 'basic' });
+    const over = await call('POST', '/api/v1/deals', buyer.token, {
+      ...newDeal(basicSeller.id),
+      stable_amount: '50000000000',
+    });
+    expect(over.statusCode, over.body).toBe(422);
+    expect(over.json().error).toMatchObject({
+      code: 'TIER_LIMIT_EXCEEDED',
+      message: 'This trade exceeds your counterparty’s tier limit per transaction.',
+      details: { party: 'counterparty', value_usd: '50000' },
+    });
+    expect(over.json().error.details).not.toHaveProperty('tier');
+    expect(over.json().error.details).not.toHaveProperty('limit_usd');
+    const atLimit = await call('POST', '/api/v1/deals', buyer.token, {
+      ...newDeal(basicSeller.id),
+      stable_amount: '10000000000', // $10,000.00 exactly
+    });
+    expect(atLimit.statusCode, atLimit.body).toBe(201);
   });
 
   it('refuses malformed bodies with field details', async () => {

@@ -12,18 +12,24 @@ import { downloadDealCisPdf } from '../api/cis-download-pdf.js';
 import { type CisReviewInput, useReviewDealCis } from '../api/cis-review.js';
 import { CisReviewStatus } from './cis-review-status.js';
 
-/** The counterparty's CIS: everything in it, its signed PDF, and the viewer's approval or rejection. */
+/**
+ * The counterparty's CIS: everything in it, its signed PDF, and the viewer's approval or rejection.
+ * The server shows it only once the viewer has attached its own (`ownAttached`); until then the
+ * entry is null whether or not the counterparty attached one.
+ */
 export function CisCounterpartySection({
   dealId,
   party,
   name,
   entry,
+  ownAttached,
   canAct,
 }: {
   dealId: string;
   party: 'buyer' | 'seller';
   name: string;
   entry: DealCisEntry | null;
+  ownAttached: boolean;
   canAct: boolean;
 }) {
   const headingId = `${dealId}-counterparty-cis`;
@@ -37,10 +43,12 @@ export function CisCounterpartySection({
           <CisSheetDetails sheet={entry.cis} />
           {entry.cis.has_pdf ? <DownloadPdf dealId={dealId} party={party} /> : null}
           <CisReviewStatus entry={entry} />
-          {canAct ? <ReviewCis dealId={dealId} status={entry.status} /> : null}
+          {canAct ? <ReviewCis dealId={dealId} cisId={entry.cis.id} status={entry.status} /> : null}
         </>
-      ) : (
+      ) : ownAttached ? (
         <p className="text-muted text-sm">{name} has not attached a CIS yet.</p>
+      ) : (
+        <p className="text-muted text-sm">{name}'s CIS is shown here once you attach yours.</p>
       )}
     </section>
   );
@@ -75,7 +83,17 @@ function DownloadPdf({ dealId, party }: { dealId: string; party: 'buyer' | 'sell
   );
 }
 
-function ReviewCis({ dealId, status }: { dealId: string; status: DealCisEntry['status'] }) {
+// The verdict names the sheet shown (`cisId`): if the counterparty swaps it meanwhile, the server
+// refuses the review rather than passing it to a sheet the viewer has not read.
+function ReviewCis({
+  dealId,
+  cisId,
+  status,
+}: {
+  dealId: string;
+  cisId: string;
+  status: DealCisEntry['status'];
+}) {
   const review = useReviewDealCis(dealId);
   const [comment, setComment] = useState('');
   const [commentError, setCommentError] = useState<string>();
@@ -95,7 +113,7 @@ function ReviewCis({ dealId, status }: { dealId: string; status: DealCisEntry['s
   return (
     <div className="space-y-3">
       {status !== 'approved' ? (
-        <Button disabled={review.isPending} onClick={() => send({ verdict: 'approve' })}>
+        <Button disabled={review.isPending} onClick={() => send({ verdict: 'approve', cisId })}>
           Approve
         </Button>
       ) : null}
@@ -105,9 +123,9 @@ function ReviewCis({ dealId, status }: { dealId: string; status: DealCisEntry['s
           className="space-y-2"
           onSubmit={(event) => {
             event.preventDefault();
-            const parsed = rejectDealCisSchema.safeParse({ comment });
+            const parsed = rejectDealCisSchema.pick({ comment: true }).safeParse({ comment });
             setCommentError(parsed.success ? undefined : parsed.error.issues[0]?.message);
-            if (parsed.success) send({ verdict: 'reject', comment: parsed.data.comment });
+            if (parsed.success) send({ verdict: 'reject', cisId, comment: parsed.data.comment });
           }}
         >
           <Label htmlFor={`${id}-comment`}>Reason for rejecting</Label>

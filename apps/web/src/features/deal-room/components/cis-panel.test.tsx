@@ -86,15 +86,49 @@ describe('CIS exchange on the deal page', () => {
     const dealReads = api.requestsTo('GET /deals/deal-1').length;
     await userEvent.click(theirs.getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(api.requestsTo('POST /deals/deal-1/cis/approve')).toHaveLength(1));
+    // The approval names the sheet shown, so it cannot fall on one swapped in meanwhile.
+    expect(api.requestsTo('POST /deals/deal-1/cis/approve')[0]?.body).toEqual({ cis_id: 'cis-ada' });
     // The approval may have moved the deal: the deal and its CIS exchange are read again.
     await waitFor(() => expect(api.requestsTo('GET /deals/deal-1').length).toBeGreaterThan(dealReads));
   });
 
+  it('says so and shows the sheet attached now when the counterparty swapped the one shown', async () => {
+    const api = openDeal({ exchange: { buyer: entry(adaSheet), seller: entry(graceSheet) } });
+    const panel = await cisPanel();
+    const theirs = within(await panel.findByRole('region', { name: "ada's CIS" }));
+    expect(theirs.getByText('Ada Lovelace')).toBeInTheDocument();
+    const swapped = { ...adaSheet, id: 'cis-ada-2', legal_name: 'Ada Lovelace Trading Ltd' };
+    api.on('POST /deals/deal-1/cis/approve', {
+      status: 409,
+      body: {
+        error: {
+          code: 'CONFLICT',
+          message:
+            'The other party has attached another CIS since you opened it: review the sheet attached now',
+          details: { reason: 'cis_changed' },
+          timestamp: '2026-03-05T10:00:00.000Z',
+        },
+      },
+    });
+    api.on('GET /deals/deal-1/cis', {
+      status: 200,
+      body: { buyer: entry(swapped), seller: entry(graceSheet) },
+    });
+    await userEvent.click(theirs.getByRole('button', { name: 'Approve' }));
+    expect(
+      await screen.findByText(
+        'The other party has attached another CIS since you opened it: review the sheet attached now',
+      ),
+    ).toBeInTheDocument();
+    expect(await theirs.findByText('Ada Lovelace Trading Ltd')).toBeInTheDocument();
+    expect(api.requestsTo('POST /deals/deal-1/cis/approve')[0]?.body).toEqual({ cis_id: 'cis-ada' });
+  });
+
   it('needs a comment to reject, and sends it', async () => {
-    const api = openDeal({ exchange: { buyer: entry(adaSheet), seller: null } });
+    const api = openDeal({ exchange: { buyer: entry(adaSheet), seller: entry(graceSheet) } });
     api.on('POST /deals/deal-1/cis/reject', {
       status: 200,
-      body: { buyer: entry(adaSheet, 'rejected', 'Jurisdiction is incomplete'), seller: null },
+      body: { buyer: entry(adaSheet, 'rejected', 'Jurisdiction is incomplete'), seller: entry(graceSheet) },
     });
     const panel = await cisPanel();
     const theirs = within(await panel.findByRole('region', { name: "ada's CIS" }));
@@ -106,23 +140,37 @@ describe('CIS exchange on the deal page', () => {
     await userEvent.click(theirs.getByRole('button', { name: 'Reject' }));
     await waitFor(() => expect(api.requestsTo('POST /deals/deal-1/cis/reject')).toHaveLength(1));
     expect(api.requestsTo('POST /deals/deal-1/cis/reject')[0]?.body).toEqual({
+      cis_id: 'cis-ada',
       comment: 'Jurisdiction is incomplete',
     });
   });
 
-  it('attaches one of your sheets, or points to the upload when you have none', async () => {
+  it('attaches one of your sheets, then shows the counterparty’s', async () => {
     const api = openDeal({ exchange: { buyer: null, seller: null } });
     api.on('POST /deals/deal-1/cis', {
       status: 200,
-      body: { buyer: null, seller: entry(graceSheet) },
+      body: { buyer: entry(adaSheet), seller: entry(graceSheet) },
     });
     const panel = await cisPanel();
-    expect(await panel.findByText('ada has not attached a CIS yet.')).toBeInTheDocument();
+    // Until the viewer attaches its own, the server shows nothing of the counterparty's.
+    expect(await panel.findByText("ada's CIS is shown here once you attach yours.")).toBeInTheDocument();
     const mine = within(panel.getByRole('region', { name: 'Your CIS' }));
     expect(await mine.findByLabelText('Attach one of your sheets')).toHaveValue('cis-grace');
+    api.on('GET /deals/deal-1/cis', {
+      status: 200,
+      body: { buyer: entry(adaSheet), seller: entry(graceSheet) },
+    });
     await userEvent.click(mine.getByRole('button', { name: 'Attach CIS' }));
     await waitFor(() => expect(api.requestsTo('POST /deals/deal-1/cis')).toHaveLength(1));
     expect(api.requestsTo('POST /deals/deal-1/cis')[0]?.body).toEqual({ cis_id: 'cis-grace' });
+    const theirs = within(await panel.findByRole('region', { name: "ada's CIS" }));
+    expect(await theirs.findByText('Ada Lovelace')).toBeInTheDocument();
+  });
+
+  it('says the counterparty has attached nothing yet once the viewer has', async () => {
+    openDeal({ exchange: { buyer: null, seller: entry(graceSheet) } });
+    const panel = await cisPanel();
+    expect(await panel.findByText('ada has not attached a CIS yet.')).toBeInTheDocument();
   });
 
   it('links to the CIS Documents tab when you have no sheet', async () => {

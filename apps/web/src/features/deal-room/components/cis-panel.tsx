@@ -10,7 +10,8 @@ import { CisOwnSection } from './cis-own-section.js';
 
 /**
  * The CIS exchange of a deal: the viewer's attached CIS and its review, and the counterparty's CIS
- * to read and approve or reject. Sheets are attached and reviewed only while the deal is a draft.
+ * to read and approve or reject once the viewer has attached its own. Sheets are attached and
+ * reviewed only while the deal is a draft.
  */
 export function CisPanel({ deal, viewerId }: { deal: DealWithHistory; viewerId: string | undefined }) {
   const exchange = useDealCis(deal.id);
@@ -44,6 +45,7 @@ export function CisPanel({ deal, viewerId }: { deal: DealWithHistory; viewerId: 
               party={other}
               name={partnerName(deal[other])}
               entry={exchange.data[other]}
+              ownAttached={exchange.data[party] !== null}
               canAct={canAct}
             />
           </div>

@@ -54,6 +54,12 @@ describe('dealProgress', () => {
     expect(dealProgress(deal(), buyerId, none)).toMatchObject({
       step: 0,
       yourActions: ['Attach your Customer Information Sheet (CIS).'],
+      // The server shows the other's sheet only once the viewer's is attached: its absence says nothing.
+      waitingFor: null,
+    });
+    const buyerAttached: DealCis = { buyer: entry('pending'), seller: null };
+    expect(dealProgress(deal(), buyerId, buyerAttached)).toMatchObject({
+      yourActions: [],
       waitingFor: 'sam to attach their CIS.',
     });
     const sellerAttached: DealCis = { buyer: entry('pending'), seller: entry('pending') };

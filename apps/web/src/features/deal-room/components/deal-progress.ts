@@ -41,13 +41,17 @@ export function dealProgress(
       if (!mine) yourActions.push('Attach your Customer Information Sheet (CIS).');
       else if (mine.status === 'rejected') yourActions.push('Your CIS was rejected: attach a corrected one.');
       if (theirs?.status === 'pending') yourActions.push(`Review ${them}'s CIS: approve it or reject it.`);
-      const waitingFor = !theirs
-        ? `${them} to attach their CIS.`
-        : mine?.status === 'pending'
-          ? `${them} to review your CIS.`
-          : theirs.status === 'rejected'
-            ? `${them} to attach a corrected CIS.`
-            : null;
+      // Until the viewer attaches its own, the counterparty's sheet is not shown (null whether attached
+      // or not), so nothing is said of it.
+      const waitingFor = !mine
+        ? null
+        : !theirs
+          ? `${them} to attach their CIS.`
+          : mine.status === 'pending'
+            ? `${them} to review your CIS.`
+            : theirs.status === 'rejected'
+              ? `${them} to attach a corrected CIS.`
+              : null;
       return {
         step: 0,
         headline: 'Both parties exchange and approve a CIS before terms can be agreed.',

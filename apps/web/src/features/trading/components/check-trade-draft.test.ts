@@ -122,6 +122,14 @@ describe('checkTradeDraft', () => {
     ]);
   });
 
+  it('refuses a Bitcoin leg under 0.0001 BTC, the smallest deposit a payout can spend', () => {
+    expect(failureOf({ ...complete, assetAmount: '0.0001' })).toBeNull();
+    expect(failureOf({ ...complete, assetAmount: '0.00009999' })).toEqual([
+      'Amount Too Small',
+      'Asset amount must be at least 0.0001 BTC.',
+    ]);
+  });
+
   it('applies the tier limit to the stable leg, exactly', () => {
     expect(failureOf({ ...complete, stableAmount: '10000' })).toBeNull();
     expect(failureOf({ ...complete, stableAmount: '10000.000001' })).toEqual([

@@ -371,6 +371,25 @@ describe('/trading create trade', () => {
       'This trade exceeds your Basic tier limit of $10,000 per transaction.',
     );
 
+    // The partner's limit: the server's words, which name neither its tier nor its limit.
+    api.on(
+      'POST /deals',
+      apiError(
+        422,
+        'TIER_LIMIT_EXCEEDED',
+        'This trade exceeds your counterparty’s tier limit per transaction.',
+        {
+          party: 'counterparty',
+          value_usd: '9000',
+        },
+      ),
+    );
+    await createTrade();
+    await expectToast(
+      'Tier Limit Exceeded',
+      'This trade exceeds your counterparty’s tier limit per transaction.',
+    );
+
     api.on('POST /deals', apiError(500, 'INTERNAL_ERROR', 'Internal error'));
     await createTrade();
     await expectToast('Error', 'Failed to create trade. Please try again.');
