@@ -2,6 +2,7 @@ import { schema } from '@covenant/db';
 import { type Chain, nextDealStatus } from '@covenant/domain';
 import { meetsPolicy, reconcileLeg } from '@covenant/escrow';
 import { and, eq, inArray } from 'drizzle-orm';
+import type { Transaction } from '../deals/append-deal-event.js';
 import { appendDealEvent } from '../deals/append-deal-event.js';
 import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook-event.js';
 import { crashIfAt } from './escrow-crash-point.js';
@@ -98,13 +99,18 @@ export async function confirmPayouts(deps: EscrowEngineDeps): Promise<string[]> 
         .onConflictDoNothing();
     }
     await crashIfAt(deps.crashAt, 'before-confirmation', `payout ${payout.id} in the ledger, not confirmed`);
-    await deps.db
-      .update(schema.escrowPayouts)
-      .set({ status: 'confirmed', confirmedAt: now, updatedAt: now })
-      .where(eq(schema.escrowPayouts.id, payout.id));
+    await deps.db.transaction(async (tx) => {
+      // A travel payout's item is paid in the same transaction, the deal locked first as wherever
+      // travel is decided.
+      const dealId = payout.source === 'travel' ? await lockDealOfEscrow(tx, payout.escrowId) : null;
+      await tx
+        .update(schema.escrowPayouts)
+        .set({ status: 'confirmed', confirmedAt: now, updatedAt: now })
+        .where(eq(schema.escrowPayouts.id, payout.id));
+      if (dealId) await markTravelPaid(tx, dealId, payout, now);
+    });
     // A refusal to relay it earlier needs nobody any more.
     await resolveStaffAlert(deps, { kind: 'payout_broadcast_refused', subject: payout.id });
-    if (payout.source === 'travel') await markTravelPaid(deps, payout);
     touched.add(payout.escrowId);
   }
   await refreshEscrows(deps, [...touched]);
@@ -231,4 +237,16 @@ async function closeEscrowIfDone(deps: EscrowEngineDeps, escrowId: string): Prom
       settlement_transactions: settlementTransactions,
     });
   }
+}
+
+/** Locks the deal of escrow `escrowId` (FOR UPDATE) and returns its id. */
+async function lockDealOfEscrow(tx: Transaction, escrowId: string): Promise<string> {
+  const [row] = await tx
+    .select({ dealId: schema.deals.id })
+    .from(schema.deals)
+    .innerJoin(schema.escrows, eq(schema.escrows.dealId, schema.deals.id))
+    .where(eq(schema.escrows.id, escrowId))
+    .for('update', { of: schema.deals });
+  if (!row) throw new Error(`escrow ${escrowId} has no deal`);
+  return row.dealId;
 }

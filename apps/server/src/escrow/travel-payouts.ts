@@ -8,7 +8,7 @@ import {
 } from '@covenant/domain';
 import { planTravelPayout } from '@covenant/escrow';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { appendDealEvent } from '../deals/append-deal-event.js';
+import { appendDealEvent, type Transaction } from '../deals/append-deal-event.js';
 import { cancelOpenTravel } from '../travel/cancel-open-travel.js';
 import type { EscrowEngineDeps } from './escrow-engine-deps.js';
 import {
@@ -255,37 +255,35 @@ export async function renewTravelPayout(
 
 /**
  * Once a travel payout is confirmed on-chain its item is paid: recorded in the deal's audit trail
- * (and so notified to both parties) with the transaction.
+ * (and so notified to both parties) with the transaction. Runs in the transaction that records the
+ * payout confirmed, the deal locked first (`dealId`): the release charges the receiver the confirmed
+ * travel payouts' shares, and the parties' browsers check that charge against these entries, so one
+ * may never exist without the other.
  */
-export async function markTravelPaid(deps: EscrowEngineDeps, payout: PayoutRow): Promise<void> {
+export async function markTravelPaid(
+  tx: Transaction,
+  dealId: string,
+  payout: PayoutRow,
+  now: Date,
+): Promise<void> {
   const note = travelNoteOf(payout);
-  const now = deps.now();
-  const [escrow] = await deps.db.select().from(schema.escrows).where(eq(schema.escrows.id, payout.escrowId));
-  if (!escrow) return;
-  await deps.db.transaction(async (tx) => {
-    await tx
-      .select({ id: schema.deals.id })
-      .from(schema.deals)
-      .where(eq(schema.deals.id, escrow.dealId))
-      .for('update');
-    const paid = await tx
-      .update(schema.travelItems)
-      .set({ status: 'paid', updatedAt: now })
-      .where(and(eq(schema.travelItems.id, note.item_id), eq(schema.travelItems.status, 'approved')))
-      .returning({ id: schema.travelItems.id, amount: schema.travelItems.quoteAmount });
-    if (paid.length === 0) return;
-    await appendDealEvent(tx, {
-      dealId: escrow.dealId,
-      actorId: null,
-      action: 'travel_paid',
-      payload: {
-        item_id: note.item_id,
-        amount: paid[0]!.amount ?? '0',
-        receiver_share: note.receiver_share,
-        transaction_hash: payout.txRef,
-      },
-      createdAt: now,
-    });
+  const paid = await tx
+    .update(schema.travelItems)
+    .set({ status: 'paid', updatedAt: now })
+    .where(and(eq(schema.travelItems.id, note.item_id), eq(schema.travelItems.status, 'approved')))
+    .returning({ id: schema.travelItems.id, amount: schema.travelItems.quoteAmount });
+  if (paid.length === 0) return;
+  await appendDealEvent(tx, {
+    dealId,
+    actorId: null,
+    action: 'travel_paid',
+    payload: {
+      item_id: note.item_id,
+      amount: paid[0]!.amount ?? '0',
+      receiver_share: note.receiver_share,
+      transaction_hash: payout.txRef,
+    },
+    createdAt: now,
   });
 }
 
