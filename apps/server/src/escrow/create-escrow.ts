@@ -3,7 +3,8 @@ import { AppError, type Chain, meetingWindow, type TokenSymbol } from '@covenant
 import { type LegTerms, legDepositor, legReceiver, legs } from '@covenant/escrow';
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { appendDealEvent, type Transaction } from '../deals/append-deal-event.js';
-import { meetingOf } from '../deals/deal-view.js';
+import { checkCounterparty, checkDealTerms, loadTraderProfiles } from '../deals/deal-terms.js';
+import { meetingOf, versionTermsOf } from '../deals/deal-view.js';
 import { prepareTravelRuleExchange } from '../travel-rule/prepare-travel-rule-exchange.js';
 import { recordTravelRuleExchange } from '../travel-rule/record-travel-rule-exchange.js';
 import type { EscrowChain } from './escrow-chains.js';
@@ -61,6 +62,14 @@ export async function createEscrow(
       },
     );
   }
+
+  // Both parties must still be allowed the trade when the escrow opens, as at acceptance: KYC
+  // withdrawn or a tier lowered since the terms were agreed stops it before anything is deployed.
+  const counterpartyId = userId === deal.buyerId ? deal.sellerId : deal.buyerId;
+  const profiles = await loadTraderProfiles(deps.db, [userId, counterpartyId]);
+  const agreed = versionTermsOf(deal);
+  const { stableAmount } = checkDealTerms(profiles.get(userId), counterpartyId, agreed);
+  checkCounterparty(profiles.get(counterpartyId), agreed, stableAmount);
 
   const legSpecs = {
     asset: { chain: deal.assetChain, symbol: deal.assetSymbol, amount: BigInt(deal.assetAmount) },

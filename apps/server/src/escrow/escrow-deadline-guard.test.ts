@@ -524,3 +524,38 @@ describe('opening an escrow while the deal changes', () => {
     },
   );
 });
+
+describe('opening an escrow for a party no longer allowed the trade', () => {
+  it('refuses while the seller’s KYC is withdrawn, deploying nothing, and opens once it is back', async () => {
+    const dealId = await net.agreedDeal({
+      assetSymbol: 'WETH',
+      assetAmount,
+      stableSymbol: 'USDC',
+      stableAmount,
+    });
+    const deployments = async () =>
+      (await net.database.db.select().from(schema.escrowRelayerTransactions)).filter(
+        (row) => row.kind === 'deployment',
+      ).length;
+    const before = await deployments();
+    const setSellerKyc = (kycCompleted: boolean) =>
+      net.database.db
+        .update(schema.profiles)
+        .set({ kycCompleted })
+        .where(eq(schema.profiles.id, net.seller.id));
+    await setSellerKyc(false);
+    try {
+      const refused = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.json().error).toMatchObject({
+        code: 'KYC_REQUIRED',
+        message: 'Your counterparty has not completed KYC verification.',
+      });
+      expect(await deployments()).toBe(before);
+    } finally {
+      await setSellerKyc(true);
+    }
+    const opened = await net.call('POST', '/api/v1/escrow/create', net.buyer.token, { deal_id: dealId });
+    expect(opened.statusCode, opened.body).toBe(201);
+  });
+});

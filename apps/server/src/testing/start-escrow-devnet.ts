@@ -162,7 +162,8 @@ export async function startEscrowDevnet(
     });
 
   const party = async (): Promise<EscrowParty> => {
-    const trader = await createTestTrader(app);
+    // Institutional, for the seven-figure deals some tests open (the escrow checks both tier limits).
+    const trader = await createTestTrader(app, { tradingTier: 'institutional', tierLimitUsd: '10000000' });
     const escrowKey = privateKeyToAccount(generatePrivateKey());
     const walletKey = generatePrivateKey();
     const wallet = privateKeyToAccount(walletKey).address;
