@@ -1,14 +1,9 @@
-import {
-  type DealWithHistory,
-  type EscrowStatusLegView,
-  type EscrowStatusView,
-  parseBaseUnits,
-} from '@covenant/domain';
+import { type EscrowStatusLegView, type EscrowStatusView, parseBaseUnits } from '@covenant/domain';
 import { ExternalLink } from 'lucide-react';
 import { formatDealAmount } from '@/features/trading/components/format-deal-amount.js';
-import { type ChainView, transactionUrlOf } from '../api/get-chains.js';
+import { transactionUrlOf } from '../api/get-chains.js';
 import { CopyButton } from './copy-button.js';
-import type { EscrowViewer } from './escrow-viewer.js';
+import type { EscrowPanelProps } from './escrow-viewer.js';
 import { legStateText } from './leg-state-text.js';
 import { PayoutTransfers } from './payout-transfers.js';
 
@@ -40,17 +35,7 @@ function bitcoinNetworkFeeNote(
 }
 
 /** A settled or refunded escrow: what each leg moved, and the transaction that moved it, to check on-chain. */
-export function EscrowCompleted({
-  deal,
-  viewer,
-  escrow,
-  chains,
-}: {
-  deal: DealWithHistory;
-  viewer: EscrowViewer;
-  escrow: EscrowStatusView;
-  chains: readonly ChainView[];
-}) {
+export function EscrowCompleted({ deal, viewer, escrow, chains }: EscrowPanelProps) {
   return (
     <div className="space-y-4">
       <p className="font-medium text-primary">

@@ -11,7 +11,7 @@ import {
   psbtToSign,
   solanaMessageToSign,
 } from '../api/escrow-leg-signing.js';
-import { type ChainView, listedMintOf, useChains } from '../api/get-chains.js';
+import { listedMintOf, useChains } from '../api/get-chains.js';
 import { useEscrow } from '../api/get-escrow.js';
 import { useEscrowFollowsDeal } from '../api/use-escrow-follows-deal.js';
 import { otherLegPaid } from './approval-sentence.js';
@@ -20,7 +20,7 @@ import { ConfirmPayout } from './confirm-payout.js';
 import { ConfirmSolanaPayout } from './confirm-solana-payout.js';
 import { EscrowCompleted } from './escrow-completed.js';
 import { EscrowLegCard } from './escrow-leg-card.js';
-import { type EscrowViewer, escrowViewer } from './escrow-viewer.js';
+import { type EscrowPanelProps, type EscrowViewer, escrowViewer } from './escrow-viewer.js';
 import { SettlementCountdown } from './funding-countdown.js';
 import { OpenEscrow } from './open-escrow.js';
 
@@ -115,17 +115,7 @@ function payoutNote(escrow: EscrowStatusView, viewer: EscrowViewer): string | nu
  * that reached a leg afterwards (a Bitcoin or Solana token leg's `late_deposit` refund, which a party
  * approves).
  */
-function PayoutsToSign({
-  deal,
-  viewer,
-  escrow,
-  chains,
-}: {
-  deal: DealWithHistory;
-  viewer: EscrowViewer;
-  escrow: EscrowStatusView;
-  chains: readonly ChainView[];
-}) {
+function PayoutsToSign({ deal, viewer, escrow, chains }: EscrowPanelProps) {
   const toSign = escrow.legs.flatMap((leg) =>
     leg.release_typed_data ? [{ leg, typedData: leg.release_typed_data }] : [],
   );
@@ -181,17 +171,7 @@ function PayoutsToSign({
   );
 }
 
-function EscrowUnderWay({
-  deal,
-  viewer,
-  escrow,
-  chains,
-}: {
-  deal: DealWithHistory;
-  viewer: EscrowViewer;
-  escrow: EscrowStatusView;
-  chains: readonly ChainView[];
-}) {
+function EscrowUnderWay({ deal, viewer, escrow, chains }: EscrowPanelProps) {
   const devFund = useDevFund(deal.id);
   const note = payoutNote(escrow, viewer);
   const legs: readonly EscrowLegWithSigning[] = escrow.legs.map(legWithSigning);

@@ -1,5 +1,6 @@
-import type { DealParty, DealWithHistory } from '@covenant/domain';
+import type { DealParty, DealWithHistory, EscrowStatusView } from '@covenant/domain';
 import { partnerName } from '@/features/trading/components/partner-name.js';
+import type { ChainView } from '../api/get-chains.js';
 
 /** Who looks at the escrow: their side of the deal, the other side, and how to name either. */
 export type EscrowViewer = {
@@ -9,6 +10,14 @@ export type EscrowViewer = {
   nameOf: (party: DealParty) => string;
   counterparty: string;
 };
+
+/** What each part of an opened escrow's panel is drawn from: the deal, who looks, the escrow and the chains. */
+export interface EscrowPanelProps {
+  deal: DealWithHistory;
+  viewer: EscrowViewer;
+  escrow: EscrowStatusView;
+  chains: readonly ChainView[];
+}
 
 /** Null for anyone but the deal's two parties: the escrow is theirs alone. */
 export function escrowViewer(deal: DealWithHistory, viewerId: string | undefined): EscrowViewer | null {
