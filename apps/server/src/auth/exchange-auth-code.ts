@@ -5,6 +5,7 @@ import type { AuthDeps } from './auth-deps.js';
 import { AuthError } from './auth-error.js';
 import type { SessionResponse } from './issue-session-response.js';
 import { loadUserAccountById } from './load-user-account.js';
+import { networkOfAddress } from './network-of-address.js';
 import { hashOpaqueToken } from './opaque-tokens.js';
 import { enforceRateLimit } from './rate-limits.js';
 import { type ClientInfo, startSession } from './start-session.js';
@@ -21,7 +22,7 @@ export async function exchangeAuthCode(
   input: { authCode: string; codeVerifier: string },
   client: ClientInfo,
 ): Promise<SessionResponse> {
-  await enforceRateLimit(deps, deps.rateLimits.oauthPerIp, `oauth:ip:${client.ip}`);
+  await enforceRateLimit(deps, deps.rateLimits.oauthPerIp, `oauth:ip:${networkOfAddress(client.ip)}`);
   const [code] = await deps.db
     .delete(schema.oauthAuthCodes)
     .where(eq(schema.oauthAuthCodes.codeHash, hashOpaqueToken(input.authCode)))

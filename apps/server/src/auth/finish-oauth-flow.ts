@@ -7,6 +7,7 @@ import { AuthError, isAuthError } from './auth-error.js';
 import { findUserByEmail } from './find-user-by-email.js';
 import type { SessionResponse } from './issue-session-response.js';
 import { loadUserAccount, type UserRow } from './load-user-account.js';
+import { networkOfAddress } from './network-of-address.js';
 import { generateOpaqueToken, hashOpaqueToken } from './opaque-tokens.js';
 import { enforceRateLimit } from './rate-limits.js';
 import { oauthCallbackUrl, oauthFlowLifetimeSeconds, providerVerifierContext } from './start-oauth-flow.js';
@@ -55,7 +56,7 @@ export async function finishOAuthFlow(
   input: { query: string; browserState: string | undefined },
   client: ClientInfo,
 ): Promise<FinishedOAuthFlow> {
-  await enforceRateLimit(deps, deps.rateLimits.oauthPerIp, `oauth:ip:${client.ip}`);
+  await enforceRateLimit(deps, deps.rateLimits.oauthPerIp, `oauth:ip:${networkOfAddress(client.ip)}`);
   const params = new URLSearchParams(input.query);
   const state = params.get('state');
   if (!state) throw badOAuthState('the provider’s answer carries no state');

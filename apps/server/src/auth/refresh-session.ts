@@ -4,6 +4,7 @@ import type { AuthDeps } from './auth-deps.js';
 import { AuthError } from './auth-error.js';
 import { issueSessionResponse, type SessionResponse } from './issue-session-response.js';
 import { loadUserAccountById } from './load-user-account.js';
+import { networkOfAddress } from './network-of-address.js';
 import { deriveChildToken, generateOpaqueToken, hashOpaqueToken } from './opaque-tokens.js';
 import { enforceRateLimit } from './rate-limits.js';
 import type { ClientInfo } from './start-session.js';
@@ -26,7 +27,7 @@ export async function refreshSession(
   refreshToken: string,
   client: ClientInfo,
 ): Promise<SessionResponse> {
-  await enforceRateLimit(deps, deps.rateLimits.refreshPerIp, `refresh:ip:${client.ip}`);
+  await enforceRateLimit(deps, deps.rateLimits.refreshPerIp, `refresh:ip:${networkOfAddress(client.ip)}`);
   const [presented] = await deps.db
     .select()
     .from(schema.refreshTokens)

@@ -1,5 +1,6 @@
 import type { AuthDeps } from './auth-deps.js';
 import { findUserByEmail } from './find-user-by-email.js';
+import { networkOfAddress } from './network-of-address.js';
 import { enforceRateLimit } from './rate-limits.js';
 import { resolveRedirect } from './resolve-redirect.js';
 import { sendOneTimeToken } from './send-one-time-token.js';
@@ -15,7 +16,7 @@ export async function resendVerification(
   input: { type: 'signup' | 'email_change'; email: string; redirectTo: string | undefined },
   client: ClientInfo,
 ): Promise<void> {
-  await enforceRateLimit(deps, deps.rateLimits.emailPerIp, `email:ip:${client.ip}`);
+  await enforceRateLimit(deps, deps.rateLimits.emailPerIp, `email:ip:${networkOfAddress(client.ip)}`);
   await enforceRateLimit(deps, deps.rateLimits.emailPerAccount, `email:address:${input.email}`);
   const redirectTo = resolveRedirect(deps.config.publicUrl, input.redirectTo);
   deps.background.run(`${input.type} confirmation e-mail`, async () => {

@@ -2,6 +2,7 @@ import { schema } from '@covenant/db';
 import type { AuthDeps } from './auth-deps.js';
 import { findUserByEmail } from './find-user-by-email.js';
 import type { UserRow } from './load-user-account.js';
+import { networkOfAddress } from './network-of-address.js';
 import { enforceRateLimit } from './rate-limits.js';
 import { resolveRedirect } from './resolve-redirect.js';
 import { sendOneTimeToken } from './send-one-time-token.js';
@@ -20,7 +21,7 @@ export async function sendEmailOtp(
   input: { email: string; createUser: boolean; metadata: UserMetadata; redirectTo: string | undefined },
   client: ClientInfo,
 ): Promise<void> {
-  await enforceRateLimit(deps, deps.rateLimits.emailPerIp, `email:ip:${client.ip}`);
+  await enforceRateLimit(deps, deps.rateLimits.emailPerIp, `email:ip:${networkOfAddress(client.ip)}`);
   await enforceRateLimit(deps, deps.rateLimits.emailPerAccount, `email:address:${input.email}`);
   const redirectTo = resolveRedirect(deps.config.publicUrl, input.redirectTo);
   deps.background.run('sign-in code e-mail', async () => {

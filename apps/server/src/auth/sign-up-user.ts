@@ -7,6 +7,7 @@ import { findUserByEmail } from './find-user-by-email.js';
 import { hashPassword } from './hash-password.js';
 import type { SessionResponse } from './issue-session-response.js';
 import { loadUserAccount, type UserRow } from './load-user-account.js';
+import { networkOfAddress } from './network-of-address.js';
 import { assertStrongPassword } from './password-policy.js';
 import { type GoTrueUser, presentNewUser } from './present-user.js';
 import { enforceRateLimit } from './rate-limits.js';
@@ -38,7 +39,7 @@ export async function signUpUser(
   input: SignUpInput,
   client: ClientInfo,
 ): Promise<GoTrueUser | SessionResponse> {
-  await enforceRateLimit(deps, deps.rateLimits.signUpPerIp, `signup:ip:${client.ip}`);
+  await enforceRateLimit(deps, deps.rateLimits.signUpPerIp, `signup:ip:${networkOfAddress(client.ip)}`);
   await enforceRateLimit(deps, deps.rateLimits.signUpPerAccount, `signup:email:${input.email}`);
   assertStrongPassword(input.password);
   // Before the address is looked at: a taken username must not answer differently for known addresses.

@@ -4,6 +4,7 @@ import * as openid from 'openid-client';
 import { sealText } from '../files/seal-text.js';
 import type { AuthDeps } from './auth-deps.js';
 import { AuthError, validationFailed } from './auth-error.js';
+import { networkOfAddress } from './network-of-address.js';
 import { generateOpaqueToken, hashOpaqueToken } from './opaque-tokens.js';
 import type { OpenIdProvider } from './open-id-provider.js';
 import { enforceRateLimit } from './rate-limits.js';
@@ -45,7 +46,7 @@ export async function startOAuthFlow(
 ): Promise<StartedOAuthFlow> {
   const provider = enabledProvider(deps, request.provider);
   const challenge = clientChallengeOf(request);
-  await enforceRateLimit(deps, deps.rateLimits.oauthPerIp, `oauth:ip:${client.ip}`);
+  await enforceRateLimit(deps, deps.rateLimits.oauthPerIp, `oauth:ip:${networkOfAddress(client.ip)}`);
   const configuration = await provider.configuration();
   const state = generateOpaqueToken();
   const nonce = openid.randomNonce();

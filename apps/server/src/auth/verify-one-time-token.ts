@@ -5,6 +5,7 @@ import { AuthError, otpExpired } from './auth-error.js';
 import { consumeOneTimeToken, tryOneTimeCode } from './check-one-time-code.js';
 import type { SessionResponse } from './issue-session-response.js';
 import { loadUserAccountById } from './load-user-account.js';
+import { networkOfAddress } from './network-of-address.js';
 import { hashOpaqueToken } from './opaque-tokens.js';
 import { enforceRateLimit } from './rate-limits.js';
 import { type ClientInfo, startSession } from './start-session.js';
@@ -51,7 +52,7 @@ export async function verifyOneTimeToken(
   input: VerificationInput,
   client: ClientInfo,
 ): Promise<Verification> {
-  await enforceRateLimit(deps, deps.rateLimits.verifyPerIp, `verify:ip:${client.ip}`);
+  await enforceRateLimit(deps, deps.rateLimits.verifyPerIp, `verify:ip:${networkOfAddress(client.ip)}`);
   const token = 'linkToken' in input ? await findByLink(deps, input) : await findByCode(deps, input);
   if (!token) throw otpExpired();
   const consumed = await consumeOneTimeToken(deps.db, token);

@@ -7,6 +7,7 @@ import {
   type OpenedChatConversation,
 } from '@covenant/domain';
 import { asc, eq } from 'drizzle-orm';
+import { networkOfAddress } from '../auth/network-of-address.js';
 import type { FileUpload } from '../files/read-upload-form.js';
 import {
   checkChatAttachment,
@@ -93,7 +94,7 @@ export async function openChatConversation(
 ): Promise<OpenedChatConversation> {
   await enforceChatRateLimit(
     deps,
-    `chat:open:ip:${input.ip}`,
+    `chat:open:ip:${networkOfAddress(input.ip)}`,
     deps.rateLimits.openPerIp,
     'chats from this network',
   );

@@ -27,9 +27,11 @@ describe('request lines', () => {
     await app.inject({ method: 'GET', url: '/missing' });
     // A provider's callback: its code and the state binding it to a browser stay out of the log.
     await app.inject({ method: 'GET', url: '/callback?state=browser-state&code=provider-code&iss=x' });
+    // A staff search: the person looked up stays out of the log.
+    await app.inject({ method: 'GET', url: '/deals?q=alice%40example.com&query=Alice+Smith&limit=5' });
     expect(entries().filter((line) => line.msg === 'incoming request')).toEqual([]);
     const lines = entries().filter((line) => line.msg === 'request completed');
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     expect(lines[0]).toMatchObject({
       level: 30,
       reqId: expect.any(String),
@@ -39,6 +41,7 @@ describe('request lines', () => {
     });
     expect(lines[1]).toMatchObject({ req: { url: '/missing' }, res: { statusCode: 404 } });
     expect(lines[2]).toMatchObject({ req: { url: '/callback?state=[redacted]&code=[redacted]&iss=x' } });
+    expect(lines[3]).toMatchObject({ req: { url: '/deals?q=[redacted]&query=[redacted]&limit=5' } });
     await app.close();
   });
 

@@ -55,10 +55,14 @@ function redactNamedValues(text: string): string {
   return result + text.slice(copied);
 }
 
-/** Query parameters secret only in URLs: OAuth's `code`, and the `state` that binds a sign-in to its browser. */
-const secretUrlParameters = new Set(['code', 'state']);
+/**
+ * Query parameters kept out of logs only in URLs: OAuth's `code`, the `state` that binds a sign-in to
+ * its browser, and search text (`q`, `query`: staff look people up by e-mail address, name or
+ * address, and ADR 025 keeps what they searched for unstored).
+ */
+const secretUrlParameters = new Set(['code', 'state', 'q', 'query']);
 
-/** A request URL with the values of secret query parameters (and OAuth's `code` and `state`) masked. */
+/** A request URL with the values of secret query parameters (OAuth's `code` and `state`, search text) masked. */
 export function maskUrl(url: string): string {
   return redactText(
     url.replace(/([?&])([^=&#]+)=([^&#]*)/g, (pair, separator: string, name: string) =>

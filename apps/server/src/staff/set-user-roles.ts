@@ -10,8 +10,10 @@ export interface RoleChange {
 
 /**
  * Replaces a user's staff roles with `roles`, recording the admin who granted each new one. An admin
- * cannot take away their own admin role (409 CONFLICT), so the console is never locked out by a
- * slip. The user's next request already carries the new roles: they are read per request.
+ * cannot take away their own admin role (409 CONFLICT), and the caller's admin role is checked again
+ * with both users locked (403 once gone), so two admins removing each other at once leave one: the
+ * console is never locked out. The user's next request already carries the new roles: they are read
+ * per request.
  */
 export async function setUserRoles(
   deps: { db: Db; now: () => Date },
@@ -23,6 +25,21 @@ export async function setUserRoles(
     throw new AppError('CONFLICT', 'You cannot remove your own admin role; ask another admin');
   }
   return deps.db.transaction(async (tx) => {
+    // Both users locked, in one order: two admins changing each other's roles at once are decided
+    // one after the other, and the second finds what the first did.
+    await tx
+      .select({ id: schema.users.id })
+      .from(schema.users)
+      .where(inArray(schema.users.id, [adminId, userId]))
+      .orderBy(schema.users.id)
+      .for('update');
+    const callerRoles = await tx
+      .select({ role: schema.userRoles.role })
+      .from(schema.userRoles)
+      .where(eq(schema.userRoles.userId, adminId));
+    if (!callerRoles.some((row) => row.role === 'admin')) {
+      throw new AppError('FORBIDDEN', 'Only admins may change staff roles');
+    }
     const [user] = await tx
       .select({
         id: schema.users.id,
@@ -32,8 +49,7 @@ export async function setUserRoles(
       })
       .from(schema.users)
       .leftJoin(schema.profiles, eq(schema.profiles.id, schema.users.id))
-      .where(eq(schema.users.id, userId))
-      .for('update', { of: schema.users });
+      .where(eq(schema.users.id, userId));
     if (!user) throw new AppError('NOT_FOUND', 'User not found');
     const held = await tx
       .select({ role: schema.userRoles.role })

@@ -1,4 +1,5 @@
 import { AppError } from '@covenant/domain';
+import { networkOfAddress } from '../auth/network-of-address.js';
 import type { SupportDeps } from './support-deps.js';
 
 export interface SupportRateLimits {
@@ -21,7 +22,7 @@ export async function enforceSupportRateLimits(
   sender: { ip: string; email: string },
 ): Promise<void> {
   const checks = [
-    { key: `support:ip:${sender.ip}`, rule: deps.rateLimits.perIp, who: 'this network' },
+    { key: `support:ip:${networkOfAddress(sender.ip)}`, rule: deps.rateLimits.perIp, who: 'this network' },
     { key: `support:email:${sender.email}`, rule: deps.rateLimits.perEmail, who: 'this email address' },
   ];
   for (const { key, rule, who } of checks) {

@@ -146,7 +146,7 @@ const operations: Record<string, OperationRule> = {
   'POST /notifications/read-all': { access: 'trade' },
   'GET /cis': { access: 'read' },
   'POST /cis': { access: 'trade' },
-  'GET /kyc': { access: 'read' },
+  'GET /kyc': { access: 'session' },
   'POST /kyc': { access: 'session' },
   'GET /partners': { access: 'read' },
   'GET /partners/matches': { access: 'read' },
@@ -225,7 +225,7 @@ const operations: Record<string, OperationRule> = {
     refusedOtherwise: mediatorSeatNeedsAal2,
   },
   'GET /deals/{id}/escrow': { access: 'read', absent: 'the deal has no escrow' },
-  'GET /deals/{id}/meeting': { access: 'read' },
+  'GET /deals/{id}/meeting': { access: 'session' },
   'GET /deals/{id}/meeting/qr': { access: 'trade' },
   'POST /deals/{id}/meeting/check-in': { access: 'trade', body: () => ({ token: 'AAAA-AAAA' }) },
   'POST /deals/{id}/meeting/waive': { access: 'trade' },
@@ -262,7 +262,7 @@ const operations: Record<string, OperationRule> = {
     absent: 'no evidence file',
   },
   'GET /deals/{id}/travel-rule': {
-    access: 'read',
+    access: 'session',
     absent: 'the deal’s escrow is not open, so no Travel Rule information was exchanged',
     alsoAllowed: {
       callers: ['compliance'],
@@ -285,7 +285,7 @@ const operations: Record<string, OperationRule> = {
       why: 'open to the deal’s two parties and compliance staff with a second factor; anyone else is refused',
     },
   },
-  'GET /deals/{id}/travel-rule/preview': { access: 'read' },
+  'GET /deals/{id}/travel-rule/preview': { access: 'session' },
   'GET /deals/{id}/travel': { access: 'read' },
   'POST /deals/{id}/travel': {
     access: 'trade',

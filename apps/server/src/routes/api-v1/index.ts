@@ -14,6 +14,7 @@ import { restrictDeclaredAccess } from '../../api/require-access-declarations.js
 import { restrictDevRoutes } from '../../api/restrict-dev-routes.js';
 import { createVerifiedTokenCache } from '../../api/verified-token-cache.js';
 import { createAuthDeps } from '../../auth/create-auth-deps.js';
+import { networkOfAddress } from '../../auth/network-of-address.js';
 import type { RateLimitDecision } from '../../plugins/rate-limit/rate-limiter.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { apiV1AuthRoutes } from './auth.js';
@@ -60,7 +61,12 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
   await collectOpenApi(app, app.prefix);
   // Unknown /api/v1 paths answer like every other API response, rate-limit headers included.
   app.setNotFoundHandler(async (request, reply) => {
-    await applyRateLimit(app.rateLimiter, reply, `api:ip:${request.ip}`, app.config.apiRateLimits.standard);
+    await applyRateLimit(
+      app.rateLimiter,
+      reply,
+      `api:ip:${networkOfAddress(request.ip)}`,
+      app.config.apiRateLimits.standard,
+    );
     throw new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
   });
   // Before any authentication: to callers they refuse, dev-only routes are unknown paths, not 401s.
@@ -69,7 +75,12 @@ export const apiV1Routes: FastifyPluginAsync = async (app) => {
   await app.register(async (publicRoutes) => {
     restrictDeclaredAccess(publicRoutes, ['public'], 'unauthenticated');
     publicRoutes.addHook('onRequest', async (request, reply) => {
-      await applyRateLimit(app.rateLimiter, reply, `api:ip:${request.ip}`, app.config.apiRateLimits.standard);
+      await applyRateLimit(
+        app.rateLimiter,
+        reply,
+        `api:ip:${networkOfAddress(request.ip)}`,
+        app.config.apiRateLimits.standard,
+      );
     });
     await publicRoutes.register(apiV1AuthRoutes, { prefix: '/auth' });
     await publicRoutes.register(apiDescriptionRoutes, { document: () => app.swagger() });
@@ -129,7 +140,7 @@ function authenticateEveryRequest(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     // Refused callers are counted too (by address), so guessing tokens or API keys costs the same budget.
     const refuse = async (error: unknown): Promise<never> => {
-      await applyRateLimit(app.rateLimiter, reply, `api:ip:${request.ip}`, limits.standard);
+      await applyRateLimit(app.rateLimiter, reply, `api:ip:${networkOfAddress(request.ip)}`, limits.standard);
       throw error;
     };
     const caller = await identifyCaller(deps, request.headers.authorization).catch(refuse);

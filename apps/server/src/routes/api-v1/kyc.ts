@@ -54,7 +54,8 @@ export const apiV1KycRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/',
     {
-      config: { access: 'read' },
+      // Identity data (legal name, birth, address): a signed-in session only, never an API key.
+      config: { access: 'session' },
       schema: {
         tags: ['KYC'],
         summary: "The caller's verification requests, newest first",

@@ -380,7 +380,7 @@ describe('limits and input', () => {
     expect(empty.statusCode).toBe(400);
   });
 
-  it('limits new conversations per address and per network, and messages per conversation', async () => {
+  it('limits new conversations per address and per network (an IPv6 /64 is one), and messages per conversation', async () => {
     const email = 'flood@example.com';
     for (let index = 0; index < 5; index += 1) await openConversation(`Flood ${index}`, { email });
     const sixth = await app.inject({
@@ -403,6 +403,17 @@ describe('limits and input', () => {
       payload: { email: 'n11@example.com', body: 'Same network' },
     });
     expect(eleventh.statusCode).toBe(429);
+
+    // An IPv6 subscriber holds a whole /64: its addresses share one budget.
+    for (let index = 1; index <= 10; index += 1)
+      await openConversation('Same /64', { ip: `2001:db8:0:7::${index}`, email: `v6-${index}@example.com` });
+    const fromTheSame64 = await app.inject({
+      method: 'POST',
+      url: '/api/v1/chat/conversations',
+      remoteAddress: '2001:db8:0:7:ffff::1',
+      payload: { email: 'v6-11@example.com', body: 'Same /64' },
+    });
+    expect(fromTheSame64.statusCode).toBe(429);
 
     const { token } = await openConversation('Chatty');
     for (let index = 0; index < 30; index += 1) {

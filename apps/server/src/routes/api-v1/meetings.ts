@@ -43,7 +43,8 @@ export const meetingRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id/meeting',
     {
-      config: { access: 'read' },
+      // The parties' check-in positions are personal data: a signed-in session only, never an API key.
+      config: { access: 'session' },
       schema: {
         tags: ['Meetings'],
         summary: 'The deal’s meeting: details, status, check-ins (with positions), waivers and travel',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Database, schema } from '@covenant/db';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -138,7 +139,7 @@ describe('/api/v1/staff/disputes guard', () => {
     expect(row).toMatchObject({ status: 'open', mediatorId: null });
   });
 
-  it('refuses a mediator who is a party of the deal (403)', async () => {
+  it('refuses a mediator who is a party of the deal (403): deciding, taking, and reading the case or its evidence', async () => {
     const judge = await createTestTrader(app, { roles: ['mediator'] });
     const created = await call('POST', '/api/v1/deals', judge.token, {
       asset_chain: 'ETH',
@@ -161,6 +162,16 @@ describe('/api/v1/staff/disputes guard', () => {
     });
     expect(decide.statusCode).toBe(403);
     expect(await statusOf(dealId)).toBe('disputed');
+    // The case shows the other party's CIS and evidence: not to a mediator who is a party.
+    const caseRead = await call('GET', `/api/v1/staff/disputes/${disputeId}`, judge.token);
+    expect(caseRead.statusCode, caseRead.body).toBe(403);
+    expect(caseRead.json().error.message).toBe('A mediator cannot read a dispute of their own deal');
+    const evidence = await call(
+      'GET',
+      `/api/v1/staff/disputes/${disputeId}/evidence/${randomUUID()}`,
+      judge.token,
+    );
+    expect(evidence.statusCode, evidence.body).toBe(403);
   });
 });
 

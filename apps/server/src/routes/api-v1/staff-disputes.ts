@@ -15,6 +15,7 @@ import { decideDispute } from '../../disputes/decide-dispute.js';
 import { getDisputeCase } from '../../disputes/get-dispute-case.js';
 import { listDisputeQueue } from '../../disputes/list-dispute-queue.js';
 import { readDisputeEvidence } from '../../disputes/read-dispute-evidence.js';
+import { refuseOwnDispute } from '../../disputes/refuse-own-dispute.js';
 import { sendEvidence } from './disputes.js';
 import { principalOf } from './principal-of.js';
 
@@ -63,7 +64,10 @@ export const staffDisputeRoutes: FastifyPluginAsync = async (app) => {
         response: { 200: staffDisputeCaseSchema },
       },
     },
-    async (request) => getDisputeCase(deps, request.params.id),
+    async (request) => {
+      await refuseOwnDispute(deps.db, principalOf(request).userId, request.params.id);
+      return getDisputeCase(deps, request.params.id);
+    },
   );
 
   routes.get(
@@ -76,14 +80,16 @@ export const staffDisputeRoutes: FastifyPluginAsync = async (app) => {
         params: idParams.extend({ evidence_id: z.uuid() }),
       },
     },
-    async (request, reply) =>
-      sendEvidence(
+    async (request, reply) => {
+      await refuseOwnDispute(deps.db, principalOf(request).userId, request.params.id);
+      return sendEvidence(
         reply,
         await readDisputeEvidence(deps, {
           disputeId: request.params.id,
           evidenceId: request.params.evidence_id,
         }),
-      ),
+      );
+    },
   );
 
   routes.post(

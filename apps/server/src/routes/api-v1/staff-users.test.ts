@@ -138,6 +138,47 @@ describe('/api/v1/staff/users', () => {
     await call('PUT', `/api/v1/staff/users/${admin.id}/roles`, admin.token, { roles: ['admin'] });
   });
 
+  it('lets only one of two admins removing each other at once through: an admin always remains', async () => {
+    const first = await createTestTrader(parties.app, { roles: ['admin'] });
+    const second = await createTestTrader(parties.app, { roles: ['admin'] });
+    const answers = await Promise.all([
+      call('PUT', `/api/v1/staff/users/${second.id}/roles`, first.token, { roles: [] }),
+      call('PUT', `/api/v1/staff/users/${first.id}/roles`, second.token, { roles: [] }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 403]);
+    const left = await parties.database.db
+      .select({ userId: schema.userRoles.userId })
+      .from(schema.userRoles)
+      .where(and(eq(schema.userRoles.role, 'admin')));
+    expect(left.filter((row) => row.userId === first.id || row.userId === second.id)).toHaveLength(1);
+  });
+
+  it('asks an admin whose session has not proved its user lately to reauthenticate, changing nothing', async () => {
+    const stale = await createTestTrader(parties.app, { roles: ['admin'] });
+    const target = await createTestTrader(parties.app);
+    // Signed in (password and TOTP) two hours ago: aal2 still, but no recent proof.
+    const twoHoursAgo = Math.floor(Date.now() / 1000) - 7_200;
+    await parties.database.db
+      .update(schema.sessions)
+      .set({
+        amr: [
+          { method: 'totp', timestamp: twoHoursAgo },
+          { method: 'password', timestamp: twoHoursAgo },
+        ],
+      })
+      .where(eq(schema.sessions.userId, stale.id));
+    const refused = await call('PUT', `/api/v1/staff/users/${target.id}/roles`, stale.token, {
+      roles: ['admin'],
+    });
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json().error.code).toBe('REAUTHENTICATION_NEEDED');
+    const roles = await parties.database.db
+      .select()
+      .from(schema.userRoles)
+      .where(eq(schema.userRoles.userId, target.id));
+    expect(roles).toEqual([]);
+  });
+
   it('validates the roles and the user', async () => {
     const user = await createTestTrader(parties.app);
     for (const roles of [['trader'], ['admin', 'admin'], 'admin']) {

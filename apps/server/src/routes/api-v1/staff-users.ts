@@ -8,6 +8,7 @@ import {
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { recentAuthenticationCheck } from '../../api/enforce-api-access.js';
 import { requireStaff } from '../../api/require-staff.js';
 import { getDealAuditForStaff } from '../../deals/get-deal-audit.js';
 import { findStaffUsers } from '../../staff/find-staff-users.js';
@@ -53,14 +54,19 @@ export const staffUserRoutes: FastifyPluginAsync = async (app) => {
         summary: 'Replace a user’s staff roles (admins); an admin cannot remove their own admin role',
         description:
           'The user’s next request carries the new roles (they are read per request) and so does their next ' +
-          'access token. Removing your own admin role answers 409 CONFLICT.',
+          'access token. Removing your own admin role answers 409 CONFLICT; of two admins removing each other at once, the second is refused (403). A session ' +
+          'that has not proved its user with a TOTP code within the reauthentication window answers 403 ' +
+          'REAUTHENTICATION_NEEDED.',
         params: idParams,
         body: setStaffRolesSchema,
         response: { 200: staffUserSchema },
       },
     },
     async (request) => {
-      const adminId = principalOf(request).userId;
+      const principal = principalOf(request);
+      // A grant outlives the session that made it: a stolen staff session must prove its user again.
+      (await recentAuthenticationCheck(app, principal))();
+      const adminId = principal.userId;
       const change = await setUserRoles(
         { db, now: app.clock },
         adminId,

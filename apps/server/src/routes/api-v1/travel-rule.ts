@@ -26,7 +26,8 @@ export const travelRuleRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id/travel-rule',
     {
-      config: { access: 'read' },
+      // Names, addresses and identifiers of both parties: a signed-in session only, never an API key.
+      config: { access: 'session' },
       schema: {
         tags: ['Trading'],
         summary: 'Export the deal’s Travel Rule information as an IVMS 101 JSON document',
@@ -47,7 +48,7 @@ export const travelRuleRoutes: FastifyPluginAsync = async (app) => {
   routes.get(
     '/deals/:id/travel-rule/preview',
     {
-      config: { access: 'read' },
+      config: { access: 'session' },
       schema: {
         tags: ['Trading'],
         summary: 'What the Travel Rule asks of the deal: your IVMS 101 person and what either party lacks',
