@@ -18,6 +18,8 @@ export interface ChatRateLimits {
   openPerEmail: Rule;
   /** Messages a visitor writes in one conversation. */
   messagesPerConversation: Rule;
+  /** Files visitors send from one network (IPv4 address or IPv6 /64), across their conversations. */
+  filesPerNetwork: Rule;
   /** Files in one conversation, from both sides, ever. */
   filesPerConversation: number;
 }
@@ -27,6 +29,8 @@ export const defaultChatRateLimits: ChatRateLimits = {
   openPerIp: { limit: 10, windowSeconds: 3600 },
   openPerEmail: { limit: 5, windowSeconds: 3600 },
   messagesPerConversation: { limit: 30, windowSeconds: 300 },
+  // At most 200 MB an hour from one network, however many conversations it opens.
+  filesPerNetwork: { limit: 20, windowSeconds: 3600 },
   filesPerConversation: chatAttachmentRules.maxPerConversation,
 };
 

@@ -117,26 +117,40 @@ export async function assignConversation(
 }
 
 /**
+ * What a staff answer must pass before any of it is read: the conversation, still open, with room for
+ * one file more when one comes. The file route runs this before reading the upload.
+ */
+export async function admitStaffReply(
+  deps: Pick<ChatDeps, 'db' | 'rateLimits'>,
+  input: { id: string; withFile: boolean },
+): Promise<ConversationRow> {
+  const row = await findConversation(deps, input.id);
+  if (row.status === 'closed') throw new AppError('CONFLICT', 'This conversation is closed');
+  if (input.withFile) await ensureRoomForFile(deps.db, row.id, deps.rateLimits.filesPerConversation);
+  return row;
+}
+
+/**
  * A staff answer: text, a file, or both. In a live conversation it appears in the widget; in an
  * `email` one (opened while no one was online) it is e-mailed first and stored once sent, as support
  * replies are (ADR 006), so the history never shows an answer the visitor did not get. The e-mail
  * names a file but does not carry it: the visitor downloads it in the chat. An unassigned
- * conversation is taken by whoever answers it.
+ * conversation is taken by whoever answers it. `admitted` is the conversation `admitStaffReply` let
+ * through, when the route ran it before reading the file; otherwise it runs here.
  */
 export async function replyToConversation(
   deps: Pick<ChatDeps, 'db' | 'now' | 'mailer' | 'fileStore' | 'rateLimits'>,
-  input: { id: string; staffId: string; body: string; attachment?: FileUpload },
+  input: { id: string; staffId: string; body: string; attachment?: FileUpload; admitted?: ConversationRow },
 ): Promise<StaffChatConversation> {
-  const row = await findConversation(deps, input.id);
-  if (row.status === 'closed') throw new AppError('CONFLICT', 'This conversation is closed');
   const attachment = input.attachment && checkChatAttachment(input.attachment);
   if (!attachment && input.body === '') {
     throw new AppError('VALIDATION_FAILED', 'Write an answer or attach a file', {
       issues: [{ path: '/body', message: 'Write a message first' }],
     });
   }
+  const row =
+    input.admitted ?? (await admitStaffReply(deps, { id: input.id, withFile: attachment !== undefined }));
   const filesLimit = deps.rateLimits.filesPerConversation;
-  if (attachment) await ensureRoomForFile(deps.db, row.id, filesLimit);
   await withStoredChatAttachment(deps, attachment, input.staffId, async (file) => {
     let emailedAt: Date | null = null;
     if (row.mode === 'email') {

@@ -19,7 +19,7 @@ import type { ChatDeps } from './chat-deps.js';
 import { enforceChatRateLimit } from './enforce-chat-rate-limit.js';
 import { isStaffOnline } from './staff-presence.js';
 
-type ConversationRow = typeof schema.chatConversations.$inferSelect;
+export type ConversationRow = typeof schema.chatConversations.$inferSelect;
 type MessageRow = typeof schema.chatMessages.$inferSelect & {
   file: { id: string; filename: string; contentType: string; size: number } | null;
 };
@@ -148,32 +148,62 @@ export async function getVisitorConversation(deps: ChatDeps, token: string): Pro
 }
 
 /**
- * The visitor writes again: text, a file, or both. A closed conversation takes no more messages (a new
- * one starts); a live conversation written to while no one is online becomes an e-mail ticket. A file
- * counts against the message limit like any message, and a conversation holds at most 20 files.
+ * What a visitor's message must pass before any of it is read: the conversation its token opens,
+ * still open, with room for one file more when one comes; the message counted against the
+ * conversation's limit and a file against its network's. The file route runs this before reading
+ * the upload, so a request refused here has not had its 10 MB read into memory.
  */
-export async function postVisitorMessage(
+export async function admitVisitorMessage(
   deps: ChatDeps,
-  input: { token: string; body: string; attachment?: FileUpload },
-): Promise<ChatConversation> {
+  input: { token: string; ip: string; withFile: boolean },
+): Promise<ConversationRow> {
   const conversation = await findConversationByToken(deps, input.token);
   if (conversation.status === 'closed') {
     throw new AppError('CONFLICT', 'This conversation is closed; start a new one to write again');
   }
-  const attachment = input.attachment && checkChatAttachment(input.attachment);
-  if (!attachment && input.body === '') {
-    throw new AppError('VALIDATION_FAILED', 'Write a message or attach a file', {
-      issues: [{ path: '/body', message: 'Write a message first' }],
-    });
-  }
-  const filesLimit = deps.rateLimits.filesPerConversation;
-  if (attachment) await ensureRoomForFile(deps.db, conversation.id, filesLimit);
+  if (input.withFile) await ensureRoomForFile(deps.db, conversation.id, deps.rateLimits.filesPerConversation);
   await enforceChatRateLimit(
     deps,
     `chat:messages:${conversation.id}`,
     deps.rateLimits.messagesPerConversation,
     'messages in this chat',
   );
+  if (input.withFile) {
+    await enforceChatRateLimit(
+      deps,
+      `chat:files:ip:${networkOfAddress(input.ip)}`,
+      deps.rateLimits.filesPerNetwork,
+      'files from this network',
+    );
+  }
+  return conversation;
+}
+
+/**
+ * The visitor writes again: text, a file, or both. A closed conversation takes no more messages (a new
+ * one starts); a live conversation written to while no one is online becomes an e-mail ticket. A file
+ * counts against the message limit like any message, and against its network's files; a conversation
+ * holds at most 20 files. `admitted` is the conversation `admitVisitorMessage` let through, when the
+ * route ran it before reading the file; otherwise it runs here.
+ */
+export async function postVisitorMessage(
+  deps: ChatDeps,
+  input: { token: string; ip: string; body: string; attachment?: FileUpload; admitted?: ConversationRow },
+): Promise<ChatConversation> {
+  const attachment = input.attachment && checkChatAttachment(input.attachment);
+  if (!attachment && input.body === '') {
+    throw new AppError('VALIDATION_FAILED', 'Write a message or attach a file', {
+      issues: [{ path: '/body', message: 'Write a message first' }],
+    });
+  }
+  const conversation =
+    input.admitted ??
+    (await admitVisitorMessage(deps, {
+      token: input.token,
+      ip: input.ip,
+      withFile: attachment !== undefined,
+    }));
+  const filesLimit = deps.rateLimits.filesPerConversation;
   const keepMode = conversation.mode === 'email' || (await isStaffOnline(deps));
   const now = deps.now();
   const updated = await withStoredChatAttachment(deps, attachment, conversation.userId, (file) =>

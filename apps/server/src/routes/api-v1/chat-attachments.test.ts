@@ -83,10 +83,14 @@ async function openConversation(options: { bearer?: string } = {}) {
   return response.json() as { token: string; conversation: { id: string; mode: string } };
 }
 
-function sendAsVisitor(token: string, parts: Part[]) {
+/** Each upload from a network of its own unless one is given: the per-network limit is tested on its own. */
+let uploadNumber = 0;
+function sendAsVisitor(token: string, parts: Part[], remoteAddress?: string) {
+  uploadNumber += 1;
   return app.inject({
     method: 'POST',
     url: '/api/v1/chat/conversation/attachments',
+    remoteAddress: remoteAddress ?? `2001:db8:${uploadNumber.toString(16)}::1`,
     headers: { 'x-chat-token': token, 'content-type': `multipart/form-data; boundary=${boundary}` },
     payload: form(parts),
   });
@@ -344,6 +348,10 @@ describe('limits on files', () => {
       message: 'A conversation holds at most 20 files; start a new one to send more',
     });
     expect((await sendAsStaff(conversation.id, [file('more.png', png(64))])).statusCode).toBe(409);
+    // Refused before the file is read: a file over 10 MB is answered 409 too, not 413.
+    const big = () => [file('big.png', png(10 * 1024 * 1024))];
+    expect((await sendAsVisitor(token, big())).statusCode).toBe(409);
+    expect((await sendAsStaff(conversation.id, big())).statusCode).toBe(409);
 
     const chatty = await openConversation();
     for (let index = 0; index < 30; index += 1) {
@@ -358,9 +366,55 @@ describe('limits on files', () => {
             });
       expect(written.statusCode, written.body).toBe(201);
     }
-    const limited = await sendAsVisitor(chatty.token, [file('one-more.png', png(64))]);
+    const limited = await sendAsVisitor(chatty.token, [file('one-more.png', png(10 * 1024 * 1024))]);
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error.code).toBe('RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('refuses a closed or full conversation, and a message or file over its limit, before it reads the file', async () => {
+    // Each refusal answers an upload over 10 MB with its own reason, not 413: the body was never read.
+    const large = () => [file('large.png', png(10 * 1024 * 1024))];
+    const closed = await openConversation();
+    const closing = await app.inject({
+      method: 'POST',
+      url: `/api/v1/staff/chat/conversations/${closed.conversation.id}/close`,
+      headers: { authorization: `Bearer ${staff.token}` },
+    });
+    expect(closing.statusCode, closing.body).toBe(200);
+    const toClosed = await sendAsVisitor(closed.token, large());
+    expect(toClosed.statusCode).toBe(409);
+    expect(toClosed.json().error.message).toBe('This conversation is closed; start a new one to write again');
+    const staffToClosed = await sendAsStaff(closed.conversation.id, large());
+    expect(staffToClosed.statusCode).toBe(409);
+    expect(staffToClosed.json().error.message).toBe('This conversation is closed');
+
+    // Twenty files an hour from one network, across its conversations; another network is not held back.
+    const network = '2001:db8:feed:1::';
+    const first = await openConversation();
+    const second = await openConversation();
+    for (let index = 0; index < 20; index += 1) {
+      const { token } = index < 10 ? first : second;
+      const sent = await sendAsVisitor(token, [file(`scan-${index}.png`, png(64))], `${network}${index + 1}`);
+      expect(sent.statusCode, sent.body).toBe(201);
+    }
+    const third = await openConversation();
+    const over = await sendAsVisitor(third.token, large(), `${network}ffff`);
+    expect(over.statusCode).toBe(429);
+    expect(over.json().error).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many files from this network. Please try again in 60 minutes.',
+    });
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    const elsewhere = await sendAsVisitor(third.token, [file('scan.png', png(64))], '2001:db8:beef:1::1');
+    expect(elsewhere.statusCode, elsewhere.body).toBe(201);
+    const text = await app.inject({
+      method: 'POST',
+      url: '/api/v1/chat/conversation/messages',
+      remoteAddress: `${network}1`,
+      headers: { 'x-chat-token': first.token },
+      payload: { body: 'Text still goes through' },
+    });
+    expect(text.statusCode, text.body).toBe(201);
   });
 });

@@ -18,6 +18,7 @@ import { createChatDeps } from '../../chat/chat-deps.js';
 import { readChatAttachmentForm } from '../../chat/read-chat-attachment-form.js';
 import { isStaffOnline } from '../../chat/staff-presence.js';
 import {
+  admitVisitorMessage,
   chatTokenPattern,
   findConversationByToken,
   getVisitorConversation,
@@ -120,7 +121,11 @@ export const apiV1ChatRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const conversation = await withRetryAfter(reply, () =>
-        postVisitorMessage(deps, { token: request.headers[chatTokenHeader], body: request.body.body }),
+        postVisitorMessage(deps, {
+          token: request.headers[chatTokenHeader],
+          ip: request.ip,
+          body: request.body.body,
+        }),
       );
       return reply.status(201).send(conversation);
     },
@@ -136,7 +141,8 @@ export const apiV1ChatRoutes: FastifyPluginAsync = async (app) => {
         description:
           'multipart/form-data with one file named file (PDF, PNG or JPEG by content, at most 10 MB), stored ' +
           'encrypted, and an optional field body (up to 4000 characters). It counts against the 30 messages in ' +
-          '5 minutes; a conversation holds at most 20 files (409 after). 415 for another type, 413 when too big.',
+          '5 minutes and the 20 files an hour from one network (429 after), checked before the file is read; a ' +
+          'conversation holds at most 20 files (409 after). 415 for another type, 413 when too big.',
         consumes: ['multipart/form-data'],
         headers: tokenHeaders,
         response: { 201: chatConversationSchema },
@@ -144,12 +150,14 @@ export const apiV1ChatRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const token = request.headers[chatTokenHeader];
-      // A token that opens nothing is refused before a byte of the file is read.
-      await findConversationByToken(deps, token);
-      const { body, attachment } = await readChatAttachmentForm(request);
-      const conversation = await withRetryAfter(reply, () =>
-        postVisitorMessage(deps, { token, body, attachment }),
+      const ip = request.ip;
+      // A token that opens nothing, a closed or full conversation and a message or file over its limit
+      // are refused before a byte of the file is read.
+      const admitted = await withRetryAfter(reply, () =>
+        admitVisitorMessage(deps, { token, ip, withFile: true }),
       );
+      const { body, attachment } = await readChatAttachmentForm(request);
+      const conversation = await postVisitorMessage(deps, { token, ip, body, attachment, admitted });
       return reply.status(201).send(conversation);
     },
   );

@@ -15,6 +15,7 @@ import { readChatAttachment } from '../../chat/chat-attachments.js';
 import { createChatDeps } from '../../chat/chat-deps.js';
 import { readChatAttachmentForm } from '../../chat/read-chat-attachment-form.js';
 import {
+  admitStaffReply,
   assignConversation,
   closeConversation,
   createCannedReply,
@@ -168,12 +169,15 @@ export const apiV1StaffChatRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const staff = staffOf(request);
+      // A closed or full conversation is refused before a byte of the file is read.
+      const admitted = await admitStaffReply(deps, { id: request.params.id, withFile: true });
       const { body, attachment } = await readChatAttachmentForm(request);
       const conversation = await replyToConversation(deps, {
         id: request.params.id,
         staffId: staff.userId,
         body,
         attachment,
+        admitted,
       });
       return reply.status(201).send(conversation);
     },
