@@ -1,5 +1,6 @@
 import { type ContactMessage, contactTopicLabels } from '@covenant/domain';
 import { enforceSupportRateLimits } from './enforce-support-rate-limits.js';
+import { mayEchoToAddress } from './may-echo-to-address.js';
 import { recordSupportMessage } from './record-support-message.js';
 import { sendSupportConfirmation } from './send-support-confirmation.js';
 import type { SupportDeps } from './support-deps.js';
@@ -23,14 +24,14 @@ export async function submitContactMessage(
     body: message.message,
     userId: input.userId ?? null,
   });
+  const echo = await mayEchoToAddress(deps, { userId: input.userId, email: row.email });
   const sent = await sendSupportConfirmation(deps, {
     to: row.email,
-    name: message.first_name,
     reference: row.reference,
     what: 'message',
-    subject: contactTopicLabels[message.subject],
+    topic: contactTopicLabels[message.subject],
     priority: row.priority,
-    body: row.body,
+    echo: echo ? { name: message.first_name, body: row.body } : null,
   });
   return supportReceiptOf(row, sent);
 }

@@ -1,5 +1,6 @@
-import type { SupportTicket } from '@covenant/domain';
+import { type SupportTicket, ticketCategoryLabels } from '@covenant/domain';
 import { enforceSupportRateLimits } from './enforce-support-rate-limits.js';
+import { mayEchoToAddress } from './may-echo-to-address.js';
 import { recordSupportMessage } from './record-support-message.js';
 import { sendSupportConfirmation } from './send-support-confirmation.js';
 import type { SupportDeps } from './support-deps.js';
@@ -24,14 +25,14 @@ export async function submitSupportTicket(
     body: ticket.description,
     userId: input.userId ?? null,
   });
+  const echo = await mayEchoToAddress(deps, { userId: input.userId, email: row.email });
   const sent = await sendSupportConfirmation(deps, {
     to: row.email,
-    name: undefined,
     reference: row.reference,
     what: 'ticket',
-    subject: ticket.subject,
+    topic: ticketCategoryLabels[ticket.category],
     priority: row.priority,
-    body: row.body,
+    echo: echo ? { subject: ticket.subject, body: row.body } : null,
   });
   return supportReceiptOf(row, sent);
 }

@@ -4,25 +4,32 @@ import { type EmailContent, productName, renderHtml, renderText } from './layout
 
 export interface SupportConfirmationInput {
   to: string;
-  /** The sender's first name when the form asked for it. */
-  name: string | undefined;
   reference: string;
   what: 'message' | 'ticket';
-  /** The topic (contact form) or the ticket's own subject line. */
-  subject: string;
   priority: SupportPriority;
-  /** The text as we received it, so the sender has a copy. */
-  body: string;
+  /** The form's topic or category, one of our own labels. */
+  topic: string;
+  /**
+   * What the sender typed (their first name, a ticket's subject line, the text), so they have a copy.
+   * Only for the address of the signed-in account that sent it: anyone can type any address into a
+   * support form, and the confirmation must not carry a stranger's words to it. `null` otherwise.
+   */
+  echo: { name?: string; subject?: string; body: string } | null;
 }
 
 export function renderSupportConfirmationEmail(input: SupportConfirmationInput): MailMessage {
+  const { echo } = input;
   const content: EmailContent = {
     heading: input.what === 'message' ? 'We received your message' : 'We received your support ticket',
     paragraphs: [
-      `${input.name ? `Hello ${input.name}, thank` : 'Thank'} you for contacting ${productName} support. Your reference is ${input.reference}; please quote it if you write to us about this ${input.what}.`,
+      `${echo?.name ? `Hello ${echo.name}, thank` : 'Thank'} you for contacting ${productName} support. Your reference is ${input.reference}; please quote it if you write to us about this ${input.what}.`,
       `Priority: ${supportPriorityLabels[input.priority]}. We aim to answer ${describeResponseTarget(input.priority)}. Support hours: Mon-Fri 9-18 UTC, Sat 10-16 UTC, Sun emergency only.`,
-      `Subject: ${input.subject}`,
-      `What you wrote: ${input.body}`,
+      `Topic: ${input.topic}`,
+      ...(echo
+        ? [...(echo.subject ? [`Subject: ${echo.subject}`] : []), `What you wrote: ${echo.body}`]
+        : [
+            `This e-mail does not repeat what the form said: anyone can enter an address in it. Sign in with this address before you write to us to get a copy of your ${input.what}.`,
+          ]),
     ],
     footnote: `You receive this because this address was entered in a ${productName} support form. If that was not you, ignore this message.`,
   };

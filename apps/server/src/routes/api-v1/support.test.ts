@@ -96,7 +96,11 @@ describe('POST /api/v1/support/contact', () => {
     for (const part of [confirmation.text, confirmation.html]) {
       expect(part).toContain(sent.body.reference);
       expect(part).toContain('We aim to answer under 2 hours');
-      expect(part).toContain('Hello Ada');
+      expect(part).toContain('Topic: Escrow');
+      // Signed out, anyone could have typed this address: the sender's words are not mailed to it.
+      expect(part).not.toContain('Ada');
+      expect(part).not.toContain(contact.message);
+      expect(part).toContain('This e-mail does not repeat what the form said');
     }
   });
 
@@ -152,7 +156,8 @@ describe('POST /api/v1/support/tickets', () => {
     freshWindow();
     const token = await tokenOf('buyer@demo.covenant.test');
     const first = await send('/support/tickets', { ...ticket, email: 'buyer@demo.covenant.test' }, token);
-    const second = await send('/support/tickets', { ...ticket, email: unique(ticket.email) });
+    const secondEmail = unique(ticket.email);
+    const second = await send('/support/tickets', { ...ticket, email: secondEmail });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ priority: 'normal', response_target_hours: 4 });
     const numberOf = (reference: string) => Number(reference.split('-')[2]);
@@ -169,6 +174,27 @@ describe('POST /api/v1/support/tickets', () => {
     const confirmation = await server.takeEmail('buyer@demo.covenant.test', first.body.reference);
     expect(confirmation.text).toContain('We aim to answer under 4 hours');
     expect(confirmation.text).toContain('Subject: Wallet page keeps loading');
+    expect(confirmation.text).toContain(`What you wrote: ${ticket.description}`);
+    expect(confirmation.text).toContain('Topic: Technical Issue');
+    const anonymous = await server.takeEmail(secondEmail, second.body.reference);
+    expect(anonymous.text).not.toContain('Wallet page keeps loading');
+    expect(anonymous.text).not.toContain(ticket.description);
+  });
+
+  it('repeats a signed-in sender’s words only to their own account’s address', async () => {
+    freshWindow();
+    const token = await tokenOf('buyer@demo.covenant.test');
+    const own = await send('/support/contact', { ...contact, email: 'Buyer@demo.covenant.test' }, token);
+    const victim = unique('victim@example.com');
+    const other = await send('/support/contact', { ...contact, email: victim }, token);
+    expect(own.status).toBe(201);
+    expect(other.status).toBe(201);
+    const toOwn = await server.takeEmail('buyer@demo.covenant.test', own.body.reference);
+    expect(toOwn.text).toContain('Hello Ada');
+    expect(toOwn.text).toContain(`What you wrote: ${contact.message}`);
+    const toOther = await server.takeEmail(victim, other.body.reference);
+    expect(toOther.text).not.toContain(contact.message);
+    expect(toOther.text).not.toContain('Ada');
   });
 
   it('refuses an invalid token with 401 instead of filing the ticket anonymously', async () => {
