@@ -1,3 +1,4 @@
+import { compactSizeLength } from '@covenant/domain';
 import { type BitcoinRpc, BitcoinRpcError } from './bitcoin-rpc.js';
 
 /** Bitcoin Core's default dust relay fee rate, in sat/vB. */
@@ -19,12 +20,6 @@ function isWitnessProgram(script: Uint8Array): boolean {
   const version = script[0]!;
   if (version !== 0x00 && (version < 0x51 || version > 0x60)) return false;
   return script[1]! + 2 === script.length;
-}
-
-export function compactSizeLength(value: number): bigint {
-  if (value < 0xfd) return 1n;
-  if (value <= 0xffff) return 3n;
-  return value <= 0xffffffff ? 5n : 9n;
 }
 
 /** Fee rates in whole sat/vB. */
@@ -75,37 +70,4 @@ export async function estimateFeeRate(rpc: BitcoinRpc, bounds: FeeRateBounds): P
   const satPerVb = estimate > minimum ? estimate : minimum;
   if (satPerVb < bounds.floor) return bounds.floor;
   return satPerVb > bounds.ceiling ? bounds.ceiling : satPerVb;
-}
-
-/** Weight units of a 2-of-3 P2WSH input's witness: item count, the empty item, two signatures of at most 73 bytes with their lengths, the script with its length. */
-export function multisigInputWitnessWeight(witnessScriptLength: number): bigint {
-  return 1n + 1n + 2n * (1n + 73n) + compactSizeLength(witnessScriptLength) + BigInt(witnessScriptLength);
-}
-
-/** A P2WPKH input's witness: item count, a signature of at most 73 bytes, a 33-byte key, with lengths. */
-export const P2WPKH_INPUT_WITNESS_WEIGHT = 1n + 1n + 73n + 1n + 33n;
-
-/**
- * The virtual size of a segwit transaction with these inputs and outputs, signatures at their
- * largest: its non-witness bytes count four weight units, witness bytes one, and the vsize is the
- * weight divided by 4, rounded up.
- */
-export function estimateVsize(
-  inputWitnessWeights: readonly bigint[],
-  outputScripts: readonly Uint8Array[],
-): bigint {
-  const outputBytes = outputScripts.reduce(
-    (sum, script) => sum + 8n + compactSizeLength(script.length) + BigInt(script.length),
-    0n,
-  );
-  const base =
-    4n +
-    compactSizeLength(inputWitnessWeights.length) +
-    // Each input: previous txid and vout, an empty scriptSig, the sequence.
-    BigInt(inputWitnessWeights.length) * (32n + 4n + 1n + 4n) +
-    compactSizeLength(outputScripts.length) +
-    outputBytes +
-    4n;
-  const witness = 2n + inputWitnessWeights.reduce((sum, weight) => sum + weight, 0n);
-  return (base * 4n + witness + 3n) / 4n;
 }

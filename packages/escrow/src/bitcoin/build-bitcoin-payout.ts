@@ -1,4 +1,4 @@
-import { AppError } from '@covenant/domain';
+import { AppError, estimateVsize, multisigInputWitnessWeight } from '@covenant/domain';
 import { base64 } from '@scure/base';
 import { DEFAULT_SEQUENCE, Transaction } from '@scure/btc-signer';
 import type { UnsignedPayout } from '../chain-adapter.js';
@@ -6,7 +6,6 @@ import type { DepositOutput } from '../escrow-chain-adapter.js';
 import { largestFirst } from '../payout-inputs.js';
 import type { SettlementPlan, Transfer } from '../settlement-plan.js';
 import type { EscrowLeg } from '../types.js';
-import { estimateVsize, multisigInputWitnessWeight } from './bitcoin-fee-rules.js';
 import type { BitcoinAddressFormat } from './bitcoin-network.js';
 import type { BitcoinOutputKind, BitcoinPayoutSummary, BitcoinSigningPayload } from './bitcoin-payout.js';
 import type { MultisigCustody } from './multisig-custody.js';

@@ -1,8 +1,9 @@
+import { estimateVsize, P2WPKH_INPUT_WITNESS_WEIGHT } from '@covenant/domain';
 import { base64, hex } from '@scure/base';
 import { DEFAULT_SEQUENCE, p2wpkh, Transaction } from '@scure/btc-signer';
 import type { UnsignedPayout } from '../chain-adapter.js';
 import type { FeeBump, SignedTransaction } from '../escrow-chain-adapter.js';
-import { estimateVsize, type FeeRateBounds, P2WPKH_INPUT_WITNESS_WEIGHT } from './bitcoin-fee-rules.js';
+import type { FeeRateBounds } from './bitcoin-fee-rules.js';
 import type { BitcoinAddressFormat } from './bitcoin-network.js';
 import { payoutTransaction } from './bitcoin-payout.js';
 import { type BitcoinRpc, unknownToNull } from './bitcoin-rpc.js';

@@ -1,5 +1,5 @@
 export * from './bitcoin-escrow-chain.js';
-export { coreDustLimit, estimateVsize } from './bitcoin-fee-rules.js';
+export { coreDustLimit } from './bitcoin-fee-rules.js';
 export * from './bitcoin-network.js';
 export type { BitcoinPayoutSummary, BitcoinSigningPayload } from './bitcoin-payout.js';
 export * from './bitcoin-rpc.js';

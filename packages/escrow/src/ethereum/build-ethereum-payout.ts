@@ -1,5 +1,5 @@
 import { type Payout, PayoutAction, refundPayout, splitPayout, travelPayout } from '@covenant/contracts';
-import { AppError } from '@covenant/domain';
+import { AppError, escrowPayoutDomain } from '@covenant/domain';
 import { type Address, getAddress, hashStruct, isAddress } from 'viem';
 import type { UnsignedPayout } from '../chain-adapter.js';
 import type { SettlementPlan } from '../settlement-plan.js';
@@ -31,7 +31,7 @@ export function buildEthereumPayout(
   const escrow = getAddress(leg.depositAddress);
   const payout = payoutFor(leg, plan, nonce);
   const typedData: PayoutTypedData = {
-    domain: { name: 'CovenantEscrow', version: '1', chainId, verifyingContract: escrow },
+    domain: { ...escrowPayoutDomain, chainId, verifyingContract: escrow },
     types: payoutTypedDataTypes,
     primaryType: 'Payout',
     message: payout,

@@ -1,16 +1,12 @@
+import { escrowPayoutActions, escrowPayoutFields } from '@covenant/domain';
 import { type Address, getAddress, isAddress, type TypedDataDefinition } from 'viem';
 
-// Kept free of @covenant/contracts (which compiles Solidity with node:fs) so the browser can import
-// it; a test checks these types against the contract package's payoutTypes.
-const payoutFields = [
-  { name: 'action', type: 'uint8' },
-  { name: 'recipients', type: 'address[]' },
-  { name: 'amounts', type: 'uint256[]' },
-  { name: 'nonce', type: 'uint256' },
-] as const;
+// The field list lives in @covenant/domain, where the browser reads it too; a test checks it
+// against the contract package's payoutTypes.
+const payoutFields = escrowPayoutFields;
 
 /** The escrow's payout actions: RELEASE 0, REFUND 1, SPLIT 2, TRAVEL 3 (see CovenantEscrow.sol). */
-const payoutActions: readonly number[] = [0, 1, 2, 3];
+const payoutActions: readonly number[] = Object.values(escrowPayoutActions);
 
 /** The EIP-712 types of an escrow payout (`Payout(uint8,address[],uint256[],uint256)`). */
 export const payoutTypedDataTypes = { Payout: payoutFields } as const;

@@ -1,4 +1,10 @@
-import { type EscrowKeyRecord, minimumEscrowKeyIterations, type TypedDataJson } from '@covenant/domain';
+import {
+  declaresOnlyEscrowPayout,
+  type EscrowKeyRecord,
+  escrowPayoutDomain,
+  minimumEscrowKeyIterations,
+  type TypedDataJson,
+} from '@covenant/domain';
 import { type Hex, sha256, type TypedDataDefinition } from 'viem';
 import { english, generateMnemonic, type HDAccount, mnemonicToAccount } from 'viem/accounts';
 
@@ -97,14 +103,6 @@ export async function decryptEscrowSeed(record: EncryptedEscrowSeed, password: s
   return new TextDecoder().decode(plaintext);
 }
 
-/** The escrow contract's `Payout(uint8 action,address[] recipients,uint256[] amounts,uint256 nonce)`. */
-const payoutFields = [
-  { name: 'action', type: 'uint8' },
-  { name: 'recipients', type: 'address[]' },
-  { name: 'amounts', type: 'uint256[]' },
-  { name: 'nonce', type: 'uint256' },
-];
-
 /**
  * Signs the API's EIP-712 payload (`release_typed_data`) with the seed's Ethereum account. The JSON
  * carries integers as decimal strings or numbers; they become bigints as the types declare them, so
@@ -114,13 +112,11 @@ const payoutFields = [
  * (`checkEthereumPayout`, `checkTravelTypedData`).
  */
 export async function signEscrowTypedData(mnemonic: string, typedData: TypedDataJson): Promise<Hex> {
-  const { EIP712Domain: _domainTypes, ...types } = typedData.types;
   if (
-    typedData.domain.name !== 'CovenantEscrow' ||
-    typedData.domain.version !== '1' ||
+    typedData.domain.name !== escrowPayoutDomain.name ||
+    typedData.domain.version !== escrowPayoutDomain.version ||
     typedData.primaryType !== 'Payout' ||
-    Object.keys(types).length !== 1 ||
-    JSON.stringify(types.Payout?.map(({ name, type }) => ({ name, type }))) !== JSON.stringify(payoutFields)
+    !declaresOnlyEscrowPayout(typedData.types)
   ) {
     throw new Error('This is not an escrow payout, so it was not signed.');
   }

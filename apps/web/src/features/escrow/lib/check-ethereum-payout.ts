@@ -1,6 +1,9 @@
 import {
   type DealWithHistory,
+  declaresOnlyEscrowPayout,
   type EscrowStatusLegView,
+  escrowPayoutActions,
+  escrowPayoutDomain,
   platformFee,
   type TypedDataJson,
 } from '@covenant/domain';
@@ -13,19 +16,6 @@ import {
 } from './agreed-leg-terms.js';
 
 type Transfer = NonNullable<EscrowStatusLegView['payout']>['transfers'][number];
-
-/** CovenantEscrow.sol's `Action`: RELEASE 0, REFUND 1, SPLIT 2, TRAVEL 3. */
-export const escrowPayoutActions = { release: 0, refund: 1, split: 2, travel: 3 } as const;
-
-/** The contract's EIP-712 domain name and version (`EIP712("CovenantEscrow", "1")`). */
-const escrowDomain = { name: 'CovenantEscrow', version: '1' } as const;
-
-const payoutFields = JSON.stringify([
-  { name: 'action', type: 'uint8' },
-  { name: 'recipients', type: 'address[]' },
-  { name: 'amounts', type: 'uint256[]' },
-  { name: 'nonce', type: 'uint256' },
-]);
 
 const notSigned = 'so it was not signed.';
 
@@ -41,12 +31,10 @@ type SignedPayout = { action: number; recipients: string[]; amounts: bigint[] };
 
 /** The payout fields of the typed data, read strictly (what `typedDataFromJson` accepts on the server). */
 function readPayout(typedData: TypedDataJson): SignedPayout {
-  const { EIP712Domain: _domainTypes, ...types } = typedData.types;
   const { action, recipients, amounts } = typedData.message;
   if (
     typedData.primaryType !== 'Payout' ||
-    Object.keys(types).length !== 1 ||
-    JSON.stringify(types.Payout?.map(({ name, type }) => ({ name, type }))) !== payoutFields ||
+    !declaresOnlyEscrowPayout(typedData.types) ||
     typeof action !== 'number' ||
     !Array.isArray(recipients) ||
     !Array.isArray(amounts) ||
@@ -90,7 +78,7 @@ export function checkEthereumPayout(
   const { deal, leg, chain } = expected;
   const signed = readPayout(typedData);
   const { domain } = typedData;
-  if (domain.name !== escrowDomain.name || domain.version !== escrowDomain.version) {
+  if (domain.name !== escrowPayoutDomain.name || domain.version !== escrowPayoutDomain.version) {
     throw new Error(`The payout is not addressed to a Covenant escrow contract, ${notSigned}`);
   }
   if (chain.chain_id === undefined || domain.chainId !== chain.chain_id) {

@@ -1,4 +1,4 @@
-import { platformFee } from '@covenant/domain';
+import { estimateVsize, multisigInputWitnessWeight, platformFee } from '@covenant/domain';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { base64, hex } from '@scure/base';
 import { Address, OutScript, SigHash, Transaction } from '@scure/btc-signer';
@@ -94,39 +94,17 @@ const maxFeeRateSatVb = 10_000n;
 /** The largest dust threshold of a standard output (P2PKH, 546 sats at Core's 3 sat/vB dust relay fee). */
 const maxDustLimit = 546n;
 
-/** Weight of a 2-of-3 P2WSH input's witness with signatures at their largest (`multisigInputWitnessWeight`). */
-function multisigWitnessWeight(scriptLength: number): bigint {
-  return 1n + 1n + 2n * (1n + 73n) + compactSizeLength(scriptLength) + BigInt(scriptLength);
-}
-
-function compactSizeLength(value: number): bigint {
-  if (value < 0xfd) return 1n;
-  return value <= 0xffff ? 3n : 5n;
-}
-
-/**
- * The transaction's virtual size as the server estimates it when it sets the network fee
- * (`estimateVsize` in packages/escrow/src/bitcoin/bitcoin-fee-rules.ts), signatures at their largest.
- */
+/** The transaction's virtual size by the formula the server sets the network fee with, signatures at their largest. */
 function estimatedVsize(transaction: Transaction): bigint {
-  let outputBytes = 0n;
-  for (let index = 0; index < transaction.outputsLength; index++) {
-    const length = transaction.getOutput(index).script?.length ?? 0;
-    outputBytes += 8n + compactSizeLength(length) + BigInt(length);
-  }
-  let witness = 2n;
+  const witnessWeights: bigint[] = [];
   for (let index = 0; index < transaction.inputsLength; index++) {
-    witness += multisigWitnessWeight(transaction.getInput(index).witnessScript?.length ?? 0);
+    witnessWeights.push(multisigInputWitnessWeight(transaction.getInput(index).witnessScript?.length ?? 0));
   }
-  const inputs = transaction.inputsLength;
-  const base =
-    4n +
-    compactSizeLength(inputs) +
-    BigInt(inputs) * 41n +
-    compactSizeLength(transaction.outputsLength) +
-    outputBytes +
-    4n;
-  return (base * 4n + witness + 3n) / 4n;
+  const outputScripts: Uint8Array[] = [];
+  for (let index = 0; index < transaction.outputsLength; index++) {
+    outputScripts.push(transaction.getOutput(index).script ?? new Uint8Array());
+  }
+  return estimateVsize(witnessWeights, outputScripts);
 }
 
 /**
