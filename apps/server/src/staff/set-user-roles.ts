@@ -9,7 +9,8 @@ export interface RoleChange {
 }
 
 /**
- * Replaces a user's staff roles with `roles`, recording the admin who granted each new one. An admin
+ * Replaces a user's staff roles with `roles`, recording the admin who granted each new one, and each
+ * grant and revocation in `staff_role_changes` (which keeps a revoked role's record). An admin
  * cannot take away their own admin role (409 CONFLICT), and the caller's admin role is checked again
  * with both users locked (403 once gone), so two admins removing each other at once leave one: the
  * console is never locked out. The user's next request already carries the new roles: they are read
@@ -63,11 +64,20 @@ export async function setUserRoles(
         .delete(schema.userRoles)
         .where(and(eq(schema.userRoles.userId, userId), inArray(schema.userRoles.role, revoked)));
     }
+    const now = deps.now();
     if (granted.length > 0) {
-      const now = deps.now();
       await tx
         .insert(schema.userRoles)
         .values(granted.map((role) => ({ userId, role, grantedBy: adminId, createdAt: now })));
+    }
+    const changes = [
+      ...granted.map((role) => ({ role, change: 'granted' as const })),
+      ...revoked.map((role) => ({ role, change: 'revoked' as const })),
+    ];
+    if (changes.length > 0) {
+      await tx
+        .insert(schema.staffRoleChanges)
+        .values(changes.map((change) => ({ ...change, userId, changedBy: adminId, createdAt: now })));
     }
     return {
       user: {

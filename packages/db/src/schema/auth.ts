@@ -214,6 +214,26 @@ export const userRoles = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.role] })],
 );
 
+/**
+ * Every staff role granted or revoked, and by whom: append-only, so a revoked role (whose `user_roles`
+ * row is gone) still shows who held it, until when, and who took it away.
+ */
+export const staffRoleChanges = pgTable(
+  'staff_role_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<UserRole>().notNull(),
+    change: text('change').$type<'granted' | 'revoked'>().notNull(),
+    /** The admin who made the change (null once that account is deleted). */
+    changedBy: uuid('changed_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('staff_role_changes_user_idx').on(table.userId, table.createdAt)],
+);
+
 export type IdentityProvider = 'google';
 
 /**

@@ -123,6 +123,38 @@ describe('/api/v1/staff/users', () => {
     ]);
   });
 
+  it('records every grant and revocation with the admin who made it, a revoked role included', async () => {
+    const user = await createTestTrader(parties.app);
+    const granted = await call('PUT', `/api/v1/staff/users/${user.id}/roles`, admin.token, {
+      roles: ['mediator', 'compliance'],
+    });
+    expect(granted.statusCode, granted.body).toBe(200);
+    const revoked = await call('PUT', `/api/v1/staff/users/${user.id}/roles`, admin.token, {
+      roles: ['compliance'],
+    });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    const unchanged = await call('PUT', `/api/v1/staff/users/${user.id}/roles`, admin.token, {
+      roles: ['compliance'],
+    });
+    expect(unchanged.statusCode).toBe(200);
+    const history = await parties.database.db
+      .select()
+      .from(schema.staffRoleChanges)
+      .where(eq(schema.staffRoleChanges.userId, user.id));
+    expect(
+      history
+        .map((row) => [row.role, row.change, row.changedBy])
+        .sort((a, b) => a.join().localeCompare(b.join())),
+    ).toEqual([
+      ['compliance', 'granted', admin.id],
+      ['mediator', 'granted', admin.id],
+      ['mediator', 'revoked', admin.id],
+    ]);
+    const [revocation] = history.filter((row) => row.change === 'revoked');
+    const [grant] = history.filter((row) => row.role === 'mediator' && row.change === 'granted');
+    expect(revocation!.createdAt.getTime()).toBeGreaterThanOrEqual(grant!.createdAt.getTime());
+  });
+
   it('refuses to remove the caller’s own admin role with 409, and keeps it', async () => {
     const refused = await call('PUT', `/api/v1/staff/users/${admin.id}/roles`, admin.token, {
       roles: ['mediator'],
