@@ -88,8 +88,9 @@ describe('a deposit of another token than the leg’s', () => {
       expect.objectContaining({
         kind: 'wrong_token_deposit',
         details: expect.objectContaining({ leg: 'asset', amount: '123456789', sender: 'seller' }),
-        // Resolved once the return was mined: nothing is left for staff to do.
+        // Resolved by the engine once the return was mined: nothing is left for staff to do.
         resolvedAt: expect.any(Date),
+        resolvedBy: null,
       }),
     ]);
     expect(await eventsOf(dealId, 'foreign_deposit_returned')).toEqual([
@@ -171,7 +172,7 @@ describe('a deposit of another token than the leg’s', () => {
     expect(returned.statusCode, returned.body).toBe(200);
     expect(returned.json()).toMatchObject({
       to: net.buyer.payoutAddress,
-      alert: { resolved_at: expect.any(String) },
+      alert: { resolved_at: expect.any(String), resolved_by: compliance.email },
     });
     await net.settle(async () => (await net.balance('USDC', deposit)) === 0n);
     expect((await net.balance('USDC', net.buyer.payoutAddress)) - before).toBe(5_000_000n);

@@ -410,9 +410,9 @@ export async function returnHeldForeignDeposit(
     );
   }
   if (!sent) throw new AppError('CONFLICT', 'A return of this deposit is already on its way or done');
-  const resolved = await resolveStaffAlert(deps, { id: alert.id });
+  const resolved = await resolveStaffAlert(deps, { id: alert.id }, input.staffId);
   for (const kind of [foreignDepositAlert, foreignReturnFailedAlert]) {
-    await resolveStaffAlert(deps, { kind, subject: alert.subject });
+    await resolveStaffAlert(deps, { kind, subject: alert.subject }, input.staffId);
   }
   return { alert: resolved ?? alert, returnTransaction: sent.txRef, to: returnAddressOf(leg, input.party) };
 }

@@ -29,13 +29,14 @@ export async function raiseStaffAlert(
 export type StaffAlertRow = typeof schema.staffAlerts.$inferSelect;
 
 /**
- * Marks the open alert with this id, or the open one of this kind and subject, resolved: one
- * conditional update, so two callers at once cannot both resolve it. The alert it resolved; null
- * when none was open.
+ * Marks the open alert with this id, or the open one of this kind and subject, resolved, by the staff
+ * member `resolvedBy` (null: the engine found the problem gone): one conditional update, so two
+ * callers at once cannot both resolve it. The alert it resolved; null when none was open.
  */
 export async function resolveStaffAlert(
   deps: Pick<EscrowEngineDeps, 'db' | 'now'>,
   match: { id: string } | { kind: string; subject: string },
+  resolvedBy: string | null = null,
 ): Promise<StaffAlertRow | null> {
   const { staffAlerts } = schema;
   const which =
@@ -44,7 +45,7 @@ export async function resolveStaffAlert(
       : and(eq(staffAlerts.kind, match.kind), eq(staffAlerts.subject, match.subject));
   const [resolved] = await deps.db
     .update(staffAlerts)
-    .set({ resolvedAt: deps.now() })
+    .set({ resolvedAt: deps.now(), resolvedBy })
     .where(and(which, isNull(staffAlerts.resolvedAt)))
     .returning();
   return resolved ?? null;

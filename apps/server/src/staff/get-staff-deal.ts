@@ -57,8 +57,9 @@ export async function getStaffDeal(
       ])
     : [[], [], []];
   const alerts = await db
-    .select()
+    .select({ alert: schema.staffAlerts, resolvedBy: schema.users.email })
     .from(schema.staffAlerts)
+    .leftJoin(schema.users, eq(schema.users.id, schema.staffAlerts.resolvedBy))
     .where(
       or(
         sql`${schema.staffAlerts.details}->>'deal_id' = ${dealId}`,
@@ -120,7 +121,7 @@ export async function getStaffDeal(
       created_at: payout.createdAt.toISOString(),
     })),
     audit,
-    alerts: alerts.map((alert) => ({
+    alerts: alerts.map(({ alert, resolvedBy }) => ({
       id: alert.id,
       kind: alert.kind,
       subject: alert.subject,
@@ -128,6 +129,7 @@ export async function getStaffDeal(
       details: alert.details,
       created_at: alert.createdAt.toISOString(),
       resolved_at: iso(alert.resolvedAt),
+      resolved_by: resolvedBy,
     })),
   };
 }

@@ -379,6 +379,8 @@ export const staffAlerts = pgTable(
     details: jsonb('details').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    /** The staff member who resolved it; null while open and when the engine saw the problem gone itself. */
+    resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (table) => [
     uniqueIndex('staff_alerts_open_idx')

@@ -86,6 +86,8 @@ const staffDealAlertSchema = z.object({
   details: z.record(z.string(), z.unknown()),
   created_at: z.string(),
   resolved_at: z.string().nullable(),
+  /** The e-mail of the staff member who resolved it; null while open and when the engine saw the problem gone. */
+  resolved_by: z.string().nullable(),
 });
 
 /** `GET /staff/deals/{id}`: everything about one deal, for compliance staff and mediators. */

@@ -103,6 +103,7 @@ describe('GET /api/v1/staff/alerts', () => {
             details: { deal_id: dealId, error: 'VALIDATION_FAILED' },
             created_at: '2030-03-01T08:30:00.000Z',
             resolved_at: null,
+            resolved_by: null,
           },
           {
             id: reconciliation.id,
@@ -123,6 +124,7 @@ describe('GET /api/v1/staff/alerts', () => {
             },
             created_at: '2030-03-01T08:00:00.000Z',
             resolved_at: null,
+            resolved_by: null,
           },
         ],
       });
@@ -150,19 +152,24 @@ describe('POST /api/v1/staff/alerts/{id}/resolve', () => {
       id: reconciliation.id,
       kind: 'escrow_reconciliation',
       resolved_at: '2030-03-01T09:01:00.000Z',
+      resolved_by: compliance.email,
     });
     const [stored] = await database.db
       .select()
       .from(schema.staffAlerts)
       .where(eq(schema.staffAlerts.id, reconciliation.id));
     expect(stored!.resolvedAt).toEqual(new Date('2030-03-01T09:01:00Z'));
+    expect(stored!.resolvedBy).toBe(compliance.id);
     const listed = await call('GET', '/api/v1/staff/alerts', mediator.token);
     expect(listed.json().data.map((alert: { id: string }) => alert.id)).toEqual([notPayable.id]);
 
     now = new Date('2030-03-01T09:02:00Z');
     const byAdmin = await call('POST', `/api/v1/staff/alerts/${notPayable.id}/resolve`, admin.token);
     expect(byAdmin.statusCode, byAdmin.body).toBe(200);
-    expect(byAdmin.json().resolved_at).toBe('2030-03-01T09:02:00.000Z');
+    expect(byAdmin.json()).toMatchObject({
+      resolved_at: '2030-03-01T09:02:00.000Z',
+      resolved_by: admin.email,
+    });
     expect((await call('GET', '/api/v1/staff/alerts', admin.token)).json()).toEqual({ data: [] });
   });
 

@@ -1,4 +1,6 @@
+import { schema } from '@covenant/db';
 import { AppError } from '@covenant/domain';
+import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -15,9 +17,18 @@ const staffAlertSchema = z.object({
   details: z.record(z.string(), z.unknown()),
   created_at: z.string(),
   resolved_at: z.string().nullable(),
+  resolved_by: z
+    .string()
+    .nullable()
+    .describe(
+      'The e-mail of the staff member who resolved it; null while open and when the engine saw the problem gone',
+    ),
 });
 
-function toStaffAlert(alert: StaffAlertRow): z.infer<typeof staffAlertSchema> {
+function toStaffAlert(
+  alert: StaffAlertRow,
+  resolvedBy: string | null = null,
+): z.infer<typeof staffAlertSchema> {
   return {
     id: alert.id,
     kind: alert.kind,
@@ -26,6 +37,7 @@ function toStaffAlert(alert: StaffAlertRow): z.infer<typeof staffAlertSchema> {
     details: alert.details,
     created_at: alert.createdAt.toISOString(),
     resolved_at: alert.resolvedAt?.toISOString() ?? null,
+    resolved_by: resolvedBy,
   };
 }
 
@@ -38,6 +50,13 @@ function toStaffAlert(alert: StaffAlertRow): z.infer<typeof staffAlertSchema> {
 export const staffAlertRoutes: FastifyPluginAsync = async (app) => {
   const db = app.database.db;
   const routes = app.withTypeProvider<ZodTypeProvider>();
+  const emailOf = async (userId: string): Promise<string | null> => {
+    const [user] = await db
+      .select({ email: schema.users.email })
+      .from(schema.users)
+      .where(eq(schema.users.id, userId));
+    return user?.email ?? null;
+  };
 
   routes.get(
     '/alerts',
@@ -53,7 +72,7 @@ export const staffAlertRoutes: FastifyPluginAsync = async (app) => {
         response: { 200: z.object({ data: z.array(staffAlertSchema) }) },
       },
     },
-    async () => ({ data: (await app.escrow.openAlerts()).map(toStaffAlert) }),
+    async () => ({ data: (await app.escrow.openAlerts()).map((alert) => toStaffAlert(alert)) }),
   );
 
   routes.post(
@@ -75,13 +94,14 @@ export const staffAlertRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       // Two staff resolving at once cannot both succeed (one conditional update).
-      const resolved = await resolveStaffAlert({ db, now: app.clock }, { id: request.params.id });
+      const staffId = principalOf(request).userId;
+      const resolved = await resolveStaffAlert({ db, now: app.clock }, { id: request.params.id }, staffId);
       if (!resolved) throw new AppError('NOT_FOUND', 'No open alert with this id');
       request.log.info(
-        { staff_id: principalOf(request).userId, alert_id: resolved.id, kind: resolved.kind },
+        { staff_id: staffId, alert_id: resolved.id, kind: resolved.kind },
         'staff alert resolved',
       );
-      return toStaffAlert(resolved);
+      return toStaffAlert(resolved, await emailOf(staffId));
     },
   );
 
@@ -133,7 +153,7 @@ export const staffAlertRoutes: FastifyPluginAsync = async (app) => {
         'held wrong-token deposit returned',
       );
       return {
-        alert: toStaffAlert(result.alert),
+        alert: toStaffAlert(result.alert, await emailOf(staffId)),
         to: result.to,
         return_transaction: result.returnTransaction,
       };

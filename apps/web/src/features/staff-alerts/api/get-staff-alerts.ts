@@ -11,6 +11,7 @@ export interface StaffAlert {
   details: Record<string, unknown>;
   created_at: string;
   resolved_at: string | null;
+  resolved_by: string | null;
 }
 
 export function getStaffAlerts(api: ApiClient) {

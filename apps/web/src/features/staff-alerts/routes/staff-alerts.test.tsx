@@ -26,6 +26,7 @@ const reconciliation: StaffAlert = {
   },
   created_at: '2026-03-06T09:30:00.000Z',
   resolved_at: null,
+  resolved_by: null,
 };
 const notPayable: StaffAlert = {
   id: 'alert-decision',
@@ -35,6 +36,7 @@ const notPayable: StaffAlert = {
   details: { deal_id: 'deal-7', error: 'VALIDATION_FAILED' },
   created_at: '2026-03-06T10:15:00.000Z',
   resolved_at: null,
+  resolved_by: null,
 };
 
 const heldDeposit: StaffAlert = {
@@ -55,6 +57,7 @@ const heldDeposit: StaffAlert = {
   },
   created_at: '2026-03-06T10:45:00.000Z',
   resolved_at: null,
+  resolved_by: null,
 };
 
 const failedReturn: StaffAlert = {
@@ -74,6 +77,7 @@ const failedReturn: StaffAlert = {
   },
   created_at: '2026-03-06T10:50:00.000Z',
   resolved_at: null,
+  resolved_by: null,
 };
 // Its return is on its way (the engine named the sender): nothing for staff to send.
 const returning: StaffAlert = {

@@ -309,7 +309,9 @@ export function DealAlerts({ view }: { view: StaffDealView }) {
               <h3 className="font-medium">{describeAlertKind(alert.kind)}</h3>
               <p className="text-muted text-xs">
                 Raised {time(alert.created_at)} ·{' '}
-                {alert.resolved_at ? `resolved ${time(alert.resolved_at)}` : 'open'}
+                {alert.resolved_at
+                  ? `resolved ${time(alert.resolved_at)}${alert.resolved_by ? ` by ${alert.resolved_by}` : ''}`
+                  : 'open'}
               </p>
               <p className="text-sm">{alert.message}</p>
               <AlertDetails details={alert.details} />

@@ -166,6 +166,17 @@ const view: StaffDealView = {
       details: { escrow_id: escrowId, leg: 'stable', held: '1' },
       created_at: '2026-03-05T11:00:00.000Z',
       resolved_at: null,
+      resolved_by: null,
+    },
+    {
+      id: '66666666-6666-4666-8666-666666666666',
+      kind: 'escrow_reconciliation',
+      subject: `${escrowId}:asset`,
+      message: "The asset leg's books do not balance",
+      details: { escrow_id: escrowId, leg: 'asset', held: '2' },
+      created_at: '2026-03-05T10:00:00.000Z',
+      resolved_at: '2026-03-05T10:30:00.000Z',
+      resolved_by: 'compliance@demo.covenant.test',
     },
   ],
 };
@@ -294,8 +305,12 @@ describe('/staff/deals/:id', () => {
     const alerts = within(screen.getByRole('region', { name: 'Alerts' })).getByRole('list', {
       name: 'Alerts about this deal',
     });
-    expect(within(alerts).getByRole('heading', { name: 'Escrow books do not balance' })).toBeInTheDocument();
-    expect(alerts).toHaveTextContent('open');
+    const [openAlert, resolvedAlert] = within(alerts).getAllByRole('listitem');
+    expect(
+      within(openAlert!).getByRole('heading', { name: 'Escrow books do not balance' }),
+    ).toBeInTheDocument();
+    expect(openAlert).toHaveTextContent('open');
+    expect(resolvedAlert).toHaveTextContent(/resolved .* by compliance@demo\.covenant\.test/);
 
     const audit = screen.getByRole('region', { name: 'Audit trail' });
     expect(audit).toHaveTextContent('Verified — 2 entries, chain intact');

@@ -1,0 +1,2 @@
+ALTER TABLE "staff_alerts" ADD COLUMN "resolved_by" uuid;--> statement-breakpoint
+ALTER TABLE "staff_alerts" ADD CONSTRAINT "staff_alerts_resolved_by_users_id_fk" FOREIGN KEY ("resolved_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
